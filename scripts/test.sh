@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up everything the test suite needs on a fresh machine, then run all checks:
+# ruff, mypy (strict on src/), and the whole pytest suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m pip install --quiet --disable-pip-version-check -e ".[all,dev]"
+
+python3 -m ruff check src tests benchmarks
+python3 -m mypy
+# pytest exits 5 when it collects nothing; with `set -e` that fails the run, as it should.
+python3 -m pytest "$@"

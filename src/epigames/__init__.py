@@ -1,0 +1,12 @@
+"""epigames: games of imperfect information played by agents that reason with epistemic logic."""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from epigames.errors import EpigamesError
+
+try:
+    __version__ = version("epigames")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0.0.0"
+
+__all__ = ["EpigamesError", "__version__"]

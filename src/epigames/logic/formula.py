@@ -1,0 +1,410 @@
+"""Epistemic formulas as immutable, hashable trees.
+
+Every node is a frozen, slotted dataclass, so formulas can be dictionary keys (the model
+checker memoises on them) and compare structurally. `str()` prints the project's own
+syntax (see `epigames.logic.syntax`), which `parse()` reads back to an equal formula.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import ClassVar
+
+Group = tuple[str, ...]
+
+
+class Formula:
+    """Base of every formula node; supplies operators, printing and traversal."""
+
+    __slots__ = ()
+
+    def __and__(self, other: Formula) -> And:
+        return And((self, other))
+
+    def __or__(self, other: Formula) -> Or:
+        return Or((self, other))
+
+    def __invert__(self) -> Not:
+        return Not(self)
+
+    def __rshift__(self, other: Formula) -> Implies:
+        return Implies(self, other)
+
+    def __str__(self) -> str:
+        from epigames.logic.syntax import to_text
+
+        return to_text(self)
+
+    def to_latex(self) -> str:
+        """The formula as LaTeX math (without surrounding dollars)."""
+        from epigames.logic.latex import to_latex
+
+        return to_latex(self)
+
+    @classmethod
+    def parse(cls, text: str) -> Formula:
+        """Read a formula in the project's syntax; see `epigames.logic.syntax.parse`."""
+        from epigames.logic.syntax import parse
+
+        return parse(text)
+
+    def children(self) -> tuple[Formula, ...]:
+        """The direct subformulas, in order."""
+        return ()
+
+    def atoms(self) -> frozenset[str]:
+        """Every atom that occurs in the formula."""
+        found: set[str] = set()
+        stack: list[Formula] = [self]
+        while stack:
+            f = stack.pop()
+            if isinstance(f, Atom):
+                found.add(f.name)
+            elif isinstance(f, Quantified):
+                found.update(f.variables)
+            stack.extend(f.children())
+        return frozenset(found)
+
+    def agents(self) -> frozenset[str]:
+        """Every agent that a modality or a group announcement names."""
+        found: set[str] = set()
+        stack: list[Formula] = [self]
+        while stack:
+            f = stack.pop()
+            if isinstance(f, Knowledge):
+                found.add(f.agent)
+            elif isinstance(f, GroupKnowledge | Announce):
+                found.update(f.group or ())
+            stack.extend(f.children())
+        return frozenset(found)
+
+    def is_boolean(self) -> bool:
+        """True when the formula has no modality, announcement or quantifier."""
+        return all(isinstance(f, (Top, Bot, Atom, Connective)) for f in self.walk())
+
+    def walk(self) -> list[Formula]:
+        """All subformulas, the formula itself first (pre-order)."""
+        out: list[Formula] = []
+        stack: list[Formula] = [self]
+        while stack:
+            f = stack.pop()
+            out.append(f)
+            stack.extend(reversed(f.children()))
+        return out
+
+
+class Connective(Formula):
+    """Marker base for the Boolean connectives."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Top(Formula):
+    """Truth, ⊤."""
+
+    def __repr__(self) -> str:
+        return "Top()"
+
+
+@dataclass(frozen=True, slots=True)
+class Bot(Formula):
+    """Falsity, ⊥."""
+
+    def __repr__(self) -> str:
+        return "Bot()"
+
+
+@dataclass(frozen=True, slots=True)
+class Atom(Formula):
+    """A propositional atom; any non-empty name (card games use names like `holds(West, 8♥)`)."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"an atom needs a non-empty string name, got {self.name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Connective):
+    """Negation."""
+
+    arg: Formula
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.arg,)
+
+
+@dataclass(frozen=True, slots=True)
+class And(Connective):
+    """Conjunction of any number of formulas (the empty one is ⊤)."""
+
+    args: tuple[Formula, ...]
+
+    def children(self) -> tuple[Formula, ...]:
+        return self.args
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Connective):
+    """Disjunction of any number of formulas (the empty one is ⊥)."""
+
+    args: tuple[Formula, ...]
+
+    def children(self) -> tuple[Formula, ...]:
+        return self.args
+
+
+@dataclass(frozen=True, slots=True)
+class Implies(Connective):
+    """Material implication."""
+
+    left: Formula
+    right: Formula
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, slots=True)
+class Iff(Connective):
+    """Biconditional."""
+
+    left: Formula
+    right: Formula
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True, slots=True)
+class Xor(Connective):
+    """Exclusive or over any number of formulas: an odd number of them is true."""
+
+    args: tuple[Formula, ...]
+
+    def children(self) -> tuple[Formula, ...]:
+        return self.args
+
+
+@dataclass(frozen=True, slots=True)
+class OneOf(Connective):
+    """Exactly one of the formulas is true."""
+
+    args: tuple[Formula, ...]
+
+    def children(self) -> tuple[Formula, ...]:
+        return self.args
+
+
+class Knowledge(Formula):
+    """Base of the single-agent modalities K, Kw and M."""
+
+    __slots__ = ()
+    agent: str
+    arg: Formula
+    symbol: ClassVar[str]
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.arg,)
+
+
+@dataclass(frozen=True, slots=True)
+class K(Knowledge):
+    """The agent knows that the formula holds."""
+
+    agent: str
+    arg: Formula
+    symbol: ClassVar[str] = "K"
+
+
+@dataclass(frozen=True, slots=True)
+class Kw(Knowledge):
+    """The agent knows whether the formula holds: K φ ∨ K ¬φ."""
+
+    agent: str
+    arg: Formula
+    symbol: ClassVar[str] = "Kw"
+
+
+@dataclass(frozen=True, slots=True)
+class M(Knowledge):
+    """The agent considers the formula possible: ¬K ¬φ."""
+
+    agent: str
+    arg: Formula
+    symbol: ClassVar[str] = "M"
+
+
+class GroupKnowledge(Formula):
+    """Base of the group modalities: everybody (E), common (C), distributed (D) knowledge."""
+
+    __slots__ = ()
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str]
+    whether: ClassVar[bool]
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.arg,)
+
+
+@dataclass(frozen=True, slots=True)
+class E(GroupKnowledge):
+    """Everybody in the group knows."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "E"
+    whether: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class C(GroupKnowledge):
+    """It is common knowledge in the group."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "C"
+    whether: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class D(GroupKnowledge):
+    """The group knows it distributedly (pooling what its members know)."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "D"
+    whether: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Ew(GroupKnowledge):
+    """Everybody in the group knows whether."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "Ew"
+    whether: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Cw(GroupKnowledge):
+    """It is common knowledge in the group whether: C φ ∨ C ¬φ."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "Cw"
+    whether: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Dw(GroupKnowledge):
+    """The group distributedly knows whether."""
+
+    group: Group
+    arg: Formula
+    symbol: ClassVar[str] = "Dw"
+    whether: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Formula):
+    """An announcement modality: `[!φ]ψ` and its relatives.
+
+    `group` None is a public announcement; otherwise the members of `group` learn it and
+    everyone else sees that they did (SMCDEL's semantics: the group's relations are split
+    by φ). `whether` announces whether φ (`[?!φ]ψ`); `diamond` is the dual `⟨!φ⟩ψ`, which
+    also requires the announcement to be truthful.
+    """
+
+    pre: Formula
+    post: Formula
+    group: Group | None = None
+    whether: bool = False
+    diamond: bool = False
+
+    def __post_init__(self) -> None:
+        if self.group is not None and not self.group:
+            raise ValueError("a group announcement needs at least one agent")
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.pre, self.post)
+
+
+class Quantified(Formula):
+    """Base of Boolean quantification over atoms (SMCDEL's Forall and Exists)."""
+
+    __slots__ = ()
+    variables: tuple[str, ...]
+    arg: Formula
+    keyword: ClassVar[str]
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.arg,)
+
+    def expand(self) -> Formula:
+        """The quantifier-free equivalent: a conjunction (∀) or disjunction (∃) of instances."""
+        instances = []
+        for values in product((Top(), Bot()), repeat=len(self.variables)):
+            instances.append(substitute(self.arg, dict(zip(self.variables, values, strict=True))))
+        return And(tuple(instances)) if isinstance(self, Forall) else Or(tuple(instances))
+
+
+@dataclass(frozen=True, slots=True)
+class Forall(Quantified):
+    """φ holds for every truth value of the variables."""
+
+    variables: tuple[str, ...]
+    arg: Formula
+    keyword: ClassVar[str] = "forall"
+
+
+@dataclass(frozen=True, slots=True)
+class Exists(Quantified):
+    """φ holds for some truth value of the variables."""
+
+    variables: tuple[str, ...]
+    arg: Formula
+    keyword: ClassVar[str] = "exists"
+
+
+def substitute(f: Formula, mapping: dict[str, Formula]) -> Formula:
+    """Replace atoms by formulas everywhere, also under modalities; bound variables are kept."""
+    if isinstance(f, Atom):
+        return mapping.get(f.name, f)
+    if isinstance(f, (Top, Bot)):
+        return f
+    if isinstance(f, Quantified):
+        inner = {k: v for k, v in mapping.items() if k not in f.variables}
+        return replace(f, arg=substitute(f.arg, inner))  # type: ignore[type-var]
+    if isinstance(f, Not):
+        return Not(substitute(f.arg, mapping))
+    if isinstance(f, (And, Or, Xor, OneOf)):
+        return type(f)(tuple(substitute(a, mapping) for a in f.args))
+    if isinstance(f, (Implies, Iff)):
+        return type(f)(substitute(f.left, mapping), substitute(f.right, mapping))
+    if isinstance(f, (Knowledge, GroupKnowledge)):
+        return replace(f, arg=substitute(f.arg, mapping))  # type: ignore[type-var]
+    if isinstance(f, Announce):
+        return Announce(
+            substitute(f.pre, mapping), substitute(f.post, mapping), f.group, f.whether, f.diamond
+        )
+    raise TypeError(f"not a formula: {f!r}")
+
+
+def conj(*args: Formula) -> Formula:
+    """A conjunction, collapsing the trivial cases (no argument: ⊤; one: itself)."""
+    if not args:
+        return Top()
+    return args[0] if len(args) == 1 else And(tuple(args))
+
+
+def disj(*args: Formula) -> Formula:
+    """A disjunction, collapsing the trivial cases (no argument: ⊥; one: itself)."""
+    if not args:
+        return Bot()
+    return args[0] if len(args) == 1 else Or(tuple(args))
