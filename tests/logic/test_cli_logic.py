@@ -1,0 +1,210 @@
+"""`epigames logic check|eval|parse`, in-process (CliRunner) and as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from epigames.cli import app
+from epigames.errors import FormulaSyntaxError, InputError, UnknownAgentError
+from epigames.logic.smcdel import SmcdelModelError
+
+EXAMPLES = Path(__file__).parent.parent.parent / "examples"
+MUDDY = str(EXAMPLES / "muddy-children.smcdel.txt")
+runner = CliRunner()
+
+
+def epigames_command() -> list[str]:
+    """The installed console script, or the same entry point through this interpreter."""
+    exe = shutil.which("epigames")
+    if exe:
+        return [exe]
+    return [sys.executable, "-c", "from epigames.cli import main; main()"]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*epigames_command(), *args], input=stdin, capture_output=True, text=True, check=False
+    )
+
+
+# --- check ----------------------------------------------------------------------------
+
+
+def test_check_prints_each_job_and_answer() -> None:
+    result = runner.invoke(app, ["logic", "check", MUDDY])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("line 10")
+    assert "TRUE? {1,2,3} alice knows that (2 & 3) & ~ alice knows whether 1" in lines[0]
+    assert lines[0].endswith("→  True")
+    assert lines[1].startswith("line 14") and lines[1].endswith("→  True")
+    assert lines[2].startswith("line 17") and lines[2].endswith("→  [{1},{2},{3}]")
+    assert "WHERE? < ! (1|2|3) > ( (alice knows whether 1)" in lines[2]
+    assert len(lines) == 8
+
+
+def test_check_json_lines() -> None:
+    result = runner.invoke(app, ["logic", "check", "--json", MUDDY])
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) == 8
+    assert rows[0] == {
+        "kind": "TRUE?",
+        "line": 10,
+        "formula": "alice knows that (2 & 3) & ~ alice knows whether 1",
+        "state": [1, 2, 3],
+        "answer": True,
+    }
+    assert rows[1]["answer"] is True and "state" not in rows[1]
+    assert rows[2]["kind"] == "WHERE?"
+    assert rows[2]["answer"] == [[1], [2], [3]]
+
+
+def test_check_cheryl_json() -> None:
+    result = runner.invoke(app, ["logic", "check", "--json", str(EXAMPLES / "cheryl.smcdel.txt")])
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [r["answer"] for r in rows[3:]] == [[[7, 16]], True, True]
+
+
+def test_check_reads_stdin() -> None:
+    text = "VARS 1,2 LAW Top OBS a: 1\nWHERE? a knows that 1\nVALID? 1 | ~1"
+    result = runner.invoke(app, ["logic", "check", "-", "--json"], input=text)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert rows == [
+        {"kind": "WHERE?", "line": 2, "formula": "a knows that 1", "answer": [[1], [1, 2]]},
+        {"kind": "VALID?", "line": 3, "formula": "1 | ~1", "answer": True},
+    ]
+
+
+def test_check_without_jobs_says_so() -> None:
+    result = runner.invoke(app, ["logic", "check", "-"], input="VARS 1 LAW Top OBS a: 1")
+    assert result.exit_code == 0
+    assert "no jobs" in result.output
+
+
+def test_check_errors_are_domain_errors(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["logic", "check", str(tmp_path / "missing.txt")])
+    assert isinstance(result.exception, InputError)
+    assert "no such file" in str(result.exception)
+    result = runner.invoke(app, ["logic", "check", str(tmp_path)])
+    assert isinstance(result.exception, InputError)
+    assert "directory" in str(result.exception)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe VARS")
+    result = runner.invoke(app, ["logic", "check", str(binary)])
+    assert isinstance(result.exception, InputError)
+    assert "UTF-8" in str(result.exception)
+    result = runner.invoke(app, ["logic", "check", "-"], input="VARS 1 LAW 1 & ~1 OBS\nVALID? 1")
+    assert isinstance(result.exception, SmcdelModelError)
+
+
+def test_bad_file_exits_2_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.smcdel.txt"
+    bad.write_text("VARS 1,2\nLAW Top\nOBS alice: 1\nVALID? alice knows that (1 &\n")
+    proc = run("logic", "check", str(bad))
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "line 5, column 1: unexpected end of input" in proc.stderr
+    assert proc.stdout == ""
+
+
+def test_unknown_agent_and_missing_file_exit_2() -> None:
+    proc = run("logic", "check", "-", stdin="VARS 1 LAW Top OBS a: 1\nTRUE? {1} b knows that 1")
+    assert proc.returncode == 2
+    assert "unknown agent 'b'; the agents in OBS are: a" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = run("logic", "check", "/nonexistent/file.smcdel.txt")
+    assert proc.returncode == 2
+    assert "cannot read '/nonexistent/file.smcdel.txt': no such file" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_check_subprocess_success() -> None:
+    proc = run("logic", "check", "--json", str(EXAMPLES / "drinking-logicians.smcdel.txt"))
+    assert proc.returncode == 0, proc.stderr
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert rows[4]["answer"] == [[1, 2, 3]]
+
+
+# --- eval -----------------------------------------------------------------------------
+
+
+def test_eval_valid_and_where() -> None:
+    result = runner.invoke(app, ["logic", "eval", "alice knows whether 1 | 2", "--file", MUDDY])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["valid: False", "where: [{1,2},{1,2,3},{2},{2,3}]"]
+    result = runner.invoke(app, ["logic", "eval", "1 | ~1", "-f", MUDDY])
+    assert result.output.splitlines()[0] == "valid: True"
+
+
+@pytest.mark.parametrize(
+    ("state", "expected"),
+    [("1,2", "{1,2}: True"), ("{1}", "{1}: False"), ("{}", "{}: False"), ("", "{}: False")],
+)
+def test_eval_at_a_state(state: str, expected: str) -> None:
+    result = runner.invoke(app, ["logic", "eval", "alice knows that 2", "-f", MUDDY, "-s", state])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == expected
+
+
+def test_eval_errors() -> None:
+    bad_agent = runner.invoke(app, ["logic", "eval", "dave knows that 1", "-f", MUDDY])
+    assert isinstance(bad_agent.exception, UnknownAgentError)
+    bad_var = runner.invoke(app, ["logic", "eval", "1", "-f", MUDDY, "--state", "1,9"])
+    assert isinstance(bad_var.exception, InputError)
+    assert "variable 9 not in VARS" in str(bad_var.exception)
+    bad_state = runner.invoke(app, ["logic", "eval", "1", "-f", MUDDY, "--state", "x"])
+    assert isinstance(bad_state.exception, InputError)
+    assert "bad state 'x'" in str(bad_state.exception)
+    syntax = runner.invoke(app, ["logic", "eval", "1 &", "-f", MUDDY])
+    assert isinstance(syntax.exception, FormulaSyntaxError)
+
+
+# --- parse ----------------------------------------------------------------------------
+
+
+def test_parse_normalises() -> None:
+    result = runner.invoke(app, ["logic", "parse", "K_a   (p)∧¬ K_b p"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "K_a p & ~K_b p\n"
+
+
+def test_parse_latex() -> None:
+    result = runner.invoke(app, ["logic", "parse", "K_a p", "--latex"])
+    assert result.output.splitlines() == ["K_a p", r"K_{\mathit{a}} \mathit{p}"]
+
+
+def test_parse_smcdel_syntax() -> None:
+    text = "alice knows that (2 & 3) & ~ alice knows whether 1"
+    result = runner.invoke(app, ["logic", "parse", "--smcdel", text])
+    assert result.output == "K_alice (2 & 3) & ~Kw_alice 1\n"
+
+
+def test_parse_error_shows_caret_and_exits_2() -> None:
+    proc = run("logic", "parse", "K_a (p &")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "line 1, column 9: unexpected end of input" in proc.stderr
+    assert proc.stderr.splitlines()[-1] == "          ^"
+
+
+@pytest.mark.parametrize("command", ["check", "eval", "parse"])
+def test_help(command: str) -> None:
+    result = runner.invoke(app, ["logic", command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage" in result.output
+
+
+def test_logic_group_help_lists_commands() -> None:
+    result = runner.invoke(app, ["logic", "--help"])
+    assert result.exit_code == 0
+    for command in ("check", "eval", "parse"):
+        assert command in result.output
