@@ -1,0 +1,77 @@
+"""Games: the framework (`core`, `strategy`, `match`) and every registered game.
+
+Importing this package registers the built-in games and their strategies.
+"""
+
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Event,
+    Fact,
+    Game,
+    GameStringError,
+    Param,
+    PrivateObservation,
+    PublicAnnouncement,
+    SeatError,
+    State,
+    StateFormatError,
+    UnknownGameError,
+    UnknownParameterError,
+    View,
+    game_class,
+    illegal_action,
+    load_game,
+    register_game,
+    registered_games,
+    replay,
+    state_from_json,
+)
+from epigames.games.match import MatchResult, MatchSetupError, TranscriptEntry, play_match
+from epigames.games.strategy import (
+    Decision,
+    Strategy,
+    UnknownStrategyError,
+    make_strategy,
+    register_strategy,
+    strategies_for,
+)
+
+# Registers the built-in games; imported last because they build on the names above.
+from epigames.games import kwartet  # isort: skip
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Decision",
+    "Event",
+    "Fact",
+    "Game",
+    "GameStringError",
+    "MatchResult",
+    "MatchSetupError",
+    "Param",
+    "PrivateObservation",
+    "PublicAnnouncement",
+    "SeatError",
+    "State",
+    "StateFormatError",
+    "Strategy",
+    "TranscriptEntry",
+    "UnknownGameError",
+    "UnknownParameterError",
+    "UnknownStrategyError",
+    "View",
+    "game_class",
+    "illegal_action",
+    "kwartet",
+    "load_game",
+    "make_strategy",
+    "play_match",
+    "register_game",
+    "register_strategy",
+    "registered_games",
+    "replay",
+    "state_from_json",
+    "strategies_for",
+]

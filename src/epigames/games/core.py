@@ -1,0 +1,414 @@
+"""The game framework: immutable `Game` configs, `State`s, seat `View`s and the registry.
+
+A game is a frozen dataclass whose fields are its declared parameters; `load_game`
+builds one from a string such as `"kwartet(players=3,kinds=5)"` and `str(game)` gives the
+canonical string back. States follow OpenSpiel: the player to move is a seat, `CHANCE`
+(sample one of `chance_outcomes()`) or `TERMINAL`; rules hold no randomness.
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import functools
+import json
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, ClassVar, Self, TypeVar
+
+from epigames.errors import IllegalActionError, InputError
+from epigames.games.events import (
+    Event,
+    Fact,
+    PrivateObservation,
+    PublicAnnouncement,
+)
+from epigames.games.params import (
+    GameStringError,
+    Param,
+    ParamValue,
+    UnknownGameError,
+    UnknownParameterError,
+    format_value,
+    split_game_string,
+)
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Event",
+    "Fact",
+    "Game",
+    "GameStringError",
+    "Param",
+    "PrivateObservation",
+    "PublicAnnouncement",
+    "SeatError",
+    "State",
+    "StateFormatError",
+    "UnknownGameError",
+    "UnknownParameterError",
+    "View",
+    "game_class",
+    "illegal_action",
+    "load_game",
+    "register_game",
+    "registered_games",
+    "replay",
+    "state_from_json",
+]
+
+#: `State.current_player` while chance moves (sample from `chance_outcomes()`).
+CHANCE = -1
+#: `State.current_player` once the game is over.
+TERMINAL = -2
+
+
+class SeatError(InputError):
+    """A seat number or name that the game does not have."""
+
+
+class StateFormatError(InputError):
+    """A serialised state that cannot be read back."""
+
+
+class Game(abc.ABC):
+    """An immutable game configuration; subclasses are frozen dataclasses.
+
+    A subclass sets `name` and `params` and declares one dataclass field per parameter,
+    with the parameter's default. Construction validates every value, so a `Game` that
+    exists is always a legal configuration.
+    """
+
+    name: ClassVar[str] = ""
+    params: ClassVar[tuple[Param, ...]] = ()
+
+    def __post_init__(self) -> None:
+        for param in self.params:
+            param.check(getattr(self, param.name), self.name)
+
+    def __str__(self) -> str:
+        """The canonical game string: every parameter, in declared order."""
+        if not self.params:
+            return self.name
+        body = ",".join(f"{p.name}={format_value(getattr(self, p.name))}" for p in self.params)
+        return f"{self.name}({body})"
+
+    @property
+    @abc.abstractmethod
+    def num_players(self) -> int:
+        """How many seats play."""
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Display names of the seats, in seat order."""
+        return tuple(f"seat {i}" for i in range(self.num_players))
+
+    @property
+    @abc.abstractmethod
+    def returns_range(self) -> tuple[float, float]:
+        """The smallest and largest return any seat can get."""
+
+    @abc.abstractmethod
+    def new_initial_state(self) -> State:
+        """A fresh state at the start of the game (usually a chance node: the deal)."""
+
+    @abc.abstractmethod
+    def parse_action(self, text: str) -> Hashable:
+        """Read an action or chance outcome from `action_to_string` output.
+
+        Raises:
+            InputError: the text is not an action of this game.
+        """
+
+    def action_to_string(self, action: Hashable) -> str:
+        """The text of an action or chance outcome; `parse_action` reads it back."""
+        return str(action)
+
+    def seat_index(self, text: str | int) -> int:
+        """Resolve a seat given by number (`2`) or display name (`north`, any case).
+
+        Raises:
+            SeatError: no such seat.
+        """
+        names = self.seat_names
+        word = str(text).strip()
+        if word.lstrip("-").isdigit() and 0 <= int(word) < self.num_players:
+            return int(word)
+        lowered = [n.lower() for n in names]
+        if word.lower() in lowered:
+            return lowered.index(word.lower())
+        raise SeatError(
+            f"no seat {word!r} in {self.name}; choose 0..{self.num_players - 1} "
+            f"or one of: {', '.join(names)}"
+        )
+
+
+class View:
+    """What one seat sees: built only from that seat's observations.
+
+    The game's `State.observation(seat)` creates it from records that were updated by the
+    events the seat observed (its private observations and the public announcements), never
+    by filtering the true state. Everything is a snapshot: later moves do not change a view.
+
+    Per-seat knowledge (from `epigames.cards`) belongs here as one lazy property built from
+    `game`, `seat` and `log` only, e.g. `@functools.cached_property def knowledge(self)`.
+    """
+
+    def __init__(
+        self, game: Game, seat: int, current_player: int, log: list[Event], log_length: int
+    ) -> None:
+        self._game = game
+        self._seat = seat
+        self._current_player = current_player
+        # The seat's log only grows, so a prefix length is a cheap snapshot.
+        self._log_source = log
+        self._log_length = log_length
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self._game
+
+    @property
+    def seat(self) -> int:
+        """The seat this view belongs to."""
+        return self._seat
+
+    @property
+    def current_player(self) -> int:
+        """Whose turn it is: a seat, `CHANCE` or `TERMINAL` (public in every game here)."""
+        return self._current_player
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to move."""
+        return self._current_player == self._seat
+
+    @functools.cached_property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        return tuple(self._log_source[: self._log_length])
+
+    @property
+    def legal_actions(self) -> Sequence[Hashable]:
+        """This seat's legal actions; empty when it is not its turn."""
+        return ()
+
+    def to_dict(self, include_log: bool = True) -> dict[str, Any]:
+        """The view's content as JSON values (for transcripts and tests)."""
+        data: dict[str, Any] = {
+            "seat": self._seat,
+            "current_player": self._current_player,
+            "legal_actions": [self._game.action_to_string(a) for a in self.legal_actions],
+        }
+        data.update(self._extra_dict())
+        if include_log:
+            data["log"] = [event.to_dict() for event in self.log]
+        return data
+
+    def _extra_dict(self) -> dict[str, Any]:
+        """Game-specific content for `to_dict`; subclasses override."""
+        return {}
+
+    def summary(self) -> str:
+        """One line about the seat's private situation (e.g. its hand), for transcripts."""
+        return ""
+
+
+class State(abc.ABC):
+    """A position in a game: whose turn, what is legal, the log so far.
+
+    Subclasses implement the abstract methods; `apply` must raise `IllegalActionError`
+    (see `illegal_action`) and leave the state unchanged for any action that is not legal,
+    including actions of another seat and chance outcomes at a player's turn.
+    """
+
+    game: Game
+
+    @property
+    @abc.abstractmethod
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` or `TERMINAL`."""
+
+    @abc.abstractmethod
+    def legal_actions(self) -> Sequence[Hashable]:
+        """The current player's legal actions (empty at chance and terminal nodes)."""
+
+    @abc.abstractmethod
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
+        """`(outcome, probability)` pairs at a chance node (empty elsewhere)."""
+
+    @abc.abstractmethod
+    def apply(self, action: Hashable) -> None:
+        """Play an action or chance outcome.
+
+        Raises:
+            IllegalActionError: not legal here; the state is unchanged.
+        """
+
+    @abc.abstractmethod
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's return so far (final once terminal)."""
+
+    @abc.abstractmethod
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one leaves the other unchanged."""
+
+    @abc.abstractmethod
+    def observation(self, seat: int) -> View:
+        """The seat's read-only view, built from its own observations only."""
+
+    @property
+    @abc.abstractmethod
+    def events(self) -> Sequence[Event]:
+        """The full event log (public and private events), in order."""
+
+    @property
+    @abc.abstractmethod
+    def history(self) -> Sequence[Hashable]:
+        """Every action and chance outcome applied, in order."""
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.current_player == TERMINAL
+
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the highest return (several on a tie); empty before the end."""
+        if not self.is_terminal():
+            return ()
+        scores = self.returns()
+        best = max(scores)
+        return tuple(seat for seat, score in enumerate(scores) if score == best)
+
+    def to_json(self) -> str:
+        """The state as JSON: the canonical game string and the history, replayable."""
+        history = [self.game.action_to_string(a) for a in self.history]
+        return json.dumps({"game": str(self.game), "history": history}, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.to_json()
+
+
+def illegal_action(state: State, action: object, limit: int = 12) -> IllegalActionError:
+    """The error for playing `action` where it is not legal; names the legal ones.
+
+    Returned, not raised, so callers write `raise illegal_action(state, action)`.
+    """
+    game = state.game
+    shown = _action_text(game, action)
+    player = state.current_player
+    if player == TERMINAL:
+        return IllegalActionError(f"illegal action {shown}: the game is over")
+    if player == CHANCE:
+        legal = [outcome for outcome, _ in state.chance_outcomes()]
+        who = "at a chance node; possible outcomes"
+    else:
+        legal = list(state.legal_actions())
+        who = f"for {game.seat_names[player]}; legal actions"
+    texts = [game.action_to_string(a) for a in legal[:limit]]
+    more = f", … ({len(legal)} in all)" if len(legal) > limit else ""
+    return IllegalActionError(f"illegal action {shown} {who}: {', '.join(texts)}{more}")
+
+
+def _action_text(game: Game, action: object) -> str:
+    try:
+        return repr(game.action_to_string(action))  # type: ignore[arg-type, unused-ignore]
+    except Exception:  # any object may be passed in; its text is only for the message
+        return repr(action)
+
+
+_GAMES: dict[str, type[Game]] = {}
+G = TypeVar("G", bound=type[Game])
+
+
+def register_game(cls: G) -> G:
+    """Class decorator: add a `Game` dataclass to the registry under `cls.name`."""
+    if not cls.name or cls.name in _GAMES:
+        raise ValueError(f"game name {cls.name!r} is empty or already registered")
+    fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    declared = {p.name for p in cls.params}
+    if fields != declared:
+        raise ValueError(f"{cls.name}: fields {sorted(fields)} != params {sorted(declared)}")
+    _GAMES[cls.name] = cls
+    return cls
+
+
+def registered_games() -> list[str]:
+    """The names of all registered games, sorted."""
+    return sorted(_GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    """The registered game class called `name`.
+
+    Raises:
+        UnknownGameError: no such game.
+    """
+    try:
+        return _GAMES[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {name!r}; choose one of: {', '.join(registered_games())}"
+        ) from None
+
+
+@functools.lru_cache(maxsize=256)
+def _load(text: str) -> Game:
+    name, pairs = split_game_string(text)
+    cls = game_class(name)
+    by_name = {p.name: p for p in cls.params}
+    values: dict[str, ParamValue] = {}
+    for key, raw in pairs:
+        param = by_name.get(key)
+        if param is None:
+            choices = ", ".join(by_name) or "(none)"
+            raise UnknownParameterError(
+                f"{name} has no parameter {key!r}; choose one of: {choices}"
+            )
+        if key in values:
+            raise GameStringError(f"{name}: parameter {key!r} is given twice in {text!r}")
+        values[key] = param.parse(raw, name)
+    return cls(**values)
+
+
+def load_game(spec: str | Game) -> Game:
+    """Build a game from a string such as `"kwartet(players=3,kinds=5)"`.
+
+    A bare name means every default. A `Game` passes through unchanged.
+
+    Raises:
+        GameStringError: malformed string, a value of the wrong type or out of range.
+        UnknownGameError: the game is not registered.
+        UnknownParameterError: the game has no such parameter.
+    """
+    if isinstance(spec, Game):
+        return spec
+    return _load(spec)
+
+
+def replay(game: Game | str, history: Iterable[Hashable]) -> State:
+    """A new state of `game` after applying `history` (actions and chance outcomes)."""
+    state = load_game(game).new_initial_state()
+    for action in history:
+        state.apply(action)
+    return state
+
+
+def state_from_json(text: str) -> State:
+    """Rebuild a state from `State.to_json()` output by replaying its history.
+
+    Raises:
+        StateFormatError: not the JSON that `to_json` writes.
+        IllegalActionError: the history contains an illegal action.
+    """
+    try:
+        data = json.loads(text)
+        game_text, history = data["game"], data["history"]
+    except (ValueError, TypeError, KeyError):
+        raise StateFormatError(
+            f"cannot read state {text[:80]!r}; expected JSON with 'game' and 'history'"
+        ) from None
+    if not isinstance(game_text, str) or not isinstance(history, list):
+        raise StateFormatError(f"cannot read state {text[:80]!r}; bad 'game' or 'history'")
+    game = load_game(game_text)
+    return replay(game, (game.parse_action(str(a)) for a in history))

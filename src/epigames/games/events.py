@@ -1,0 +1,104 @@
+"""Events of the game log: public announcements and private observations.
+
+Every event is a frozen, slotted dataclass with structured fields, a human `text` and a
+formula-ready `facts` tuple. Facts are plain tuples whose first item names the fact and
+whose other items are seats (ints), cards (the game's card values) or tuples of cards:
+
+- `("holds", seat, card)`: the seat holds the card (at this point of the event).
+- `("lacks", seat, card)`: the seat does not hold the card.
+- `("at_least_one", seat, cards)`: the seat holds at least one of the cards.
+- `("count", seat, n)`: the seat holds exactly `n` cards.
+- `("moved", card, src, dst)`: the card moved from seat `src` to seat `dst`.
+- `("removed", cards)`: the cards left play (e.g. a completed kind was laid down).
+
+Facts are listed in the order they happen: claims first, then the changes they describe,
+so a logic engine can replay them as announcements followed by updates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+#: One formula-ready fact, e.g. `("lacks", 2, Card(8, 4))`.
+Fact = tuple[Hashable, ...]
+
+
+def to_jsonable(value: object) -> Any:
+    """Turn event data into JSON values: tuples become lists, value objects their `str()`."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple | list | frozenset | set):
+        items = sorted(value, key=str) if isinstance(value, frozenset | set) else value
+        return [to_jsonable(v) for v in items]
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An entry of the game log; subclass `PublicAnnouncement` or `PrivateObservation`.
+
+    Attributes:
+        names: the seats' display names, used only to render `text`; not part of the
+            event's identity.
+    """
+
+    kind: ClassVar[str] = "event"
+    #: Whether every seat observes this event (a class constant: read on every move).
+    public: ClassVar[bool] = False
+    names: tuple[str, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+
+    def visible_to(self, seat: int) -> bool:
+        """Whether `seat` observes this event."""
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        """One human sentence describing the event."""
+        raise NotImplementedError
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The formula-ready description (see the module docstring)."""
+        return ()
+
+    def name_of(self, seat: int) -> str:
+        """The display name of a seat, or `seat N` when the event carries no names."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """All content as JSON values: kind, public, the fields, text and facts."""
+        data: dict[str, Any] = {"kind": self.kind, "public": self.public}
+        for f in dataclasses.fields(self):
+            if f.name != "names":
+                data[f.name] = to_jsonable(getattr(self, f.name))
+        data["text"] = self.text
+        data["facts"] = to_jsonable(self.facts)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class PublicAnnouncement(Event):
+    """An event every seat observes; it becomes common knowledge."""
+
+    kind: ClassVar[str] = "announcement"
+    public: ClassVar[bool] = True
+
+    def visible_to(self, seat: int) -> bool:
+        """Every seat sees it."""
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateObservation(Event):
+    """An event only `seat` observes (e.g. its own hand after the deal)."""
+
+    kind: ClassVar[str] = "observation"
+    public: ClassVar[bool] = False
+    seat: int
+
+    def visible_to(self, seat: int) -> bool:
+        """Only the observing seat sees it."""
+        return seat == self.seat

@@ -1,0 +1,169 @@
+"""The events of a Kwartet game: the deal, asks, laid-down quartets, the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+from epigames.games.kwartet.cards import Card, kind_cards
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards) or "no cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(PrivateObservation):
+    """After the deal, a seat sees its own hand (and only its own)."""
+
+    kind: ClassVar[str] = "dealt"
+    cards: tuple[Card, ...]
+
+    @property
+    def text(self) -> str:
+        """E.g. `South is dealt ⟨1,2⟩ ⟨3,4⟩ (2 cards).`"""
+        count = len(self.cards)
+        return f"{self.name_of(self.seat)} is dealt {_cards_text(self.cards)} ({count} cards)."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat holds each card, and exactly that many."""
+        held: tuple[Fact, ...] = tuple(("holds", self.seat, c) for c in self.cards)
+        return (*held, ("count", self.seat, len(self.cards)))
+
+
+@dataclass(frozen=True, slots=True)
+class DealDone(PublicAnnouncement):
+    """The deal is over; everyone sees how many cards each seat got."""
+
+    kind: ClassVar[str] = "deal"
+    hand_sizes: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        """E.g. `The cards are dealt: South 13, West 13, North 13, East 13.`"""
+        sizes = ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.hand_sizes))
+        return f"The cards are dealt: {sizes}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """Each seat's card count."""
+        return tuple(("count", s, n) for s, n in enumerate(self.hand_sizes))
+
+
+@dataclass(frozen=True, slots=True)
+class Asked(PublicAnnouncement):
+    """A request and its answer, both public.
+
+    Attributes:
+        asker: the seat that asks.
+        target: the seat asked.
+        card: the card asked for.
+        success: whether the target had it (then it moved to the asker).
+        own_allowed: whether the rules let a player ask for a card it holds; when not,
+            the request itself shows that the asker lacks the card.
+    """
+
+    kind: ClassVar[str] = "ask"
+    asker: int
+    target: int
+    card: Card
+    success: bool
+    own_allowed: bool = True
+
+    @property
+    def text(self) -> str:
+        """E.g. `South asks West for ⟨8,4⟩: West hands it over.`"""
+        target = self.name_of(self.target)
+        answer = f"{target} hands it over" if self.success else f"{target} does not have it"
+        return f"{self.name_of(self.asker)} asks {target} for {self.card}: {answer}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The asker holds a card of the kind; the answer; the move if any."""
+        facts: list[Fact] = [("at_least_one", self.asker, kind_cards(self.card.kind))]
+        if not self.own_allowed:
+            facts.append(("lacks", self.asker, self.card))
+        if self.success:
+            facts.append(("holds", self.target, self.card))
+            facts.append(("moved", self.card, self.target, self.asker))
+        else:
+            facts.append(("lacks", self.target, self.card))
+        return tuple(facts)
+
+
+@dataclass(frozen=True, slots=True)
+class LaidDown(PublicAnnouncement):
+    """A seat completed a kind and laid its four cards down for a point.
+
+    Attributes:
+        seat: who laid it down.
+        card_kind: the kind (1-based).
+        points: the seat's points after this.
+    """
+
+    kind: ClassVar[str] = "quartet"
+    seat: int
+    card_kind: int
+    points: int
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The four cards laid down."""
+        return kind_cards(self.card_kind)
+
+    @property
+    def text(self) -> str:
+        """E.g. `South lays down kind 8 and has 2 points.`"""
+        plural = "point" if self.points == 1 else "points"
+        return (
+            f"{self.name_of(self.seat)} lays down kind {self.card_kind} "
+            f"and has {self.points} {plural}."
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat held all four; they leave play."""
+        held: tuple[Fact, ...] = tuple(("holds", self.seat, c) for c in self.cards)
+        return (*held, ("removed", self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfCards(PublicAnnouncement):
+    """A seat's hand is empty: it stops playing."""
+
+    kind: ClassVar[str] = "out"
+    seat: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `West has no cards left and stops playing.`"""
+        return f"{self.name_of(self.seat)} has no cards left and stops playing."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat holds no card."""
+        return (("count", self.seat, 0),)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(PublicAnnouncement):
+    """Every kind is down; the final scores."""
+
+    kind: ClassVar[str] = "end"
+    scores: tuple[int, ...]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats with the most points."""
+        best = max(self.scores)
+        return tuple(s for s, n in enumerate(self.scores) if n == best)
+
+    @property
+    def text(self) -> str:
+        """E.g. `Game over: South 4, West 3, North 3, East 3. South wins.`"""
+        scores = ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.scores))
+        names = [self.name_of(s) for s in self.winners]
+        verdict = f"{names[0]} wins" if len(names) == 1 else "Tie between " + " and ".join(names)
+        return f"Game over: {scores}. {verdict}."

@@ -1,0 +1,114 @@
+"""What the seats have observed, kept up to date event by event.
+
+`Records.absorb(event)` reads nothing but the event. The public part (hand sizes, scores,
+laid-down kinds) follows the public announcements; `hands[s]` is seat `s`'s own record of
+its hand, following its private `Dealt` observation and the public moves that involve it.
+Views are built from these records, so a view cannot contain what its seat never saw.
+"""
+
+from __future__ import annotations
+
+from epigames.games.events import Event
+from epigames.games.kwartet.cards import CARDS, MEMBERS, Card
+from epigames.games.kwartet.events import Asked, DealDone, Dealt, LaidDown
+
+
+def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
+    """Card indices a player holding `hand` may ask for: its kinds, minus its own if so ruled."""
+    kinds = sorted({c >> 2 for c in hand})
+    cards = [k * MEMBERS + m for k in kinds for m in range(MEMBERS)]
+    if not ask_own:
+        own = set(hand)
+        cards = [c for c in cards if c not in own]
+    return tuple(cards)
+
+
+#: Askable cards by bitmask of held kinds (when players may ask for their own cards).
+_BY_KINDS: dict[int, tuple[Card, ...]] = {}
+
+
+class Records:
+    """Observation-derived records of every seat; all fields hold immutable tuples.
+
+    The tuples are replaced, never changed, so a view may keep references as a snapshot.
+    Derived tuples (`askable`, `targets`) are recomputed only when their source changes,
+    which keeps building a view per move cheap.
+
+    Attributes:
+        hands: `hands[s]` = the card indices seat `s` knows it holds, sorted.
+        askable: `askable[s]` = the cards seat `s` may ask for, derived from `hands[s]`.
+        sizes: public hand sizes.
+        targets: `targets[s]` = the seats other than `s` that have cards (public).
+        scores: public points.
+        down: public `(kind, seat)` pairs of laid-down kinds, in order.
+    """
+
+    __slots__ = ("ask_own", "askable", "down", "hands", "scores", "sizes", "targets")
+
+    def __init__(self, players: int, ask_own: bool) -> None:
+        self.ask_own = ask_own
+        self.hands: list[tuple[int, ...]] = [()] * players
+        self.askable: list[tuple[Card, ...]] = [()] * players
+        self.sizes: tuple[int, ...] = (0,) * players
+        self.targets: tuple[tuple[int, ...], ...] = ((),) * players
+        self.scores: tuple[int, ...] = (0,) * players
+        self.down: tuple[tuple[int, int], ...] = ()
+
+    def copy(self) -> Records:
+        """An independent copy (the tuples are shared: they never change)."""
+        other = Records.__new__(Records)
+        other.ask_own = self.ask_own
+        other.hands, other.askable = list(self.hands), list(self.askable)
+        other.sizes, other.targets = self.sizes, self.targets
+        other.scores, other.down = self.scores, self.down
+        return other
+
+    def _set_hand(self, seat: int, hand: tuple[int, ...]) -> None:
+        self.hands[seat] = hand
+        if self.ask_own:  # then only the set of kinds matters: share one tuple per set
+            mask = 0
+            for c in hand:
+                mask |= 1 << (c >> 2)
+            cards = _BY_KINDS.get(mask)
+            if cards is None:
+                cards = _BY_KINDS[mask] = tuple(CARDS[c] for c in askable(hand, True))
+            self.askable[seat] = cards
+        else:
+            self.askable[seat] = tuple(CARDS[c] for c in askable(hand, False))
+
+    def _set_sizes(self, sizes: tuple[int, ...]) -> None:
+        # Targets change only when a seat runs out of cards (or gets its first ones).
+        if [n > 0 for n in sizes] != [n > 0 for n in self.sizes]:
+            seats = range(len(sizes))
+            self.targets = tuple(tuple(t for t in seats if t != s and sizes[t]) for s in seats)
+        self.sizes = sizes
+
+    def absorb(self, event: Event) -> None:
+        """Update the records with one event (called for every event, in order)."""
+        kind = type(event)
+        if kind is Asked:
+            assert isinstance(event, Asked)
+            if event.success:
+                card, asker, target = event.card.index, event.asker, event.target
+                self._set_hand(target, tuple(c for c in self.hands[target] if c != card))
+                self._set_hand(asker, tuple(sorted((*self.hands[asker], card))))
+                sizes = list(self.sizes)
+                sizes[asker] += 1
+                sizes[target] -= 1
+                self._set_sizes(tuple(sizes))
+        elif kind is LaidDown:
+            assert isinstance(event, LaidDown)
+            seat, first = event.seat, (event.card_kind - 1) * MEMBERS
+            self._set_hand(seat, tuple(c for c in self.hands[seat] if not first <= c < first + 4))
+            sizes, scores = list(self.sizes), list(self.scores)
+            sizes[seat] -= MEMBERS
+            scores[seat] = event.points
+            self._set_sizes(tuple(sizes))
+            self.scores = tuple(scores)
+            self.down = (*self.down, (event.card_kind, seat))
+        elif kind is Dealt:
+            assert isinstance(event, Dealt)
+            self._set_hand(event.seat, tuple(sorted(c.index for c in event.cards)))
+        elif kind is DealDone:
+            assert isinstance(event, DealDone)
+            self._set_sizes(event.hand_sizes)

@@ -1,0 +1,362 @@
+"""The Kwartet rules: game parameters, states and seat views.
+
+A deck of `kinds` quartets (4 cards each) is dealt card by card, clockwise from South,
+as chance nodes. On its turn a player asks an opponent who still has cards for a card of
+a kind the player holds (not one it holds itself when `ask_own` is false). If the opponent
+has it, the card moves and the player asks again; if not, the turn passes clockwise to the
+next player with cards. A completed kind is laid down at once for a point; a player
+without cards stops playing (and passes the turn if it was asking). The game ends when
+every kind is down; a seat's return is its number of points.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Param,
+    SeatError,
+    State,
+    View,
+    illegal_action,
+    register_game,
+)
+from epigames.games.events import Event
+from epigames.games.kwartet.cards import (
+    ASKS,
+    CARDS,
+    MAX_KINDS,
+    MAX_PLAYERS,
+    MEMBERS,
+    SEAT_NAMES,
+    Ask,
+    Card,
+)
+from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, LaidDown, OutOfCards
+from epigames.games.kwartet.records import Records, askable
+
+
+@register_game
+@dataclass(frozen=True)
+class KwartetGame(Game):
+    """Kwartet: collect complete kinds (quartets) by asking opponents for cards."""
+
+    name: ClassVar[str] = "kwartet"
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("players", int, 4, min=3, max=MAX_PLAYERS, help="number of seats"),
+        Param("kinds", int, 13, min=2, max=MAX_KINDS, help="kinds (quartets) in the deck"),
+        Param("ask_own", bool, True, help="may a player ask for a card it holds itself"),
+    )
+    players: int = 4
+    kinds: int = 13
+    ask_own: bool = True
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.players
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Compass names, clockwise from South."""
+        return SEAT_NAMES[self.players]
+
+    @property
+    def returns_range(self) -> tuple[float, float]:
+        """From no point to every kind."""
+        return (0, self.kinds)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of this game, in deck order."""
+        return CARDS[: self.kinds * MEMBERS]
+
+    def new_initial_state(self) -> KwartetState:
+        """The state before the deal."""
+        return KwartetState(self)
+
+    def parse_action(self, text: str) -> Ask | Card:
+        """Read an ask (`ask West 8.4`) or a dealt card (`⟨8,4⟩`, a chance outcome)."""
+        if text.strip().lower().startswith("ask"):
+            return Ask.parse(text, self.seat_names)
+        return Card.parse(text)
+
+
+class KwartetView(View):
+    """A seat's view of Kwartet: own hand, public hand sizes, scores, laid-down kinds, log."""
+
+    def __init__(
+        self, game: KwartetGame, seat: int, current: int, log: list[Event], records: Records
+    ) -> None:
+        super().__init__(game, seat, current, log, len(log))
+        # References to the records' tuples: they are replaced, never changed, on updates.
+        self._hand_ids = records.hands[seat]
+        self._askable = records.askable[seat]
+        self._targets = records.targets[seat]
+        self._sizes = records.sizes
+        self._scores = records.scores
+        self._down = records.down
+
+    @functools.cached_property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's own cards, sorted."""
+        return tuple(CARDS[c] for c in self._hand_ids)
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        return self._sizes
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's points (public)."""
+        return self._scores
+
+    @property
+    def laid_down(self) -> tuple[tuple[int, int], ...]:
+        """`(kind, seat)` for every kind laid down so far, in order."""
+        return self._down
+
+    @property
+    def targets(self) -> tuple[int, ...]:
+        """The opponents this seat may ask: those that still have cards."""
+        return self._targets
+
+    @property
+    def askable_cards(self) -> tuple[Card, ...]:
+        """The cards this seat may ask for: its kinds (minus its own cards unless `ask_own`)."""
+        return self._askable
+
+    @functools.cached_property
+    def legal_actions(self) -> tuple[Ask, ...]:
+        """Every `Ask(target, card)` for target in `targets` and card in `askable_cards`."""
+        if not self.is_my_turn:
+            return ()
+        return tuple(ASKS[t][c.index] for t in self._targets for c in self._askable)
+
+    def _extra_dict(self) -> dict[str, Any]:
+        return {
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self._sizes),
+            "scores": list(self._scores),
+            "laid_down": [list(d) for d in self._down],
+        }
+
+    def summary(self) -> str:
+        """E.g. `hand ⟨1,2⟩ ⟨8,4⟩ · 2 cards · 1 points`."""
+        cards = " ".join(str(c) for c in self.hand) or "(empty)"
+        points = self._scores[self._seat]
+        return f"hand {cards} · {len(self.hand)} cards · {points} point{'s' * (points != 1)}"
+
+
+@functools.cache
+def _asked_events(game: KwartetGame) -> dict[int, Asked]:
+    """A per-game cache of `Asked` events: they are immutable values, so sharing is safe."""
+    return {}
+
+
+class KwartetState(State):
+    """A Kwartet position. Cards are ints (`Card.index`) inside; values at the edges."""
+
+    def __init__(self, game: KwartetGame) -> None:
+        n, kinds = game.players, game.kinds
+        self.game: KwartetGame = game
+        self._names = game.seat_names
+        self._undealt: list[int] = list(range(kinds * MEMBERS))
+        self._dealt = 0
+        self._hands: list[set[int]] = [set() for _ in range(n)]
+        self._counts: list[list[int]] = [[0] * kinds for _ in range(n)]  # cards per kind
+        self._sizes = [0] * n
+        self._scores = [0] * n
+        self._kinds_left = kinds
+        self._player = CHANCE
+        self._history: list[Hashable] = []
+        self._events: list[Event] = []
+        self._seen: list[list[Event]] = [[] for _ in range(n)]
+        self._records = Records(n, game.ask_own)
+        self._asked = _asked_events(game)
+
+    # --- the State interface -------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` during the deal, `TERMINAL` at the end."""
+        return self._player
+
+    def legal_actions(self) -> list[Ask]:
+        """Every legal ask of the player to move (empty during the deal and at the end)."""
+        p = self._player
+        if p < 0:
+            return []
+        sizes = self._sizes
+        cards = askable(tuple(sorted(self._hands[p])), self.game.ask_own)
+        return [ASKS[t][c] for t in range(len(sizes)) if t != p and sizes[t] for c in cards]
+
+    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        """During the deal: each undealt card, equally likely, goes to the next seat."""
+        if self._player != CHANCE:
+            return []
+        p = 1.0 / len(self._undealt)
+        return [(CARDS[c], p) for c in self._undealt]
+
+    def apply(self, action: Hashable) -> None:
+        """Deal a card (chance) or play an ask.
+
+        Raises:
+            IllegalActionError: not legal here; the state is unchanged.
+        """
+        p = self._player
+        if p >= 0 and type(action) is Ask:
+            target, card = action.target, action.card
+            if (
+                type(target) is int
+                and 0 <= target < len(self._sizes)
+                and target != p
+                and self._sizes[target] > 0
+                and card.kind <= self.game.kinds
+                and self._counts[p][card.kind - 1] > 0
+                and (self.game.ask_own or card.index not in self._hands[p])
+            ):
+                self._history.append(action)
+                self._ask(p, target, card.index)
+                return
+        elif p == CHANCE and type(action) is Card and action.index in self._undealt:
+            self._history.append(action)
+            self._deal(action.index)
+            return
+        raise illegal_action(self, action)
+
+    def returns(self) -> tuple[float, ...]:
+        """Points so far."""
+        return tuple(self._scores)
+
+    def clone(self) -> KwartetState:
+        """An independent copy; events, cards and actions are shared immutable values."""
+        other = KwartetState.__new__(KwartetState)
+        other.game, other._names = self.game, self._names
+        other._undealt = list(self._undealt)
+        other._dealt = self._dealt
+        other._hands = [set(h) for h in self._hands]
+        other._counts = [list(c) for c in self._counts]
+        other._sizes, other._scores = list(self._sizes), list(self._scores)
+        other._kinds_left, other._player = self._kinds_left, self._player
+        other._history, other._events = list(self._history), list(self._events)
+        other._seen = [list(s) for s in self._seen]
+        other._records = self._records.copy()
+        other._asked = self._asked
+        return other
+
+    def observation(self, seat: int) -> KwartetView:
+        """The seat's view, built from its observation records.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self._sizes):
+            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{len(self._sizes) - 1}")
+        return KwartetView(self.game, seat, self._player, self._seen[seat], self._records)
+
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The true hands of all seats, sorted: for referees and tests, never for strategies."""
+        return tuple(tuple(CARDS[c] for c in sorted(hand)) for hand in self._hands)
+
+    @property
+    def events(self) -> list[Event]:
+        """The full log (do not modify)."""
+        return self._events
+
+    @property
+    def history(self) -> list[Hashable]:
+        """Dealt cards and asks, in order (do not modify)."""
+        return self._history
+
+    # --- the rules -------------------------------------------------------------
+
+    def _publish(self, event: Event) -> None:
+        """Log an event, hand it to the seats that observe it, update their records."""
+        self._events.append(event)
+        if event.public:
+            for seen in self._seen:
+                seen.append(event)
+        else:
+            for seat, seen in enumerate(self._seen):
+                if event.visible_to(seat):
+                    seen.append(event)
+        self._records.absorb(event)
+
+    def _deal(self, card: int) -> None:
+        seat = self._dealt % len(self._sizes)
+        self._undealt.remove(card)
+        self._dealt += 1
+        self._take(seat, card)
+        if self._undealt:
+            return
+        names = self._names
+        for s, hand in enumerate(self._hands):
+            self._publish(Dealt(s, tuple(CARDS[c] for c in sorted(hand)), names=names))
+        self._publish(DealDone(tuple(self._sizes), names=names))
+        for s in range(len(self._sizes)):
+            for kind in range(self.game.kinds):
+                if self._counts[s][kind] == MEMBERS:
+                    self._lay_down(s, kind)
+            if self._sizes[s] == 0:
+                self._publish(OutOfCards(s, names=names))
+        self._pass_turn(len(self._sizes) - 1)  # South (seat 0) or the next seat with cards
+
+    def _ask(self, p: int, target: int, card: int) -> None:
+        success = card in self._hands[target]
+        key = ((p * MAX_PLAYERS + target) * MAX_KINDS * MEMBERS + card) * 2 + success
+        event = self._asked.get(key)
+        if event is None:
+            event = Asked(p, target, CARDS[card], success, self.game.ask_own, names=self._names)
+            self._asked[key] = event
+        self._publish(event)
+        if not success:
+            self._pass_turn(p)
+            return
+        self._hands[target].remove(card)
+        self._counts[target][card >> 2] -= 1
+        self._sizes[target] -= 1
+        self._take(p, card)
+        if self._counts[p][card >> 2] == MEMBERS:
+            self._lay_down(p, card >> 2)
+        if self._sizes[target] == 0:
+            self._publish(OutOfCards(target, names=self._names))
+        if self._sizes[p] == 0:
+            self._publish(OutOfCards(p, names=self._names))
+            self._pass_turn(p)
+
+    def _take(self, seat: int, card: int) -> None:
+        self._hands[seat].add(card)
+        self._counts[seat][card >> 2] += 1
+        self._sizes[seat] += 1
+
+    def _lay_down(self, seat: int, kind: int) -> None:
+        first = kind * MEMBERS
+        self._hands[seat].difference_update(range(first, first + MEMBERS))
+        self._counts[seat][kind] = 0
+        self._sizes[seat] -= MEMBERS
+        self._scores[seat] += 1
+        self._kinds_left -= 1
+        names = self._names
+        self._publish(LaidDown(seat, kind + 1, self._scores[seat], names=names))
+
+    def _pass_turn(self, after: int) -> None:
+        """Give the turn to the first seat after `after`, clockwise, that has cards."""
+        if self._kinds_left == 0:
+            self._player = TERMINAL
+            self._publish(GameOver(tuple(self._scores), names=self._names))
+            return
+        n = len(self._sizes)
+        for step in range(1, n + 1):
+            seat = (after + step) % n
+            if self._sizes[seat]:
+                self._player = seat
+                return
+        raise AssertionError("cards left but no seat holds any")  # pragma: no cover

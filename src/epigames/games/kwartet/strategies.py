@@ -1,0 +1,29 @@
+"""Kwartet strategies. Knowledge-based ones (greedy, silent, …) come with `epigames.cards`."""
+
+from __future__ import annotations
+
+from epigames.games.core import View
+from epigames.games.kwartet.cards import ASKS
+from epigames.games.kwartet.rules import KwartetView
+from epigames.games.strategy import Decision, Strategy, register_strategy
+
+
+@register_strategy("kwartet", "random")
+class RandomAsker(Strategy):
+    """Asks a uniformly random opponent with cards for a uniformly random askable card.
+
+    The legal asks are exactly targets × askable cards, so two independent uniform draws
+    give a uniform legal action without building the whole list.
+    """
+
+    name = "random"
+
+    def choose(self, view: View) -> Decision:
+        """A uniformly random legal ask."""
+        assert isinstance(view, KwartetView)
+        rng = self.rng
+        targets, cards = view.targets, view.askable_cards
+        target = targets[int(rng.random() * len(targets))]
+        card = cards[int(rng.random() * len(cards))]
+        name = view.game.seat_names[target]
+        return Decision(ASKS[target][card.index], f"I ask {name} for {card} at random.")

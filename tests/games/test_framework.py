@@ -1,0 +1,117 @@
+"""The framework: game strings, registries, play_match."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from epigames.errors import InputError, UnknownNameError
+from epigames.games import (
+    GameStringError,
+    MatchSetupError,
+    Param,
+    UnknownGameError,
+    UnknownParameterError,
+    UnknownStrategyError,
+    load_game,
+    make_strategy,
+    play_match,
+    registered_games,
+    strategies_for,
+)
+from epigames.games.kwartet import KwartetGame
+from epigames.games.match import seed_streams
+
+
+def test_registry_and_defaults() -> None:
+    assert "kwartet" in registered_games()
+    assert load_game("kwartet") == KwartetGame() == load_game(" kwartet ( ) ")
+    assert str(load_game("kwartet")) == "kwartet(players=4,kinds=13,ask_own=true)"
+    assert load_game("kwartet(ask_own=FALSE, players=3)") == KwartetGame(3, 13, False)
+
+
+@given(st.integers(3, 6), st.integers(2, 13), st.booleans())
+def test_canonical_strings_read_back(players: int, kinds: int, ask_own: bool) -> None:
+    game = KwartetGame(players, kinds, ask_own)
+    assert load_game(str(game)) == game
+    assert eval(repr(game)) == game
+    assert sum(1 for _ in game.deck) >= players  # every seat gets at least one card
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("kwartt", UnknownGameError, "unknown game 'kwartt'; choose one of: kwartet"),
+        ("kwartet(player=3)", UnknownParameterError, "kwartet has no parameter 'player'"),
+        ("kwartet(players=9)", GameStringError, "kwartet: players=9 is out of range 3..6"),
+        ("kwartet(kinds=1)", GameStringError, "kinds=1 is out of range 2..13"),
+        ("kwartet(players=x)", GameStringError, "players='x' is not an integer"),
+        ("kwartet(players=true)", GameStringError, "is not an integer"),
+        ("kwartet(ask_own=maybe)", GameStringError, "is not a boolean"),
+        ("kwartet(players=3,players=4)", GameStringError, "given twice"),
+        ("kwartet(players=3", GameStringError, "cannot read game"),
+        ("kwartet(players)", GameStringError, "expected key=value"),
+    ],
+)
+def test_bad_game_strings(text: str, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(".", r"\.")):
+        load_game(text)
+    assert issubclass(error, InputError)
+
+
+def test_direct_construction_is_validated() -> None:
+    with pytest.raises(GameStringError, match="out of range"):
+        KwartetGame(players=2)
+    with pytest.raises(GameStringError, match="not a boolean"):
+        KwartetGame(ask_own=1)  # type: ignore[arg-type]
+
+
+def test_param_declarations() -> None:
+    assert Param("x", float, 0.5, min=0, max=1).parse("0.25", "g") == 0.25
+    assert Param("s", str, "a", choices=("a", "b")).describe_range() == "one of: a, b"
+    with pytest.raises(GameStringError, match="'c' is not one of: a, b"):
+        Param("s", str, "a", choices=("a", "b")).parse("c", "g")
+    with pytest.raises(GameStringError):
+        Param("n", int, 9, min=0, max=3)  # the default must be legal
+
+
+def test_strategy_registry() -> None:
+    assert strategies_for("kwartet") == ["random"]
+    with pytest.raises(
+        UnknownStrategyError, match="unknown strategy 'gredy' for kwartet; choose one of: random"
+    ):
+        make_strategy("kwartet", "gredy", random.Random(0))
+    with pytest.raises(UnknownGameError):
+        strategies_for("chess")
+    assert issubclass(UnknownStrategyError, UnknownNameError)
+
+
+def test_play_match_checks_its_arguments() -> None:
+    with pytest.raises(MatchSetupError, match="needs 3 strategies; got 2"):
+        play_match("kwartet(players=3)", ["random", "random"], 0)
+    with pytest.raises(MatchSetupError, match="seed -1"):
+        play_match("kwartet", ["random"] * 4, -1)
+    with pytest.raises(UnknownStrategyError):
+        play_match("kwartet", ["random", "random", "random", "x"], 0)
+
+
+def test_seed_streams_are_independent_and_reproducible() -> None:
+    chance, seats = seed_streams(42, 4)
+    draws = [g.random() for g in [chance, *seats]]
+    assert len(set(draws)) == 5
+    chance2, seats2 = seed_streams(42, 4)
+    assert [g.random() for g in [chance2, *seats2]] == draws
+
+
+def test_transcript_records_decisions_and_their_events() -> None:
+    result = play_match("kwartet(players=3,kinds=4)", ["random"] * 3, 5)
+    game = load_game(result.game)
+    for entry in result.transcript:
+        event = result.events[entry.first_event]
+        assert event.kind == "ask" and event.asker == entry.seat  # type: ignore[attr-defined]
+        assert entry.thought.startswith("I ask ") and str(entry.action.card) in entry.thought  # type: ignore[attr-defined]
+        assert game.seat_names[entry.action.target] in entry.thought  # type: ignore[attr-defined]
+    assert result.events[-1].kind == "end"
