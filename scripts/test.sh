@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+bash scripts/install-system-deps.sh
 python3 -m pip install --quiet --disable-pip-version-check -e ".[all,dev]"
 
 python3 -m ruff check src tests benchmarks
