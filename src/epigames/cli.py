@@ -55,7 +55,9 @@ _register_subcommands()
 def main() -> None:
     """Entry point: run the app, turning user mistakes into a message and exit status 2."""
     try:
-        app(standalone_mode=False)
+        status = app(standalone_mode=False)
+        if isinstance(status, int) and status:
+            sys.exit(status)
     except EpigamesError as exc:
         err_console.print("[bold red]error:[/]", end=" ")
         err_console.print(str(exc), markup=False, highlight=False)

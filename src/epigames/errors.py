@@ -7,6 +7,17 @@ class EpigamesError(Exception):
     """Root of every error epigames raises on purpose."""
 
 
+def line_and_column(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of offset `pos`, counting lines as `str.splitlines()` does."""
+    lines = text[:pos].splitlines(keepends=True)
+    if not lines:
+        return 1, 1
+    last = lines[-1]
+    if last.splitlines()[0] != last:  # the prefix ends with a line break
+        return len(lines) + 1, 1
+    return len(lines), len(last) + 1
+
+
 class InputError(EpigamesError, ValueError):
     """Bad input from a user: the message quotes it and says what was expected."""
 
@@ -27,6 +38,7 @@ class FormulaSyntaxError(InputError):
         super().__init__(self._render())
 
     def _render(self) -> str:
+        # Lines are counted as str.splitlines() splits (see `line_and_column`).
         lines = self.text.splitlines() or [""]
         src = lines[self.line - 1] if 0 < self.line <= len(lines) else ""
         head = f"line {self.line}, column {self.column}: {self.message}"

@@ -64,7 +64,10 @@ class ActionModel:
             ids = np.full(len(names), -1, dtype=np.int64)
             for b, block in enumerate(blocks):
                 for e in block:
-                    ids[event(e)] = b
+                    i = event(e)
+                    if ids[i] >= 0:
+                        raise ModelError(f"event {e!r} is in two blocks of {agent!r}")
+                    ids[i] = b
             if (ids < 0).any():
                 raise ModelError(f"the event partition of {agent!r} leaves out events")
             rels[agent] = Partition.from_ids(ids)
@@ -115,6 +118,11 @@ def product_update(model: KripkeModel, action: ActionModel) -> KripkeModel:
     w_of = np.array([w for w, _ in worlds], dtype=np.int64)
     e_of = np.array([e for _, e in worlds], dtype=np.int64)
     names = tuple(f"{model.worlds[w]}.{action.events[e]}" for w, e in worlds)
+    if len(set(names)) != len(names):
+        # Dots inside the old names made "w.e" ambiguous; bracketed pairs are not.
+        names = tuple(f"({model.worlds[w]},{action.events[e]})" for w, e in worlds)
+        if len(set(names)) != len(names):
+            raise ModelError("product world names clash; rename worlds or events")
 
     atoms = set(model.valuation) | {p for post in action.post for p in post}
     valuation: dict[str, Mask] = {}

@@ -207,6 +207,10 @@ class Knowledge(Formula):
     arg: Formula
     symbol: ClassVar[str]
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.agent, str) or not self.agent:
+            raise ValueError(f"{self.symbol} needs a non-empty agent name, got {self.agent!r}")
+
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
 
@@ -246,6 +250,10 @@ class GroupKnowledge(Formula):
     arg: Formula
     symbol: ClassVar[str]
     whether: ClassVar[bool]
+
+    def __post_init__(self) -> None:
+        if not self.group or not all(isinstance(a, str) and a for a in self.group):
+            raise ValueError(f"{self.symbol} needs a non-empty group of agent names")
 
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)
@@ -328,7 +336,7 @@ class Announce(Formula):
     diamond: bool = False
 
     def __post_init__(self) -> None:
-        if self.group is not None and not self.group:
+        if self.group is not None and (not self.group or not all(self.group)):
             raise ValueError("a group announcement needs at least one agent")
 
     def children(self) -> tuple[Formula, ...]:
@@ -342,6 +350,10 @@ class Quantified(Formula):
     variables: tuple[str, ...]
     arg: Formula
     keyword: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        if not self.variables or not all(isinstance(v, str) and v for v in self.variables):
+            raise ValueError(f"{self.keyword} needs at least one variable name")
 
     def children(self) -> tuple[Formula, ...]:
         return (self.arg,)

@@ -256,6 +256,14 @@ class KripkeModel:
             truth = self._eval(f.arg)
             if not f.group:
                 raise ModelError(f"{type(f).__name__} needs a non-empty group")
+            if isinstance(f, Ew):
+                # Each member knows whether; on non-S5 relations this is weaker than
+                # "everybody knows φ, or everybody knows ¬φ".
+                out = np.ones(n, dtype=bool)
+                for member in f.group:
+                    rel = self._relation(member)
+                    out &= rel.box(truth) | rel.box(~truth)
+                return out
             if f.whether:
                 return self._group_box(f, truth) | self._group_box(f, ~truth)
             return self._group_box(f, truth)
@@ -355,7 +363,12 @@ class KripkeModel:
         """The same model with other designated worlds (indices or names)."""
         des = []
         for w in worlds:
-            des.append(w if isinstance(w, int) else self.worlds.index(str(w)))
+            if isinstance(w, int) and 0 <= w < self.size:
+                des.append(w)
+            elif str(w) in self.worlds and not isinstance(w, int):
+                des.append(self.worlds.index(str(w)))
+            else:
+                raise ModelError(f"{w!r} is not a world of this model")
         return KripkeModel(self.agents, self.worlds, self.valuation, self.relations, tuple(des))
 
     def __repr__(self) -> str:

@@ -64,7 +64,7 @@ from typing import Literal
 
 import numpy as np
 
-from epigames.errors import FormulaSyntaxError, ModelError, UnknownAgentError
+from epigames.errors import FormulaSyntaxError, ModelError, UnknownAgentError, line_and_column
 from epigames.logic.formula import (
     And,
     Announce,
@@ -153,7 +153,6 @@ class _Token:
 
 # The line breaks of str.splitlines(), which the caret rendering uses to find the line.
 _BREAK = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_LINE_BREAK = re.compile(f"\r\n|[{_BREAK}]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _INT = re.compile(r"[0-9]+")
 _SPACE = re.compile(f"(?:\\s+|--[^{_BREAK}]*)+")
@@ -170,13 +169,6 @@ _KEYWORDS = {
     "K": "K", "Kw": "Kw",
 }  # fmt: skip
 _JOB_WORDS = ("TRUE", "VALID", "WHERE")
-
-
-def _position(text: str, pos: int) -> tuple[int, int]:
-    line, start = 1, 0
-    for m in _LINE_BREAK.finditer(text, 0, pos):
-        line, start = line + 1, m.end()
-    return line, pos - start + 1
 
 
 def _tokenize(text: str) -> list[_Token]:
@@ -202,7 +194,7 @@ def _tokenize(text: str) -> list[_Token]:
         else:
             sym = "->" if text.startswith("->", pos) else text[pos]
             if sym not in _PUNCT:
-                line, col = _position(text, pos)
+                line, col = line_and_column(text, pos)
                 raise FormulaSyntaxError(
                     f"unexpected character {sym!r}", text, line, col, "a formula or a keyword"
                 )
@@ -441,7 +433,7 @@ class _Parser:
         return t
 
     def where(self, tok: _Token) -> tuple[int, int]:
-        return _position(self.text, tok.pos)
+        return line_and_column(self.text, tok.pos)
 
     def syntax(self, message: str, tok: _Token, expected: str = "") -> FormulaSyntaxError:
         line, col = self.where(tok)

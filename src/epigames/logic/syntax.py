@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from epigames.errors import FormulaSyntaxError
+from epigames.errors import FormulaSyntaxError, line_and_column
 from epigames.logic.formula import (
     And,
     Announce,
@@ -85,12 +85,14 @@ _MODAL = re.compile(r"(Kw|K|M|Ew|Cw|Dw|E|C|D)_")
 _TOKEN = re.compile(
     r"""
     (?P<ws>\s+)
-  | (?P<str>"(?:[^"\\\n]|\\.)*")
+  | (?P<str>"(?:[^"\\]|\\.)*")
+  | (?P<unterminated>")
+  | (?P<noagent>(?:Kw|K|M|Ew|Cw|Dw|E|C|D)_(?![\w{]))
   | (?P<op><->|->|<=>|=>|[()\[\]{}<>,!?~&|¬∧∨→↔⟨⟩⊤⊥])
   | (?P<modal>(?:Kw|K|M|Ew|Cw|Dw|E|C|D)_(?:\w+|\{))
   | (?P<ident>[^\W\d]\w*|\d+)
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.DOTALL,
 )
 
 # Unicode and alternative spellings mapped to one canonical token value.
@@ -116,14 +118,8 @@ class Token:
     pos: int
 
 
-def _position(text: str, pos: int) -> tuple[int, int]:
-    line = text.count("\n", 0, pos) + 1
-    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
-    return line, col
-
-
 def _error(text: str, pos: int, message: str, expected: str = "") -> FormulaSyntaxError:
-    line, col = _position(text, pos)
+    line, col = line_and_column(text, pos)
     return FormulaSyntaxError(message, text, line, col, expected)
 
 
@@ -137,6 +133,15 @@ def tokenize(text: str) -> list[Token]:
             raise _error(text, pos, f"unexpected character {text[pos]!r}", "a formula")
         kind = m.lastgroup or ""
         raw = m.group()
+        if kind == "unterminated":
+            raise _error(text, pos, "unterminated quoted name", 'a closing "')
+        if kind == "noagent":
+            raise _error(
+                text,
+                m.end(),
+                f"{raw} needs an agent",
+                f"an agent name, as in {raw}a or {raw}{{name}}",
+            )
         if kind == "str":
             tokens.append(Token("str", _unquote(raw), raw, pos))
         elif kind == "ident":
@@ -153,7 +158,7 @@ def tokenize(text: str) -> list[Token]:
 
 
 def _unquote(raw: str) -> str:
-    return re.sub(r"\\(.)", r"\1", raw[1:-1])
+    return re.sub(r"\\(.)", r"\1", raw[1:-1], flags=re.DOTALL)
 
 
 class _Parser:
