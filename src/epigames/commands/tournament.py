@@ -1,0 +1,323 @@
+"""`epigames tournament`, `report`, `plot` and `experiment`: thin layers over `epigames.tournament`.
+
+The heavy imports (numpy, DuckDB, matplotlib, Ray) happen inside the commands, so the
+rest of the CLI starts fast and works without the `tournament` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from epigames.errors import InputError
+
+if TYPE_CHECKING:
+    from epigames.tournament import Summary, TournamentConfig
+
+err = Console(stderr=True)
+
+DEFAULT_DB = "results.duckdb"
+
+
+class _SpeedColumn(ProgressColumn):
+    """Games per second, measured over the recent past."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text("   … games/s" if speed is None else f"{speed:7.1f} games/s", style="cyan")
+
+
+class _Bar:
+    """A rich progress bar on stderr, fed by the runner (`ProgressSink`)."""
+
+    def __init__(self, label: str) -> None:
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            _SpeedColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=err,
+        )
+        self.label = label
+        self.task: Any = None
+
+    def start(self, done: int, total: int) -> None:
+        self.task = self.progress.add_task(self.label, total=total, completed=done)
+
+    def advance(self, games: int) -> None:
+        self.progress.advance(self.task, games)
+
+
+def _jobs(jobs: int) -> int:
+    if jobs < 0:
+        raise InputError(f"--jobs {jobs} is negative; give a positive number, or 0 for all cores")
+    return jobs or (os.cpu_count() or 1)
+
+
+def _play(
+    config: TournamentConfig,
+    db: Path,
+    jobs: int,
+    backend: str,
+    ray_address: str | None,
+    resume_hint: str,
+) -> Summary:
+    """Run (or resume) a tournament with a progress bar; Ctrl-C exits 130 after storing."""
+    from epigames.tournament import (
+        TournamentInterrupted,
+        TournamentStore,
+        run_tournament,
+        summarize,
+    )
+
+    if ray_address and backend != "ray":
+        raise InputError("--ray-address needs --backend ray")
+    workers = _jobs(jobs)
+    err.print(
+        f"tournament [bold]{config.name}[/] in {db}: {config.game}, "
+        f"{', '.join(config.strategies)} ({config.seat_scheme} seats), "
+        f"{config.games} games, seed {config.seed}, {workers} workers ({backend})",
+        highlight=False,
+    )
+    with TournamentStore.open(db) as store:
+        bar = _Bar(config.name)
+        try:
+            with bar.progress:
+                report = run_tournament(
+                    config,
+                    store,
+                    jobs=workers,
+                    backend=backend,
+                    ray_address=ray_address,
+                    progress=bar,
+                )
+        except TournamentInterrupted as stop:
+            done = stop.report
+            err.print(
+                f"[yellow]interrupted[/]: {done.stored} of {config.games} games of "
+                f"'{config.name}' are stored in {db} ({done.played} played now); "
+                f"run the same command to play the remaining {config.games - done.stored}:\n"
+                f"  {resume_hint}",
+                highlight=False,
+            )
+            raise SystemExit(130) from None
+        err.print(
+            f"played {report.played} games in {report.seconds:.1f} s; "
+            f"{report.stored} of {config.games} stored",
+            highlight=False,
+        )
+        return summarize(report.config, store.seat_records(config.name))
+
+
+def _show(summary: Summary, as_json: bool) -> None:
+    from epigames.tournament.render import summary_renderable
+
+    if as_json:
+        typer.echo(json.dumps(summary.to_dict(), indent=2))
+    else:
+        Console().print(summary_renderable(summary))
+
+
+def _command_line() -> str:
+    return " ".join(["epigames", *(_quote(a) for a in sys.argv[1:])])
+
+
+def _quote(arg: str) -> str:
+    import shlex
+
+    return shlex.quote(arg)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `tournament`, `report`, `plot` and `experiment` commands."""
+
+    @app.command("tournament")
+    def tournament(
+        game: Annotated[str, typer.Argument(help="Game string, e.g. 'kwartet(kinds=8)'.")],
+        players: Annotated[
+            str,
+            typer.Option("--players", "-p", help="One strategy per seat: a,b,c[,d]."),
+        ],
+        games: Annotated[int, typer.Option("--games", "-n", help="Number of games N.")],
+        seed: Annotated[
+            int | None, typer.Option("--seed", help="Tournament seed (default fixed, printed).")
+        ] = None,
+        jobs: Annotated[
+            int, typer.Option("--jobs", "-j", help="Worker processes (0 = all cores).")
+        ] = 0,
+        rotate_seats: Annotated[
+            bool,
+            typer.Option(
+                "--rotate-seats/--fixed-seats",
+                help="Every seat permutation equally often (default), or seat i always "
+                "plays the i-th strategy.",
+            ),
+        ] = True,
+        db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path(DEFAULT_DB),
+        name: Annotated[
+            str | None, typer.Option("--name", help="Tournament name inside the file.")
+        ] = None,
+        backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
+        ray_address: Annotated[
+            str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ) -> None:
+        """Play N games between strategies, store each in DuckDB, print win rates with 95% CIs.
+
+        Running the same command again resumes: only missing games are played.
+        """
+        from epigames.tournament import (
+            DEFAULT_NAME,
+            DEFAULT_SEED,
+            FIXED,
+            ROTATE,
+            checked_config,
+            parse_strategies,
+        )
+        from epigames.tournament.runner import BACKENDS
+
+        if games <= 0:
+            raise InputError(f"--games {games} is not positive; expected N >= 1")
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+        if seed is None:
+            seed = DEFAULT_SEED
+            err.print(f"seed {seed} (the default; pass --seed to change it)", highlight=False)
+        config = checked_config(
+            game,
+            parse_strategies(players),
+            games,
+            seed=seed,
+            seat_scheme=ROTATE if rotate_seats else FIXED,
+            name=name or DEFAULT_NAME,
+        )
+        try:
+            summary = _play(config, db, jobs, backend, ray_address, _command_line())
+        except KeyboardInterrupt:
+            err.print(
+                f"interrupted; every stored game is kept in {db}; "
+                "run the same command again to resume",
+                highlight=False,
+            )
+            raise SystemExit(130) from None
+        _show(summary, as_json)
+
+    @app.command("report")
+    def report(
+        file: Annotated[Path, typer.Argument(help="DuckDB results file.")],
+        name: Annotated[
+            str | None, typer.Option("--name", help="Tournament (needed if several).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+        list_: Annotated[bool, typer.Option("--list", help="List the tournaments.")] = False,
+    ) -> None:
+        """Print a stored tournament's summary again."""
+        from epigames.tournament import TournamentStore, summarize
+
+        with TournamentStore.open(file, read_only=True) as store:
+            if list_:
+                for config in store.tournaments():
+                    typer.echo(
+                        f"{config.name}: {config.game}, {','.join(config.strategies)}, "
+                        f"{config.seat_scheme}, seed {config.seed}, "
+                        f"{store.count(config.name)}/{config.games} games"
+                    )
+                return
+            config = store.get(name)
+            summary = summarize(config, store.seat_records(config.name))
+        _show(summary, as_json)
+
+    @app.command("plot")
+    def plot(
+        file: Annotated[Path, typer.Argument(help="DuckDB results file.")],
+        out: Annotated[Path, typer.Option("--out", help="Directory for the PNG and SVG files.")],
+        name: Annotated[
+            str | None, typer.Option("--name", help="Tournament (needed if several).")
+        ] = None,
+    ) -> None:
+        """Write plots of a stored tournament: win rates, returns, lengths, seat advantage."""
+        from epigames.tournament import TournamentStore, summarize
+        from epigames.tournament.plots import write_plots
+
+        with TournamentStore.open(file, read_only=True) as store:
+            config = store.get(name)
+            records = store.seat_records(config.name)
+        for path in write_plots(summarize(config, records), records, out):
+            typer.echo(str(path))
+
+    @app.command("experiment")
+    def experiment_cmd(
+        name: Annotated[str, typer.Argument(help="Experiment name: see --list.")] = "",
+        list_: Annotated[bool, typer.Option("--list", help="List the experiments.")] = False,
+        games: Annotated[
+            int | None, typer.Option("--games", "-n", help="Override the number of games.")
+        ] = None,
+        jobs: Annotated[
+            int, typer.Option("--jobs", "-j", help="Worker processes (0 = all cores).")
+        ] = 0,
+        db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path(
+            "experiments.duckdb"
+        ),
+        out: Annotated[
+            Path, typer.Option("--out", help="Directory for the Markdown report.")
+        ] = Path("docs/results"),
+        backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
+        ray_address: Annotated[
+            str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ) -> None:
+        """Run a report's experiment and write our results beside the published ones."""
+        from epigames.tournament.experiments import (
+            EXPERIMENTS,
+            experiment,
+            experiment_config,
+            experiment_markdown,
+        )
+
+        if list_ or not name:
+            for exp in EXPERIMENTS.values():
+                typer.echo(f"{exp.name:14} {exp.games:>6} games  {exp.title}")
+            return
+        exp = experiment(name)
+        if games is not None and games <= 0:
+            raise InputError(f"--games {games} is not positive; expected N >= 1")
+        config = experiment_config(exp, games)
+        command = f"epigames experiment {exp.name}" + (
+            f" --games {config.games}" if config.games != exp.games else ""
+        )
+        try:
+            summary = _play(config, db, jobs, backend, ray_address, command)
+        except KeyboardInterrupt:
+            err.print(
+                f"interrupted; every stored game is kept in {db}; "
+                "run the same command again to resume",
+                highlight=False,
+            )
+            raise SystemExit(130) from None
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{config.name}.md"
+        path.write_text(experiment_markdown(exp, summary, command), encoding="utf-8")
+        _show(summary, as_json)
+        err.print(f"report written to {path}", highlight=False)

@@ -1,0 +1,225 @@
+"""What a tournament is: its configuration, the row each game leaves, and input checks."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from epigames import __version__
+from epigames.errors import InputError
+from epigames.tournament.seeds import FIXED, ROTATE, SEAT_SCHEMES
+
+#: The seed used when none is given; printed so that a run can be repeated.
+DEFAULT_SEED = 20240401
+#: The tournament name used when none is given.
+DEFAULT_NAME = "default"
+
+
+class TournamentInputError(InputError):
+    """A tournament that cannot be run as asked: bad size, names, seats or seed."""
+
+
+class MatchOutcome(Protocol):
+    """The part of a match result a tournament keeps (`epigames.games.MatchResult` fits)."""
+
+    @property
+    def returns(self) -> tuple[float, ...]: ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def moves(self) -> int: ...
+
+
+class MatchFunction(Protocol):
+    """A pure, picklable `(game string, strategy per seat, seed) -> result` function."""
+
+    def __call__(
+        self, game_string: str, strategy_names: Sequence[str], seed: int, /
+    ) -> MatchOutcome: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """Everything that determines a tournament's results.
+
+    Attributes:
+        name: the tournament's name inside its DuckDB file.
+        game: the canonical game string.
+        strategies: one strategy name per seat (the arrangement of game 0).
+        games: how many games to play, `N`.
+        seed: the tournament seed; game `i` plays with `game_seed(seed, i)`.
+        seat_scheme: `"rotate"` or `"fixed"` (see `seeds.seat_strategies`).
+        code_version: the epigames version that plays the games.
+    """
+
+    name: str
+    game: str
+    strategies: tuple[str, ...]
+    games: int
+    seed: int = DEFAULT_SEED
+    seat_scheme: str = ROTATE
+    code_version: str = __version__
+
+    def __post_init__(self) -> None:
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games <= 0:
+            raise TournamentInputError(
+                f"number of games {self.games!r} is not a positive integer; expected N >= 1"
+            )
+        if (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, int)
+            or not 0 <= self.seed < 2**63
+        ):
+            raise TournamentInputError(
+                f"seed {self.seed!r} is not an integer in 0..2**63-1 (it is stored as BIGINT)"
+            )
+        if self.seat_scheme not in SEAT_SCHEMES:
+            raise TournamentInputError(
+                f"unknown seat scheme {self.seat_scheme!r}; "
+                f"choose one of: {', '.join(SEAT_SCHEMES)}"
+            )
+        if not self.name.strip():
+            raise TournamentInputError("tournament name is empty; give a name such as 'main'")
+        if not self.strategies or any(not s for s in self.strategies):
+            raise TournamentInputError(
+                f"strategies {','.join(self.strategies)!r} has an empty name; "
+                "expected one name per seat, e.g. random,random,random,random"
+            )
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.strategies)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON values."""
+        return {
+            "name": self.name,
+            "game": self.game,
+            "strategies": list(self.strategies),
+            "games": self.games,
+            "seed": self.seed,
+            "seat_scheme": self.seat_scheme,
+            "code_version": self.code_version,
+        }
+
+    def differences(self, other: TournamentConfig) -> list[str]:
+        """What differs between two configurations, ignoring the size `games`.
+
+        The size is not part of the identity: games are independent by index, so a
+        tournament can be extended (never shrunk) without changing its first games.
+        """
+        out = []
+        for field in ("game", "strategies", "seed", "seat_scheme", "code_version"):
+            mine, theirs = getattr(self, field), getattr(other, field)
+            if mine != theirs:
+                show = (lambda v: ",".join(v)) if field == "strategies" else str
+                out.append(f"{field}: stored {show(mine)!s}, asked {show(theirs)!s}")
+        return out
+
+    def seat_balance_note(self) -> str:
+        """Empty, or a sentence saying the rotation is not balanced at this size."""
+        if self.seat_scheme == FIXED:
+            return ""
+        full = math.factorial(self.players)
+        if self.games % full == 0:
+            return ""
+        if self.games % self.players == 0:
+            return (
+                f"each strategy sat at each seat equally often, but {self.games} is not a "
+                f"multiple of {full}, so not every seat permutation occurred equally often"
+            )
+        return (
+            f"{self.games} is not a multiple of {self.players}: seats are not balanced "
+            f"(use a multiple of {full} for every permutation equally often)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """The small record one finished game leaves (no transcript).
+
+    Attributes:
+        index: the game index `0..N-1`.
+        seed: the game's seed.
+        strategies: strategy per seat.
+        returns: return per seat.
+        winners: the seats with the highest return (several on a tie).
+        moves: the game's length in player moves.
+        seconds: wall time of the match function (the only field that varies by run).
+    """
+
+    index: int
+    seed: int
+    strategies: tuple[str, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    moves: int
+    seconds: float
+
+    def key(self) -> tuple[object, ...]:
+        """Every field but `seconds`: equal keys, equal games."""
+        return (self.index, self.seed, self.strategies, self.returns, self.winners, self.moves)
+
+
+def parse_strategies(text: str) -> tuple[str, ...]:
+    """Split `a,b,c` into names, stripping spaces.
+
+    Raises:
+        TournamentInputError: an empty name.
+    """
+    names = tuple(part.strip() for part in text.split(","))
+    if not text.strip() or any(not n for n in names):
+        raise TournamentInputError(
+            f"cannot read players {text!r}; expected strategy names separated by commas, "
+            "e.g. random,greedy,random,random"
+        )
+    return names
+
+
+def checked_config(
+    game: str,
+    strategies: Sequence[str],
+    games: int,
+    *,
+    seed: int = DEFAULT_SEED,
+    seat_scheme: str = ROTATE,
+    name: str = DEFAULT_NAME,
+) -> TournamentConfig:
+    """A configuration checked against the game registry: game string, seats, strategies.
+
+    The game string is replaced by its canonical form, so `kwartet` and
+    `kwartet(players=4)` are the same tournament.
+
+    Raises:
+        TournamentInputError: bad size, seed, scheme or number of strategies.
+        InputError: an unknown game or strategy, or a malformed game string.
+    """
+    from epigames.games import load_game, strategies_for
+
+    loaded = load_game(game)
+    names = tuple(strategies)
+    if len(names) != loaded.num_players:
+        raise TournamentInputError(
+            f"{loaded} has {loaded.num_players} seats but {len(names)} players were given "
+            f"({', '.join(names)}); give one strategy per seat, or change the game's players"
+        )
+    known = strategies_for(loaded.name)
+    for strategy in names:
+        if strategy not in known:
+            raise TournamentInputError(
+                f"unknown strategy {strategy!r} for {loaded.name}; choose one of: "
+                f"{', '.join(known) or '(none registered)'}"
+            )
+    return TournamentConfig(
+        name=name,
+        game=str(loaded),
+        strategies=names,
+        games=games,
+        seed=seed,
+        seat_scheme=seat_scheme,
+    )

@@ -1,0 +1,89 @@
+"""Rich tables of a tournament summary, for the terminal."""
+
+from __future__ import annotations
+
+import math
+
+from rich.box import SIMPLE_HEAD
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from epigames.tournament.stats import Line, Summary
+
+
+def _pct(x: float) -> str:
+    return "—" if math.isnan(x) else f"{100 * x:.1f}"
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return "—" if math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _table(title: str, first: str, lines: list[Line], baseline: float | None) -> Table:
+    table = Table(
+        title=title,
+        title_justify="left",
+        header_style="bold",
+        box=SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 0, 0, 1),
+    )
+    table.add_column(first)
+    for name in ("games", "wins", "ties", "frac", "win%"):
+        table.add_column(name, justify="right")
+    table.add_column("95% CI", justify="left", no_wrap=True)
+    if baseline is not None:
+        table.add_column("vs 1/n", justify="right", no_wrap=True)
+    table.add_column("return", justify="right")
+    table.add_column("95% CI", justify="left", no_wrap=True)
+    table.add_column("length", justify="right")
+    for line in lines:
+        cells = [
+            line.label,
+            str(line.games),
+            str(line.wins),
+            str(line.ties),
+            _num(line.fractional_wins, 1),
+            _pct(line.win_rate),
+            f"{_pct(line.win_low)}–{_pct(line.win_high)}",
+        ]
+        if baseline is not None:
+            diff = line.win_rate - baseline
+            cells.append("—" if math.isnan(diff) else f"{100 * diff:+.1f}")
+        cells += [
+            _num(line.mean_return),
+            f"{_num(line.return_low)}–{_num(line.return_high)}",
+            _num(line.mean_length, 1),
+        ]
+        table.add_row(*cells)
+    return table
+
+
+def summary_renderable(summary: Summary) -> RenderableType:
+    """The per-strategy and per-seat tables with a header line and notes."""
+    config = summary.config
+    head = Text.assemble(
+        (f"{config.name}", "bold"),
+        f": {config.game}, {', '.join(config.strategies)} ({config.seat_scheme} seats), "
+        f"seed {config.seed}, {summary.games} of {config.games} games; mean length "
+        f"{_num(summary.mean_length, 1)} moves [{_num(summary.length_low, 1)}, "
+        f"{_num(summary.length_high, 1)}]; {summary.tie_games} games tied",
+    )
+    parts: list[RenderableType] = [
+        head,
+        _table("per strategy", "strategy", summary.strategies, None),
+        _table(
+            "per seat (first-mover advantage; vs 1/n in percentage points)",
+            "seat",
+            summary.seats,
+            1 / max(config.players, 1),
+        ),
+        Text(
+            "win% counts a tie among k winners as 1/k of a win (frac); "
+            "intervals: Wilson for win%, normal for mean return; length in moves",
+            style="dim",
+        ),
+    ]
+    parts += [Text(f"note: {note}", style="yellow") for note in summary.notes]
+    return Group(*parts)

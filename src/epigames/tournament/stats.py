@@ -1,0 +1,211 @@
+"""Summary statistics of a tournament, per strategy and per seat, with 95% intervals.
+
+Win rate counts a shared win as a fraction: a seat among `k` winners gets `1/k`, so the
+win rates of a game's seats add up to one. Its interval is Wilson's score interval on
+that fractional count; as each game's outcome lies in [0, 1] its variance is at most the
+binomial one, so the interval is, if anything, conservative. Mean returns get the normal
+interval `mean ± 1.96·s/√n`. Every sum runs over rows ordered by game index and seat, so
+the same games give bit-identical numbers however they were played.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from epigames.tournament.config import TournamentConfig
+
+#: The 97.5% quantile of the standard normal distribution.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion `successes / n` (95% by default).
+
+    Returns `(nan, nan)` for `n == 0`.
+    """
+    if n <= 0:
+        return math.nan, math.nan
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def mean_interval(values: np.ndarray[Any, Any], z: float = Z95) -> tuple[float, float, float]:
+    """`(mean, low, high)`: the normal 95% interval of a mean; bounds nan below 2 values."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(np.mean(values))
+    if n < 2:
+        return mean, math.nan, math.nan
+    half = z * float(np.std(values, ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """The numbers of one strategy or one seat.
+
+    Attributes:
+        label: the strategy name, or the seat's display name (seat order).
+        games: games played (a strategy at two seats of a game counts twice).
+        wins: outright wins.
+        ties: shared wins (the seat was one of several winners).
+        fractional_wins: `wins + Σ 1/k` over ties among `k` winners.
+        win_rate: `fractional_wins / games`.
+        win_low, win_high: Wilson 95% interval of the win rate.
+        mean_return, return_low, return_high: mean return and its 95% interval.
+        mean_length: mean game length (moves) of those games.
+    """
+
+    label: str
+    games: int
+    wins: int
+    ties: int
+    fractional_wins: float
+    win_rate: float
+    win_low: float
+    win_high: float
+    mean_return: float
+    return_low: float
+    return_high: float
+    mean_length: float
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a tournament's stored games say.
+
+    Attributes:
+        config: the tournament.
+        games: games stored (equals `config.games` once complete).
+        mean_length, length_low, length_high: mean game length (moves) and its interval.
+        tie_games: games with more than one winner.
+        strategies: one line per strategy, in the order of `config.strategies`.
+        seats: one line per seat.
+        notes: remarks (incomplete tournament, unbalanced seats).
+    """
+
+    config: TournamentConfig
+    games: int
+    mean_length: float
+    length_low: float
+    length_high: float
+    tie_games: int
+    strategies: list[Line] = field(default_factory=list)
+    seats: list[Line] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every game of the tournament is stored."""
+        return self.games == self.config.games
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON values; nan (undefined interval) becomes null."""
+
+        def clean(value: Any) -> Any:
+            if isinstance(value, float) and math.isnan(value):
+                return None
+            if isinstance(value, dict):
+                return {k: clean(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [clean(v) for v in value]
+            return value
+
+        data: dict[str, Any] = clean(
+            {
+                "tournament": self.config.to_dict(),
+                "games": self.games,
+                "complete": self.complete,
+                "mean_length": self.mean_length,
+                "length_interval": [self.length_low, self.length_high],
+                "tie_games": self.tie_games,
+                "strategies": [asdict(line) for line in self.strategies],
+                "seats": [asdict(line) for line in self.seats],
+                "notes": list(self.notes),
+            }
+        )
+        return data
+
+
+def _line(label: str, mask: np.ndarray[Any, Any], rec: dict[str, np.ndarray[Any, Any]]) -> Line:
+    n = int(mask.sum())
+    won = rec["won"][mask].astype(bool)
+    n_winners = rec["n_winners"][mask]
+    wins = int(np.count_nonzero(won & (n_winners == 1)))
+    ties = int(np.count_nonzero(won & (n_winners > 1)))
+    fractional = float(np.sum(np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)))
+    low, high = wilson_interval(fractional, n)
+    mean, rlow, rhigh = mean_interval(rec["ret"][mask].astype(np.float64))
+    length = float(np.mean(rec["moves"][mask])) if n else math.nan
+    return Line(
+        label=label,
+        games=n,
+        wins=wins,
+        ties=ties,
+        fractional_wins=fractional,
+        win_rate=fractional / n if n else math.nan,
+        win_low=low,
+        win_high=high,
+        mean_return=mean,
+        return_low=rlow,
+        return_high=rhigh,
+        mean_length=length,
+    )
+
+
+def seat_names(game: str, players: int) -> list[str]:
+    """The seats' display names (`South`, `West`, …) when the game is known; else numbers."""
+    try:
+        from epigames.games import load_game
+
+        names = list(load_game(game).seat_names)
+    except Exception:  # an unknown game (e.g. synthetic tests): numbers will do
+        names = []
+    if len(names) != players:
+        return [str(s) for s in range(players)]
+    return names
+
+
+def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) -> Summary:
+    """The summary of the games in `rec` (from `TournamentStore.seat_records`)."""
+    players = config.players
+    total_rows = len(rec["game_index"])
+    games = total_rows // players
+    first_seat = rec["seat"] == 0
+    lengths = rec["moves"][first_seat].astype(np.float64)
+    mean_length, length_low, length_high = mean_interval(lengths)
+    tie_games = int(np.count_nonzero(rec["n_winners"][first_seat] > 1))
+    strategies = list(dict.fromkeys(config.strategies))
+    names = rec["strategy"]
+    by_strategy = [_line(s, names == s, rec) for s in strategies]
+    labels = seat_names(config.game, players)
+    by_seat = [_line(labels[s], rec["seat"] == s, rec) for s in range(players)]
+    notes = []
+    if games < config.games:
+        notes.append(
+            f"incomplete: {games} of {config.games} games stored; run the same command "
+            "again to play the rest"
+        )
+    balance = config.seat_balance_note() if games == config.games else ""
+    if balance:
+        notes.append(balance)
+    return Summary(
+        config=config,
+        games=games,
+        mean_length=mean_length,
+        length_low=length_low,
+        length_high=length_high,
+        tie_games=tie_games,
+        strategies=by_strategy,
+        seats=by_seat,
+        notes=notes,
+    )

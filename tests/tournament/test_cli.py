@@ -1,0 +1,171 @@
+"""The commands as a user runs them: bad input, refusal, kill -9 and resume, plots."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from epigames.tournament import TournamentStore
+from tests.tournament.helpers import SMALL_GAME, cli
+
+PLAYERS = "random,random,random"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-n", "0"], "--games 0 is not positive"),
+        (["-n", "-5"], "--games -5 is not positive"),
+        (["-n", "5", "-p", "random,gredy,random"], "unknown strategy 'gredy' for kwartet; choose"),
+        (["-n", "5", "-p", "random,random"], "has 3 seats but 2 players were given"),
+        (["-n", "5", "-p", "random,,random"], "cannot read players"),
+        (["-n", "5", "--backend", "spark"], "unknown backend 'spark'"),
+    ],
+)
+def test_bad_input_exits_2(tmp_path: Path, args: list[str], message: str) -> None:
+    full = ["tournament", SMALL_GAME, "-p", PLAYERS, "--db", str(tmp_path / "r.duckdb"), *args]
+    result = cli(*full)
+    assert result.returncode == 2, result.stderr
+    assert message in " ".join(result.stderr.split())
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "r.duckdb").exists()
+
+
+def test_unknown_game_exits_2(tmp_path: Path) -> None:
+    result = cli("tournament", "chess", "-p", PLAYERS, "-n", "5", "--db", str(tmp_path / "r"))
+    assert result.returncode == 2 and "unknown game 'chess'" in result.stderr
+
+
+def test_mismatch_and_foreign_file_refused_unchanged(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    ok = cli("tournament", SMALL_GAME, "-p", PLAYERS, "-n", "12", "-j", "1", "--db", str(db))
+    assert ok.returncode == 0, ok.stderr
+    before = db.read_bytes()
+    bad = cli("tournament", SMALL_GAME, "-p", PLAYERS, "-n", "12", "--seed", "9", "--db", str(db))
+    assert bad.returncode == 2
+    assert "another configuration (seed: stored 20240401, asked 9)" in " ".join(bad.stderr.split())
+    fixed = cli(
+        "tournament", SMALL_GAME, "-p", PLAYERS, "-n", "12", "--fixed-seats", "--db", str(db)
+    )
+    assert fixed.returncode == 2 and "seat_scheme: stored rotate, asked fixed" in fixed.stderr
+    assert db.read_bytes() == before
+    text = tmp_path / "notes.txt"
+    text.write_text("my notes\n")
+    foreign = cli("tournament", SMALL_GAME, "-p", PLAYERS, "-n", "3", "--db", str(text))
+    assert foreign.returncode == 2 and "is not a DuckDB file" in foreign.stderr
+    assert text.read_text() == "my notes\n"
+
+
+def _summary(db: Path) -> dict[str, object]:
+    result = cli("report", str(db), "--json")
+    assert result.returncode == 0, result.stderr
+    data: dict[str, object] = json.loads(result.stdout)
+    return data
+
+
+def _start(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", "from epigames.cli import main; main()", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # so a signal reaches the workers too, as from a terminal
+        # A shell's background jobs ignore SIGINT; a terminal's Ctrl-C does not.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _wait_for_stored_games(proc: subprocess.Popen[str], db: Path) -> None:
+    """Return once the first batches are committed (the write-ahead log has grown)."""
+    wal = Path(f"{db}.wal")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if wal.exists() and wal.stat().st_size > 20_000:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the tournament finished (or stalled) before it could be stopped")
+
+
+def test_ctrl_c_keeps_finished_games(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    proc = _start(
+        [
+            "tournament",
+            "kwartet(players=3,kinds=6)",
+            "-p",
+            PLAYERS,
+            "-n",
+            "20000",
+            "-j",
+            "2",
+            "--db",
+            str(db),
+        ]
+    )
+    _wait_for_stored_games(proc, db)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    with TournamentStore.open(db, read_only=True) as store:
+        stored = store.count("default")
+    text = " ".join(stderr.split())
+    assert 0 < stored < 20000
+    assert f"interrupted: {stored} of 20000 games of 'default' are stored" in text
+    assert f"play the remaining {20000 - stored}" in text
+
+
+def test_kill_9_then_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
+    n = "1000"
+    game = "kwartet(players=3,kinds=6)"
+    args = ["tournament", game, "-p", PLAYERS, "-n", n, "-j", "2", "--seed", "11"]
+    killed = tmp_path / "killed.duckdb"
+    proc = _start([*args, "--db", str(killed)])
+    _wait_for_stored_games(proc, killed)
+    os.killpg(proc.pid, signal.SIGKILL)  # the parent and its workers, as a crash would
+    proc.communicate()
+    with TournamentStore.open(killed, read_only=True) as store:
+        partial = store.count("default")
+    assert 0 < partial < int(n)
+
+    resumed = cli(*args, "--db", str(killed))
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"played {int(n) - partial} games" in resumed.stderr
+    whole = tmp_path / "whole.duckdb"
+    assert cli(*args, "--db", str(whole)).returncode == 0
+    with (
+        TournamentStore.open(killed, read_only=True) as a,
+        TournamentStore.open(whole, read_only=True) as b,
+    ):
+        assert a.count("default") == int(n)
+        assert [r.key() for r in a.rows("default")] == [r.key() for r in b.rows("default")]
+    assert _summary(killed) == _summary(whole)
+    again = cli(*args, "--db", str(whole))
+    assert "played 0 games" in again.stderr
+
+
+def test_report_and_plot(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    run = cli(
+        "tournament", SMALL_GAME, "-p", PLAYERS, "-n", "30", "-j", "1", "--db", str(db), "--json"
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == _summary(db)
+    table = cli("report", str(db))
+    assert "per strategy" in table.stdout and "random" in table.stdout
+    out = tmp_path / "plots"
+    plot = cli("plot", str(db), "--out", str(out))
+    assert plot.returncode == 0, plot.stderr
+    for stem in ("win_rates", "returns", "lengths", "seat_advantage"):
+        for ext in ("png", "svg"):
+            path = out / f"{stem}.{ext}"
+            assert path.stat().st_size > 1000
+    assert (out / "win_rates.png").read_bytes()[:4] == b"\x89PNG"
+    missing = cli("report", str(tmp_path / "none.duckdb"))
+    assert missing.returncode == 2 and "no results file" in missing.stderr
