@@ -39,6 +39,7 @@ from epigames.games.strategy import (
 
 # Registers the built-in games; imported last because they build on the names above.
 from epigames.games import kwartet  # isort: skip
+from epigames.games import blufpoker  # isort: skip
 
 __all__ = [
     "CHANCE",
@@ -62,6 +63,7 @@ __all__ = [
     "UnknownParameterError",
     "UnknownStrategyError",
     "View",
+    "blufpoker",
     "game_class",
     "illegal_action",
     "kwartet",

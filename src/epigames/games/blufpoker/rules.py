@@ -1,0 +1,612 @@
+"""The Blufpoker rules: game parameters, states and seat views.
+
+A round starts with its first player rolling all three dice under the cup and bidding
+what it rolled (the rules make an opening bid true). The next player either calls (the cup
+is lifted: a roll lower than the bid penalises the bidder, otherwise the caller) or
+believes: it takes the cup, looks, rolls dice under it (at least one; each die at most
+once a turn; it may stop after any roll), then bids strictly higher, truthfully or not.
+The dice it did not roll go outside the cup for all to see. A believed poker bid starts
+the poker phase instead: up to three open rolls, keeping dice between them, until a poker
+at least as high appears: higher penalises the bidder, equal nobody, none the believer.
+The penalised player starts the next round (after an equalled poker, the believer does);
+the first to reach `penalties` penalties loses and every other seat wins.
+
+Every round ends: bids strictly rise through 56 ranks, a turn rolls at most three dice,
+and the poker phase at most three times. Only an equalled poker ends a round without a
+penalty, so a game ends with probability 1.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from epigames.games.blufpoker.actions import (
+    BELIEVE,
+    BIDS,
+    BIDS_ABOVE,
+    CALL,
+    STOP,
+    Action,
+    Believe,
+    Bid,
+    Call,
+    Keep,
+    RollDice,
+    Stop,
+    Throw,
+    keep_choices,
+    parse_action,
+    roll_choices,
+    throws,
+)
+from epigames.games.blufpoker.dice import (
+    DICE,
+    FIRST_POKER,
+    RANK_OF,
+    ROLLS,
+    SORTED,
+    Dice,
+    Roll,
+    contains,
+    dice_text,
+    minus,
+)
+from epigames.games.blufpoker.events import (
+    Believed,
+    BidMade,
+    Called,
+    CupSeen,
+    DiceRolled,
+    GameOver,
+    Opened,
+    PokerDone,
+    PokerThrow,
+    Stopped,
+)
+from epigames.games.blufpoker.records import Board
+from epigames.games.blufpoker.tables import POKER_ROLLS
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Param,
+    SeatError,
+    State,
+    View,
+    illegal_action,
+    register_game,
+)
+from epigames.games.events import Event
+from epigames.games.picture import HasPictures, KripkePicture
+
+if TYPE_CHECKING:
+    from epigames.games.blufpoker.knowledge import CupKnowledge
+
+#: Display names of the seats (short, distinct, no digits: `--seat Bob`).
+SEAT_NAMES = ("Ann", "Bob", "Cas", "Dee", "Eli", "Fay")
+
+# Phases: who moves and what is legal. Public: every seat sees what phase the game is in.
+OPEN, DECIDE, ROLL, THROW, BID, POKER_THROW, POKER_KEEP, OVER = range(8)
+PHASES = ("open", "decide", "roll", "throw", "bid", "poker-throw", "poker-keep", "over")
+"""Phase names, by phase number (views report the name)."""
+
+_DECIDE_ACTIONS = (CALL, BELIEVE)
+
+
+@register_game
+@dataclass(frozen=True)
+class BlufpokerGame(Game):
+    """Blufpoker: bluff about three dice under a cup; the first to collect the penalties loses."""
+
+    name: ClassVar[str] = "blufpoker"
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("players", int, 3, min=2, max=len(SEAT_NAMES), help="number of seats"),
+        Param("penalties", int, 5, min=1, max=26, help="penalties that lose the game"),
+    )
+    players: int = 3
+    penalties: int = 5
+
+    @property
+    def num_players(self) -> int:
+        """Number of seats."""
+        return self.players
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Ann, Bob, Cas, … in seat order (play passes to the next seat)."""
+        return SEAT_NAMES[: self.players]
+
+    @property
+    def returns_range(self) -> tuple[float, float]:
+        """-1 for the loser, 0 for every winner (and for everyone before the end)."""
+        return (-1.0, 0.0)
+
+    def new_initial_state(self) -> BlufpokerState:
+        """The state before the first roll (a chance node)."""
+        return BlufpokerState(self)
+
+    def parse_action(self, text: str) -> Action | Throw:
+        """Read an action (`call`, `bid 654`, …) or a chance outcome (`throw 6 4`)."""
+        return parse_action(text)
+
+
+class BlufpokerView(View):
+    """A seat's view: the public board, the seat's own look under the cup, the log.
+
+    Built from the seat's observations only: the board from public announcements, the
+    cup note from the seat's private observations.
+    """
+
+    def __init__(
+        self,
+        game: BlufpokerGame,
+        seat: int,
+        current: int,
+        phase: int,
+        log: list[Event],
+        board: Board,
+        note: tuple[Dice, Dice] | None,
+    ) -> None:
+        # Set directly rather than through View.__init__: one view is built per decision.
+        self._game, self._seat, self._current_player = game, seat, current
+        self._log_source, self._log_length = log, len(log)
+        self._phase = phase
+        self.board = board
+        self._note = note
+
+    def events_since(self, index: int) -> list[Event]:
+        """The events this seat observed from position `index` of its log on (cheap)."""
+        return self._log_source[index : self._log_length]
+
+    @property
+    def phase(self) -> str:
+        """The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`)."""
+        return PHASES[self._phase]
+
+    @property
+    def bid(self) -> Roll | None:
+        """The bid to beat (None before the first)."""
+        return ROLLS[self.board.bid] if self.board.bid >= 0 else None
+
+    @property
+    def bidder(self) -> int:
+        """Who made the bid (-1 before the first)."""
+        return self.board.bidder
+
+    @property
+    def over(self) -> Roll | None:
+        """The bid that the current bid beat (None for an opening bid)."""
+        return ROLLS[self.board.over] if self.board.over >= 0 else None
+
+    @property
+    def visible(self) -> Dice:
+        """The dice outside the cup, high to low."""
+        return self.board.visible
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """Every seat's penalties."""
+        return self.board.penalties
+
+    @property
+    def cup(self) -> Roll | None:
+        """What this seat saw under the cup, while that is still what it holds; else None."""
+        note = self._note
+        return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
+
+    @property
+    def untouched(self) -> Dice:
+        """While this seat holds the cup: its dice not rolled yet this turn."""
+        return self._note[0] if self._note is not None else ()
+
+    @property
+    def fresh(self) -> Dice:
+        """While this seat holds the cup: the faces it rolled this turn."""
+        return self._note[1] if self._note is not None else ()
+
+    @property
+    def poker_dice(self) -> Dice:
+        """The open dice of the poker phase."""
+        return self.board.poker_dice
+
+    @property
+    def poker_target(self) -> Roll | None:
+        """The poker being chased in the poker phase, else None."""
+        return ROLLS[self.board.poker_target] if self.board.poker_target >= 0 else None
+
+    @functools.cached_property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions (empty when it is not its turn)."""
+        if self._current_player != self._seat:
+            return ()
+        return _legal(self._phase, self.board.bid, self.untouched, self.fresh, self.poker_dice)
+
+    @functools.cached_property
+    def knowledge(self) -> CupKnowledge:
+        """What this seat knows and believes about the cup (see `knowledge.CupKnowledge`)."""
+        from epigames.games.blufpoker.knowledge import CupKnowledge
+
+        return CupKnowledge.from_view(self)
+
+    def _extra_dict(self) -> dict[str, Any]:
+        cup = self.cup
+        return {
+            "phase": self.phase,
+            "bid": None if self.bid is None else str(self.bid),
+            "bidder": self.bidder,
+            "visible": list(self.visible),
+            "penalties": list(self.penalties),
+            "cup": None if cup is None else str(cup),
+            "poker_dice": list(self.poker_dice),
+        }
+
+    def summary(self) -> str:
+        """E.g. `cup 6 5 3 · 6 5 outside · bid 654 · penalties 1 0 2`."""
+        parts = []
+        cup = self.cup
+        if cup is not None:
+            parts.append(f"cup {dice_text(cup.dice)}")
+        parts.append(f"outside {dice_text(self.visible)}")
+        if self.bid is not None:
+            parts.append(f"bid {self.bid}")
+        parts.append("penalties " + " ".join(map(str, self.penalties)))
+        return " · ".join(parts)
+
+
+def _legal(phase: int, bid: int, untouched: Dice, fresh: Dice, poker: Dice) -> tuple[Action, ...]:
+    if phase == DECIDE:
+        return _DECIDE_ACTIONS
+    if phase == ROLL:
+        choices: tuple[Action, ...] = roll_choices(untouched)
+        return (*choices, STOP) if fresh else choices
+    if phase == BID:
+        return BIDS_ABOVE[bid]
+    if phase == POKER_KEEP:
+        return keep_choices(poker)
+    return ()
+
+
+@functools.cache
+def _event_cache(game: BlufpokerGame) -> dict[tuple[Any, ...], Event]:
+    """Events are immutable values: one shared instance per distinct event and game."""
+    return {}
+
+
+class BlufpokerState(State, HasPictures):
+    """A Blufpoker position. Rolls are ranks and dice are tuples inside; values at the edges."""
+
+    def __init__(self, game: BlufpokerGame) -> None:
+        n = game.players
+        self.game: BlufpokerGame = game
+        self._names = game.seat_names
+        self._phase = OPEN
+        self._player = CHANCE
+        self._holder = 0  # the seat that has (or last had) the cup; seat 0 opens
+        self._untouched: Dice = ()
+        self._fresh: Dice = ()
+        self._pending: Dice = ()  # the dice being rolled at a THROW node
+        self._bid = -1
+        self._bidder = -1
+        self._poker_kept: Dice = ()
+        self._poker_dice: Dice = ()
+        self._poker_rolls = 0
+        self._penalties = [0] * n
+        self._loser = -1
+        self._round = 0
+        self._board = Board.start(n)
+        self._notes: list[tuple[Dice, Dice] | None] = [None] * n
+        self._events: list[Event] = []
+        self._seen: list[list[Event]] = [[] for _ in range(n)]
+        self._history: list[Hashable] = []
+        self._cache = _event_cache(game)
+
+    # --- the State interface -------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` while dice roll, `TERMINAL` at the end."""
+        return self._player
+
+    @property
+    def phase(self) -> str:
+        """The phase name (see `PHASES`)."""
+        return PHASES[self._phase]
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the player to move (empty at chance and terminal nodes)."""
+        if self._player < 0:
+            return ()
+        return _legal(self._phase, self._bid, self._untouched, self._fresh, self._poker_dice)
+
+    def chance_outcomes(self) -> tuple[tuple[Throw, float], ...]:
+        """While dice roll: every multiset of faces of the rolled dice, with its chance."""
+        phase = self._phase
+        if phase == OPEN:
+            return throws(DICE)
+        if phase == THROW:
+            return throws(len(self._pending))
+        if phase == POKER_THROW:
+            return throws(DICE - len(self._poker_kept))
+        return ()
+
+    def apply(self, action: Hashable) -> None:
+        """Play an action or a chance outcome.
+
+        Raises:
+            IllegalActionError: not legal here (including another phase's action, a chance
+                outcome at a player's turn, or a player action at a chance node); the state
+                is unchanged.
+        """
+        phase, kind = self._phase, type(action)
+        if phase == DECIDE:
+            if kind is Believe:
+                self._history.append(action)
+                self._believe()
+                return
+            if kind is Call:
+                self._history.append(action)
+                self._call()
+                return
+        elif phase == ROLL:
+            if kind is RollDice:
+                assert isinstance(action, RollDice)
+                if contains(self._untouched, action.dice):
+                    self._history.append(action)
+                    self._roll(action.dice)
+                    return
+            elif kind is Stop and self._fresh:
+                self._history.append(action)
+                self._stop()
+                return
+        elif phase == BID:
+            if kind is Bid:
+                assert isinstance(action, Bid)
+                if action.roll.rank > self._bid:
+                    self._history.append(action)
+                    self._make_bid(action.roll.rank)
+                    return
+        elif phase == POKER_KEEP:
+            if kind is Keep:
+                assert isinstance(action, Keep)
+                if contains(self._poker_dice, action.dice):
+                    self._history.append(action)
+                    self._poker_kept = action.dice
+                    self._phase, self._player = POKER_THROW, CHANCE
+                    return
+        elif kind is Throw and phase != OVER:
+            assert isinstance(action, Throw)
+            if phase == OPEN and len(action.dice) == DICE:
+                self._history.append(action)
+                self._open(action.dice)
+                return
+            if phase == THROW and len(action.dice) == len(self._pending):
+                self._history.append(action)
+                self._land(action.dice)
+                return
+            if phase == POKER_THROW and len(action.dice) == DICE - len(self._poker_kept):
+                self._history.append(action)
+                self._poker_throw(action.dice)
+                return
+        raise illegal_action(self, action)
+
+    def returns(self) -> tuple[float, ...]:
+        """-1 for the loser and 0 for the others once over; 0 for everyone before."""
+        loser = self._loser
+        return tuple(-1.0 if s == loser else 0.0 for s in range(len(self._penalties)))
+
+    def clone(self) -> BlufpokerState:
+        """An independent copy; events, dice and actions are shared immutable values."""
+        other = BlufpokerState.__new__(BlufpokerState)
+        other.__dict__.update(self.__dict__)
+        other._penalties = list(self._penalties)
+        other._notes = list(self._notes)
+        other._events = list(self._events)
+        other._seen = [list(s) for s in self._seen]
+        other._history = list(self._history)
+        return other
+
+    def observation(self, seat: int) -> BlufpokerView:
+        """The seat's view, built from the board and its own cup note.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        if type(seat) is not int or not 0 <= seat < len(self._penalties):
+            raise SeatError(
+                f"no seat {seat!r} in {self.game}; seats are 0..{len(self._penalties) - 1}"
+            )
+        return BlufpokerView(
+            self.game, seat, self._player, self._phase, self._seen[seat], self._board,
+            self._notes[seat],
+        )  # fmt: skip
+
+    @property
+    def events(self) -> list[Event]:
+        """The full log (do not modify)."""
+        return self._events
+
+    @property
+    def history(self) -> list[Hashable]:
+        """Actions and chance outcomes, in order (do not modify)."""
+        return self._history
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """Every seat's penalties (public)."""
+        return tuple(self._penalties)
+
+    @property
+    def cup(self) -> Roll | None:
+        """The true roll under the cup, None before the first roll: for referees and tests."""
+        dice = self._untouched + self._fresh
+        return ROLLS[RANK_OF[SORTED[dice]]] if len(dice) == DICE else None
+
+    @property
+    def holder(self) -> int:
+        """The seat that has, or last had, the cup."""
+        return self._holder
+
+    # --- pictures --------------------------------------------------------------------
+
+    def picture_subjects(self) -> list[str]:
+        """`["cup"]` once the first roll is made, else none."""
+        return ["cup"] if self._round else []
+
+    def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
+        """The cup's Kripke model from a seat's view, or a spectator's (true world marked).
+
+        Raises:
+            InputError: the subject is not `cup` (or there is no cup yet).
+        """
+        from epigames.games.blufpoker.knowledge import cup_picture
+
+        return cup_picture(self, subject, seat)
+
+    # --- the rules ---------------------------------------------------------------------
+
+    def _event(self, cls: type[Event], *fields: Any) -> Event:
+        key = (cls, *fields)
+        event = self._cache.get(key)
+        if event is None:
+            event = self._cache[key] = cls(*fields, names=self._names)
+        return event
+
+    def _publish(self, event: Event) -> None:
+        """Log an event, hand it to the seats that observe it, update their records."""
+        self._events.append(event)
+        if type(event) is CupSeen:
+            self._seen[event.seat].append(event)
+            self._notes[event.seat] = (event.untouched, event.fresh)
+        elif event.public:
+            for seen in self._seen:
+                seen.append(event)
+            self._board = self._board.absorb(event)
+            if type(event) is DiceRolled:
+                # The others' looks under the cup are out of date once the holder rolls.
+                holder = self._holder
+                self._notes = [note if s == holder else None for s, note in enumerate(self._notes)]
+        else:  # pragma: no cover - every private event of this game is a CupSeen
+            raise AssertionError(f"unexpected private event {event!r}")
+
+    def _open(self, dice: Dice) -> None:
+        seat = self._holder
+        self._round += 1
+        self._untouched, self._fresh = (), dice
+        self._bid, self._bidder = RANK_OF[dice], seat
+        self._notes = [None] * len(self._notes)
+        self._publish(self._event(CupSeen, seat, (), dice))
+        self._publish(self._event(Opened, seat, self._round, ROLLS[self._bid]))
+        self._pass_to_next(seat)
+
+    def _pass_to_next(self, seat: int) -> None:
+        self._phase = DECIDE
+        self._player = (seat + 1) % len(self._penalties)
+
+    def _call(self) -> None:
+        caller, bidder = self._player, self._bidder
+        roll = ROLLS[RANK_OF[SORTED[self._untouched + self._fresh]]]
+        loser = bidder if roll.rank < self._bid else caller
+        self._penalties[loser] += 1
+        event = Called(
+            caller, bidder, ROLLS[self._bid], roll, loser, self._penalties[loser],
+            self.game.penalties, names=self._names,
+        )  # fmt: skip
+        self._publish(event)
+        self._end_round(loser)
+
+    def _believe(self) -> None:
+        seat = self._player
+        self._publish(self._event(Believed, seat, self._bidder, ROLLS[self._bid]))
+        self._holder = seat
+        if self._bid >= FIRST_POKER:
+            self._poker_kept, self._poker_dice, self._poker_rolls = (), (), 0
+            self._phase, self._player = POKER_THROW, CHANCE
+            return
+        self._untouched, self._fresh = SORTED[self._untouched + self._fresh], ()
+        self._publish(self._event(CupSeen, seat, self._untouched, ()))
+        self._phase = ROLL
+
+    def _roll(self, dice: Dice) -> None:
+        self._pending = dice
+        self._publish(self._event(DiceRolled, self._holder, len(dice)))
+        self._phase, self._player = THROW, CHANCE
+
+    def _land(self, faces: Dice) -> None:
+        seat = self._holder
+        self._untouched = minus(self._untouched, self._pending)
+        self._fresh = SORTED[self._fresh + faces]
+        self._pending = ()
+        self._publish(self._event(CupSeen, seat, self._untouched, self._fresh))
+        self._player = seat
+        if self._untouched:
+            self._phase = ROLL
+        else:
+            self._stop()  # nothing left to roll: the turn moves on to the bid
+
+    def _stop(self) -> None:
+        self._publish(self._event(Stopped, self._holder, self._untouched))
+        self._phase = BID
+
+    def _make_bid(self, rank: int) -> None:
+        seat = self._holder
+        self._publish(self._event(BidMade, seat, ROLLS[rank], ROLLS[self._bid]))
+        self._bid, self._bidder = rank, seat
+        self._pass_to_next(seat)
+
+    def _poker_throw(self, faces: Dice) -> None:
+        seat = self._holder
+        dice = SORTED[self._poker_kept + faces]
+        self._poker_dice = dice
+        self._poker_rolls += 1
+        self._publish(self._event(PokerThrow, seat, self._poker_kept, dice, self._poker_rolls))
+        target = ROLLS[self._bid].high
+        poker = dice[0] == dice[2]
+        if (poker and dice[0] >= target) or self._poker_rolls == POKER_ROLLS:
+            if poker and dice[0] > target:
+                loser = self._bidder
+            elif poker and dice[0] == target:
+                loser = -1
+            else:
+                loser = seat
+            if loser >= 0:
+                self._penalties[loser] += 1
+            count = self._penalties[loser] if loser >= 0 else 0
+            event = PokerDone(
+                seat, self._bidder, ROLLS[self._bid], dice, loser, count, self.game.penalties,
+                names=self._names,
+            )  # fmt: skip
+            self._untouched, self._fresh = (), dice
+            self._publish(event)
+            self._end_round(seat if loser < 0 else loser)
+            return
+        self._phase, self._player = POKER_KEEP, seat
+
+    def _end_round(self, starter: int) -> None:
+        if max(self._penalties) >= self.game.penalties:
+            self._loser = self._penalties.index(max(self._penalties))
+            self._phase, self._player = OVER, TERMINAL
+            self._publish(GameOver(self._loser, tuple(self._penalties), names=self._names))
+            return
+        self._holder = starter
+        self._bid, self._bidder = -1, -1
+        self._phase, self._player = OPEN, CHANCE
+
+
+__all__ = [
+    "BID",
+    "BIDS",
+    "DECIDE",
+    "OPEN",
+    "PHASES",
+    "POKER_KEEP",
+    "POKER_THROW",
+    "ROLL",
+    "SEAT_NAMES",
+    "THROW",
+    "BlufpokerGame",
+    "BlufpokerState",
+    "BlufpokerView",
+]

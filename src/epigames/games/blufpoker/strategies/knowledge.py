@@ -1,0 +1,121 @@
+"""`knowledge`: the report's knowledge agent, with its bugs fixed.
+
+Calling: a bid that no world consistent with the visible dice reaches is a bluff; any
+other is believed when P(cup ≥ bid | visible dice) is at least a threshold drawn from
+N(1/4, 1/12), scaled by 1, 0.75 and 0.5 for 2, 1 and 0 visible dice. Like the report's
+agent it weighs only the visible dice (not even the rule that makes an opening bid true).
+
+Rolling: the lowest die first, stopping if that beats the bid; then, with two equal dice
+left, a 1/6 chance to stop and bluff their poker (only if it beats the bid: the report's
+program could bluff lower); then by the sixes in the bid: none, roll the lower remaining
+die for a 6 (after a 6, the last die only half the time; otherwise the last die too);
+one, roll the lower remaining die with chance (6 - face)/6; two, stop and bluff 666.
+
+Bidding: the roll if it beats the bid; the planned poker bluff; else one of the three
+lowest bids above the bid that the visible dice allow, at random.
+"""
+
+from __future__ import annotations
+
+import random
+
+from epigames.games.blufpoker.actions import BELIEVE, CALL
+from epigames.games.blufpoker.dice import ROLLS, Roll, contains, dice_text
+from epigames.games.blufpoker.rules import BlufpokerView
+from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
+from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST
+from epigames.games.strategy import Decision, register_strategy
+
+THRESHOLD_MEAN = 1 / 4
+THRESHOLD_SD = 1 / 12
+#: Threshold scale by number of visible dice (0, 1, 2).
+THRESHOLD_SCALE = (0.5, 0.75, 1.0)
+POKER_BLUFF_CHANCE = 1 / 6
+
+
+@register_strategy("blufpoker", "knowledge")
+class KnowledgeAgent(BlufpokerStrategy):
+    """The report's knowledge-based agent (see the module docs)."""
+
+    name = "knowledge"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self._plan: Roll | None = None  # a poker bluff decided while rolling
+        self._path = ""  # which branch of the rolling procedure this turn is on
+
+    def decide(self, view: BlufpokerView) -> Decision:
+        """Call an impossible bid; else compare P(cup ≥ bid | visible) with a random threshold."""
+        current = view.bid
+        assert current is not None
+        visible = view.visible
+        p = P_AT_LEAST[visible][current.rank]
+        shown = f"{dice_text(visible)} shown" if visible else "nothing shown"
+        if p == 0.0:
+            return Decision(CALL, f"No world with {shown} reaches {current}: a bluff, I call.")
+        threshold = self.rng.gauss(THRESHOLD_MEAN, THRESHOLD_SD) * THRESHOLD_SCALE[len(visible)]
+        text = f"P(cup ≥ {current} | {shown}) = {p:.2f}"
+        if p >= threshold:
+            self._plan, self._path = None, ""
+            return Decision(BELIEVE, f"{text} ≥ threshold {threshold:.2f}: I believe.")
+        return Decision(CALL, f"{text} < threshold {threshold:.2f}: I call.")
+
+    def roll(self, view: BlufpokerView) -> Decision:
+        """The report's rolling procedure (module docs), one die at a time."""
+        current, cup = view.bid, view.cup
+        assert current is not None and cup is not None
+        left, fresh = view.untouched, view.fresh
+        if not fresh:
+            self._plan, self._path = None, ""
+            return roll(left[-1:], f"I roll my lowest die first: the {left[-1]}.")
+        if cup > current:
+            return stop(f"My {cup} beats {current}: I stop.")
+        if len(fresh) == 1:
+            return self._after_first(view, current, left)
+        # Two dice rolled: only the no-six branch may roll the last die.
+        if self._path == "no-six":
+            if 6 in fresh and self.rng.random() >= 0.5:
+                return stop(f"I rolled a 6 but {cup} does not beat {current}; I stop anyway.")
+            return roll(left, f"Still short of {current}: I roll the last die, the {left[0]}.")
+        return stop(f"My {cup} does not beat {current}; I stop and bluff.")
+
+    def _after_first(self, view: BlufpokerView, current: Roll, left: tuple[int, ...]) -> Decision:
+        a, b = left
+        if a == b:
+            poker = ROLLS[-7 + a]  # pokers are the top six ranks, 111 first
+            if poker > current and self.rng.random() < POKER_BLUFF_CHANCE:
+                self._plan = poker
+                return stop(f"{a} {a} stay outside: I stop to bluff poker {poker} (a 1/6 choice).")
+        sixes = current.dice.count(6)
+        if sixes == 0:
+            self._path = "no-six"
+            return roll((b,), f"{current} has no 6: I roll the {b} hoping for a 6.")
+        if sixes == 1:
+            p = (6 - b) / 6
+            if self.rng.random() < p:
+                self._path = "one-six"
+                return roll((b,), f"The {b} rolls higher with chance {p:.2f}: I roll it.")
+            return stop(f"The {b} rolls higher only with chance {p:.2f}: I stop and bluff.")
+        self._plan = ROLLS[-1]
+        return stop(f"{current} has two 6s: I stop and bluff poker 666.")
+
+    def bid(self, view: BlufpokerView) -> Decision:
+        """Truthful if possible; the planned poker bluff; else a plausible low bluff."""
+        current, cup = view.bid, view.cup
+        assert current is not None and cup is not None
+        if cup > current:
+            return bid(cup, f"My {cup} beats {current}: I bid it.")
+        plan = self._plan
+        if plan is not None and plan > current:
+            return bid(plan, f"I bluff poker {plan}: its dice lie outside the cup.")
+        visible = view.visible
+        allowed = [r for r in CONSISTENT[visible] if r > current.rank][:3]
+        if not allowed:
+            allowed = list(range(current.rank + 1, min(current.rank + 4, len(ROLLS))))
+        choice = ROLLS[allowed[int(self.rng.random() * len(allowed))]]
+        assert contains(choice.dice, visible) or choice.rank in allowed
+        return bid(
+            choice,
+            f"My {cup} does not beat {current}: I bluff {choice}, one of the "
+            f"{len(allowed)} lowest bids that {dice_text(visible)} outside allow.",
+        )

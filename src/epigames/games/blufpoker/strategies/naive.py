@@ -1,0 +1,100 @@
+"""The report's naive strategies, composed as `roll/bid/call` (e.g. `greedy/truthful/believe`).
+
+- call: `random` (call with probability 0.2, always on 666), `believe` (never call),
+  `never` (always call: never believe);
+- roll: `random` (one random die), `lowest` (the lowest die), `random-lowest` (the n
+  lowest dice, n from 1 to 3 at random), `greedy` (every die below 6);
+- bid: `truthful` (the roll if it beats the bid, else 1–3 ranks above the bid),
+  `overbid` (1–3 ranks above the bid, whatever the roll).
+
+A naive player rolls its chosen dice at once, then stops.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+from epigames.games.blufpoker.actions import BELIEVE, CALL
+from epigames.games.blufpoker.dice import dice_text
+from epigames.games.blufpoker.rules import BlufpokerView
+from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, above, bid, roll, stop
+from epigames.games.strategy import Decision, register_strategy
+
+CALLS = ("random", "believe", "never")
+ROLLS_ = ("random", "lowest", "random-lowest", "greedy")
+BIDS_ = ("truthful", "overbid")
+CALL_CHANCE = 0.2
+"""How often the `random` call option calls."""
+
+
+class Naive(BlufpokerStrategy):
+    """A naive player: one option for rolling, one for bidding, one for calling.
+
+    Attributes:
+        rolling: one of `ROLLS_`.
+        bidding: one of `BIDS_`.
+        calling: one of `CALLS`.
+    """
+
+    def __init__(self, rng: random.Random, rolling: str, bidding: str, calling: str) -> None:
+        super().__init__(rng)
+        self.rolling, self.bidding, self.calling = rolling, bidding, calling
+
+    def decide(self, view: BlufpokerView) -> Decision:
+        """Call or believe by the call option alone."""
+        current = view.bid
+        assert current is not None
+        calling = self.calling
+        if calling == "believe":
+            return Decision(BELIEVE, f"I believe every bid, so {current} too.")
+        if calling == "never":
+            return Decision(CALL, f"I never believe a bid: I call {current}.")
+        if current.rank == 55:
+            return Decision(CALL, "Nobody can beat 666: I call it.")
+        draw = self.rng.random()
+        if draw < CALL_CHANCE:
+            return Decision(CALL, f"I call {current} (draw {draw:.2f} < {CALL_CHANCE}).")
+        return Decision(BELIEVE, f"I believe {current} (draw {draw:.2f} ≥ {CALL_CHANCE}).")
+
+    def roll(self, view: BlufpokerView) -> Decision:
+        """Roll the chosen dice at once; stop after that."""
+        if view.fresh:
+            return stop(f"I rolled {dice_text(view.fresh)}; I stop.")
+        dice = view.untouched
+        rolling = self.rolling
+        if rolling == "random":
+            die = dice[int(self.rng.random() * len(dice))]
+            return roll((die,), f"I roll one die at random: the {die}.")
+        if rolling == "lowest":
+            return roll(dice[-1:], f"I roll the lowest die: the {dice[-1]}.")
+        if rolling == "random-lowest":
+            n = 1 + int(self.rng.random() * len(dice))
+            return roll(dice[-n:], f"I roll the {n} lowest dice: {dice_text(dice[-n:])}.")
+        low = tuple(d for d in dice if d < 6) or dice[-1:]
+        return roll(low, f"I roll every die below 6: {dice_text(low)}.")
+
+    def bid(self, view: BlufpokerView) -> Decision:
+        """Bid the roll if it is high enough (truthful), else 1–3 ranks above the bid."""
+        current, cup = view.bid, view.cup
+        assert current is not None and cup is not None
+        if self.bidding == "truthful" and cup > current:
+            return bid(cup, f"My {cup} beats {current}: I bid it.")
+        steps = 1 + int(self.rng.random() * 3)
+        target = above(current.rank, steps)
+        reason = "I overbid" if self.bidding == "overbid" else f"My {cup} does not beat {current}"
+        return bid(target, f"{reason}: {steps} rank{'s' * (steps > 1)} up, {target}.")
+
+
+def _register() -> None:
+    for rolling in ROLLS_:
+        for bidding in BIDS_:
+            for calling in CALLS:
+                name = f"{rolling}/{bidding}/{calling}"
+                factory = functools.partial(
+                    Naive, rolling=rolling, bidding=bidding, calling=calling
+                )
+                register_strategy("blufpoker", name)(factory)
+
+
+_register()

@@ -1,0 +1,19 @@
+"""`random`: a uniformly random legal action (a baseline and a fuzzer for the rules)."""
+
+from __future__ import annotations
+
+from epigames.games.core import View
+from epigames.games.strategy import Decision, Strategy, register_strategy
+
+
+@register_strategy("blufpoker", "random")
+class RandomPlayer(Strategy):
+    """Picks a uniformly random legal action."""
+
+    name = "random"
+
+    def choose(self, view: View) -> Decision:
+        """Any legal action, uniformly."""
+        legal = view.legal_actions
+        action = legal[int(self.rng.random() * len(legal))]
+        return Decision(action, f"I pick {action} at random among {len(legal)} legal actions.")
