@@ -1,0 +1,122 @@
+"""Measure the engine on Kwartet-like games: ``python -m epigames.cards.bench [games]``.
+
+Plays 4-player games (13 kinds x 4 cards) where each player asks for a card whose holder
+it knows, else a random one, and times public updates, building the deciding agent's
+knowledge, and each kind of query. Prints microseconds per operation; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import defaultdict
+from time import perf_counter
+
+from epigames.cards.knowledge import CardKnowledge
+from epigames.cards.layout import CardLayout
+from epigames.cards.public import PublicInfo
+
+KINDS, VALUES, PLAYERS = 13, 4, 4
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.total: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+
+    def add(self, name: str, since: float, calls: int = 1) -> None:
+        self.total[name] += perf_counter() - since
+        self.calls[name] += calls
+
+
+def play(rng: random.Random, clock: _Clock, extras: bool) -> int:
+    """Play one game; return the number of decisions."""
+    layout = CardLayout.create(range(KINDS * VALUES), [f"P{i}" for i in range(PLAYERS)])
+    order = list(range(KINDS * VALUES))
+    rng.shuffle(order)
+    hands = [set(order[i::PLAYERS]) for i in range(PLAYERS)]
+    public = PublicInfo.start(layout, [len(h) for h in hands])
+    player, decisions = 0, 0
+    while any(hands):
+        if not hands[player]:
+            player = (player + 1) % PLAYERS
+            continue
+        hand = hands[player]
+        for k in {c // VALUES for c in hand}:
+            kind = range(k * VALUES, (k + 1) * VALUES)
+            if all(c in hand for c in kind):  # dealt a whole quartet
+                for c in kind:
+                    public = public.remove(c, player)
+                    hand.discard(c)
+        if not hand:
+            continue
+        decisions += 1
+        t = perf_counter()
+        me = CardKnowledge.create(public, player, hand)
+        clock.add("build knowledge", t)
+        kinds = sorted({c // VALUES for c in hand})
+        wanted = [c for k in kinds for c in range(k * VALUES, (k + 1) * VALUES) if c not in hand]
+        t = perf_counter()
+        known = [me.holder(c) for c in wanted]
+        clock.add("holder() x all wanted, first", t)
+        t = perf_counter()
+        for c in wanted:
+            me.holder(c)
+        clock.add("holder() one card, cached", t, max(1, len(wanted)))
+        if extras and decisions % 10 == 0:
+            t = perf_counter()
+            me.worlds_count()
+            clock.add("worlds_count()", t)
+            t = perf_counter()
+            me.marginals()
+            clock.add("marginals() after count", t)
+            t = perf_counter()
+            me.sample_world(rng)
+            clock.add("sample_world() after count", t)
+        targets = [(c, h) for c, h in zip(wanted, known, strict=True) if h is not None]
+        if targets:
+            card, other = rng.choice(targets)
+        else:
+            card = rng.choice(wanted) if wanted else next(iter(hand))
+            other = rng.choice([q for q in range(PLAYERS) if q != player])
+        kind_cards = range(card // VALUES * VALUES, (card // VALUES + 1) * VALUES)
+        t = perf_counter()
+        public = public.at_least_one(player, kind_cards)
+        clock.add("public update", t)
+        if card in hands[other]:
+            t = perf_counter()
+            public = public.move(card, other, player)
+            clock.add("public update", t)
+            hands[other].discard(card)
+            hand.add(card)
+            if all(c in hand for c in kind_cards):
+                t = perf_counter()
+                for c in kind_cards:
+                    public = public.remove(c, player)
+                    hand.discard(c)
+                clock.add("public update", t, VALUES)
+        else:
+            t = perf_counter()
+            public = public.lacks(card, other)
+            clock.add("public update", t)
+            player = other
+    return decisions
+
+
+def main(argv: list[str]) -> None:
+    """Run the benchmark and print the timings."""
+    games = int(argv[0]) if argv else 20
+    rng = random.Random(2020)
+    for extras in (False, True):
+        clock = _Clock()
+        start = perf_counter()
+        decisions = sum(play(rng, clock, extras) for _ in range(games))
+        elapsed = perf_counter() - start
+        title = "counting every 10th decision" if extras else "holders only"
+        print(f"{games} games, {decisions} decisions, {games / elapsed:.1f} games/s ({title})")
+        for name, total in clock.total.items():
+            print(f"  {name:30s} {1e6 * total / clock.calls[name]:9.1f} us  x{clock.calls[name]}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,17 @@
+"""Errors raised by the card-location knowledge engine."""
+
+from __future__ import annotations
+
+from epigames.errors import InputError
+
+
+class UnknownCardError(InputError):
+    """A card or holder that the layout does not contain."""
+
+
+class InconsistentCardsError(InputError):
+    """Facts about card locations that no deal satisfies.
+
+    The message names the card and/or holder involved when a single fact is to blame;
+    when only the combination of facts is impossible it says so.
+    """

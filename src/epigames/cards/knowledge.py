@@ -1,0 +1,424 @@
+"""One agent's knowledge of card locations: public information plus private observations.
+
+A `CardKnowledge` is immutable. Nothing is computed when it is built; each query computes
+what it needs once and caches it on the object:
+
+1. *reduction* (any query): the agent's hand and seen facts are overlaid on the public
+   facts and unit propagation runs (`epigames.cards.problem`). Cards it places are known,
+   so `holder` answers them without further work.
+2. *possible holders* (`possible_holders`, `holder` of a still free card, `knows_*`):
+   reachability over constraint blocks plus Hall's condition over the interchangeable
+   classes (`epigames.cards.feasibility`); no counting.
+3. *counting* (`worlds_count`, `probability`, `marginals`, `sample_world`): forward and
+   backward tables over packed capacity states (`epigames.cards.counting`).
+
+Steps 2 and 3 depend only on the reduced problem (free cards with allowed holders,
+capacities, live constraints), so their results are shared through a bounded memo across
+objects whose reduced problems are equal, e.g. successive states of one agent when the
+last event only moved cards the agent already knew.
+
+No step enumerates deals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from epigames.cards.blocks import Decomposition, decompose
+from epigames.cards.counting import CountTable, Rng
+from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.feasibility import possible_holders as _feasible_holders
+from epigames.cards.formulas import CardFormula, Term, dnf
+from epigames.cards.layout import CardLayout, HolderRef
+from epigames.cards.problem import Problem, reduce_facts
+from epigames.cards.public import REMOVED, PublicInfo, iter_bits
+
+_MEMO_SIZE = 4096
+_HOLDER_SETS: dict[int, frozenset[int]] = {}
+
+
+def _holder_set(mask: int) -> frozenset[int]:
+    got = _HOLDER_SETS.get(mask)
+    if got is None:
+        got = _HOLDER_SETS[mask] = frozenset(iter_bits(mask))
+    return got
+
+
+class _Solved:
+    """Answers that depend only on a reduced problem (shared through the memo)."""
+
+    __slots__ = ("_dec", "_names", "_possible", "_table", "problem")
+
+    def __init__(self, problem: Problem, names: tuple[str, ...]) -> None:
+        self.problem = problem
+        self._names = names
+        self._dec: Decomposition | None = None
+        self._possible: tuple[int, ...] | None = None
+        self._table: CountTable | None = None
+
+    def dec(self) -> Decomposition:
+        if self._dec is None:
+            self._dec = decompose(self.problem, self._names)
+        return self._dec
+
+    def possible(self) -> tuple[int, ...]:
+        """Per holder, the free cards some consistent deal puts there."""
+        if self._possible is None:
+            known = self.problem.known
+            got = (
+                _feasible_holders(self.dec(), len(known)) if self.problem.free else [0] * len(known)
+            )
+            if got is None:
+                raise InconsistentCardsError(
+                    "no deal is consistent with these facts taken together"
+                )
+            self._possible = tuple(got)
+        return self._possible
+
+    def table(self) -> CountTable:
+        if self._table is None:
+            table = CountTable(self.dec(), len(self.problem.caps))
+            if table.total == 0:
+                raise InconsistentCardsError(
+                    "no deal is consistent with these facts taken together"
+                )
+            self._table = table
+        return self._table
+
+
+_MEMO: dict[tuple[object, ...], _Solved] = {}
+
+
+def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
+    key = problem.key()
+    got = _MEMO.get(key)
+    if got is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            # Drop the oldest half; dicts keep insertion order.
+            for old in list(_MEMO)[: _MEMO_SIZE // 2]:
+                del _MEMO[old]
+        got = _MEMO[key] = _Solved(problem, names)
+    return got
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CardKnowledge:
+    """What one agent knows about where the cards are.
+
+    Build it with `CardKnowledge.create` (an agent) or `CardKnowledge.public_view` (no
+    private information). Holders are returned as indices into ``layout.holders``.
+
+    Attributes:
+        public: the public information.
+        agent: the agent's holder index, or None for the public view.
+        hand: bitmask of the cards the agent holds (all of them).
+        seen_holds: extra private ``(card, holder)`` facts: holder has card.
+        seen_lacks: extra private ``(card, holder)`` facts: holder lacks card.
+    """
+
+    public: PublicInfo
+    agent: int | None
+    hand: int
+    seen_holds: tuple[tuple[int, int], ...] = ()
+    seen_lacks: tuple[tuple[int, int], ...] = ()
+    _problem: Problem | None = field(default=None, init=False, repr=False)
+    _solution: _Solved | None = field(default=None, init=False, repr=False)
+    _possible: tuple[int, ...] | None = field(default=None, init=False, repr=False)
+    _marginals: dict[int, list[int]] | None = field(default=None, init=False, repr=False)
+    _matrix: npt.NDArray[np.float64] | None = field(default=None, init=False, repr=False)
+
+    # -- construction ------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        public: PublicInfo,
+        agent: HolderRef,
+        hand: Iterable[Hashable],
+        *,
+        holds: Iterable[tuple[Hashable, HolderRef]] = (),
+        lacks: Iterable[tuple[Hashable, HolderRef]] = (),
+    ) -> CardKnowledge:
+        """The knowledge of ``agent`` holding exactly ``hand`` (card objects).
+
+        Args:
+            public: the public information.
+            agent: the agent's holder index or name.
+            hand: every card the agent holds now.
+            holds: extra ``(card, holder)`` pairs the agent saw: holder has card.
+            lacks: extra ``(card, holder)`` pairs the agent saw: holder lacks card.
+        """
+        layout = public.layout
+        return cls(
+            public,
+            layout.holder_index(agent),
+            layout.card_mask(hand),
+            tuple((layout.card_index(c), layout.holder_index(h)) for c, h in holds),
+            tuple((layout.card_index(c), layout.holder_index(h)) for c, h in lacks),
+        )
+
+    @classmethod
+    def public_view(cls, public: PublicInfo) -> CardKnowledge:
+        """What follows from the public information alone (an outside observer)."""
+        return cls(public, None, 0)
+
+    def with_public(
+        self, public: PublicInfo, hand: Iterable[Hashable] | None = None
+    ) -> CardKnowledge:
+        """The same agent after public events; the hand follows the public moves unless given.
+
+        Cards the public information shows with the agent join the hand; cards it shows
+        elsewhere or removed leave it. Seen facts are kept only for cards whose holder is
+        still publicly unknown, since a card's later public moves override them.
+        """
+        unknown = public.unknown
+        if self.agent is None:
+            mask = 0
+        elif hand is not None:
+            mask = public.layout.card_mask(hand)
+        else:
+            mask = (self.hand & unknown) | public.holding[self.agent]
+        return CardKnowledge(
+            public,
+            self.agent,
+            mask,
+            tuple(f for f in self.seen_holds if unknown >> f[0] & 1),
+            tuple(f for f in self.seen_lacks if unknown >> f[0] & 1),
+        )
+
+    @property
+    def layout(self) -> CardLayout:
+        """The layout of the public information."""
+        return self.public.layout
+
+    # -- reduction ---------------------------------------------------------------------
+
+    def _reduced(self) -> Problem:
+        problem = self._problem
+        if problem is None:
+            problem = self._reduce(self.public.constraints, (), ())
+            object.__setattr__(self, "_problem", problem)
+        return problem
+
+    def _reduce(
+        self,
+        constraints: tuple[tuple[int, int], ...],
+        holds: Iterable[tuple[int, int]],
+        lacks: Iterable[tuple[int, int]],
+    ) -> Problem:
+        """Overlay the private facts (and extra ones) on the public facts and propagate."""
+        public = self.public
+        layout = public.layout
+        holding = list(public.holding)
+        lacking = list(public.lacking)
+        agent = self.agent
+        unknown = public.unknown
+        if agent is not None:
+            hand = self.hand
+            if hand.bit_count() != public.counts[agent]:
+                raise InconsistentCardsError(
+                    f"the hand of {layout.holders[agent]} has {hand.bit_count()} cards but "
+                    f"the public count is {public.counts[agent]}"
+                )
+            bad = hand & ~(unknown | holding[agent]) | hand & lacking[agent]
+            if bad:
+                raise InconsistentCardsError(
+                    f"{_first(layout, bad)} is in the hand of {layout.holders[agent]} but "
+                    "public facts say it cannot be"
+                )
+            if holding[agent] & ~hand:
+                raise InconsistentCardsError(
+                    f"{_first(layout, holding[agent] & ~hand)} is publicly with "
+                    f"{layout.holders[agent]} but not in its hand"
+                )
+            holding[agent] = hand
+            lacking[agent] |= ~hand
+        for c, h in (*self.seen_holds, *holds):
+            bit = 1 << c
+            if lacking[h] & bit or not (unknown | holding[h]) & bit:
+                raise InconsistentCardsError(
+                    f"card {layout.card_name(c)} with {layout.holders[h]} contradicts the "
+                    "other facts"
+                )
+            for g in range(len(holding)):
+                if g != h and holding[g] & bit:
+                    raise InconsistentCardsError(
+                        f"card {layout.card_name(c)} with {layout.holders[h]} contradicts "
+                        "the other facts"
+                    )
+            holding[h] |= bit
+        for c, h in (*self.seen_lacks, *lacks):
+            if holding[h] >> c & 1:
+                raise InconsistentCardsError(
+                    f"{layout.holders[h]} lacks card {layout.card_name(c)} contradicts the "
+                    "other facts"
+                )
+            lacking[h] |= 1 << c
+        return reduce_facts(layout, public.counts, holding, lacking, public.removed, constraints)
+
+    def _solved(self) -> _Solved:
+        solution = self._solution
+        if solution is None:
+            solution = _solved(self._reduced(), self.layout.holders)
+            object.__setattr__(self, "_solution", solution)
+        return solution
+
+    def _possible_masks(self) -> tuple[int, ...]:
+        masks = self._possible
+        if masks is None:
+            known = self._reduced().known
+            found = self._solved().possible()
+            masks = tuple(a | b for a, b in zip(known, found, strict=True))
+            object.__setattr__(self, "_possible", masks)
+        return masks
+
+    # -- queries -----------------------------------------------------------------------
+
+    def is_removed(self, card: Hashable) -> bool:
+        """Whether ``card`` has left play."""
+        return bool(self.public.removed >> self.layout.card_index(card) & 1)
+
+    def holder(self, card: Hashable) -> int | None:
+        """The holder of ``card`` if the agent knows it, else None (also when removed).
+
+        Cards placed by propagation are answered without solving the rest of the problem;
+        the global consistency check then happens on the first query that needs it.
+        """
+        c = self.layout.card_index(card)
+        problem = self._reduced()
+        if not problem.free >> c & 1:
+            where = problem.where(c)
+            return where if where >= 0 else None
+        found = None
+        for h, cards in enumerate(self._possible_masks()):
+            if cards >> c & 1:
+                if found is not None:
+                    return None
+                found = h
+        return found
+
+    def possible_mask(self, card: Hashable) -> int:
+        """`possible_holders` as a bitmask over holder indices."""
+        c = self.layout.card_index(card)
+        mask = 0
+        for h, cards in enumerate(self._possible_masks()):
+            if cards >> c & 1:
+                mask |= 1 << h
+        return mask
+
+    def possible_holders(self, card: Hashable) -> frozenset[int]:
+        """The holders that some consistent deal puts ``card`` with (empty when removed)."""
+        return _holder_set(self.possible_mask(card))
+
+    def knows_holds(self, card: Hashable, holder: HolderRef) -> bool:
+        """Whether the agent knows that ``holder`` has ``card``."""
+        return self.holder(card) == self.layout.holder_index(holder)
+
+    def knows_lacks(self, card: Hashable, holder: HolderRef) -> bool:
+        """Whether the agent knows that ``holder`` does not have ``card``."""
+        c = self.layout.card_index(card)
+        h = self.layout.holder_index(holder)
+        return not self._possible_masks()[h] >> c & 1
+
+    def worlds_count(self) -> int:
+        """The number of consistent deals of the cards whose holder is not known."""
+        if not self._reduced().free:
+            return 1
+        return self._solved().table().total
+
+    def _marginal_counts(self) -> dict[int, list[int]]:
+        counts = self._marginals
+        if counts is None:
+            counts = self._solved().table().marginals() if self._reduced().free else {}
+            object.__setattr__(self, "_marginals", counts)
+        return counts
+
+    def probability(self, card: Hashable, holder: HolderRef) -> Fraction:
+        """Exact probability that ``holder`` has ``card``, consistent deals equally likely."""
+        c = self.layout.card_index(card)
+        h = self.layout.holder_index(holder)
+        problem = self._reduced()
+        if not problem.free >> c & 1:
+            return Fraction(int(problem.where(c) == h))
+        return Fraction(self._marginal_counts()[c][h], self._solved().table().total)
+
+    def marginals(self) -> npt.NDArray[np.float64]:
+        """All probabilities as a read-only float array of shape (cards, holders).
+
+        Removed cards have a row of zeros. Each entry is the exact fraction correctly
+        rounded to float64.
+        """
+        matrix = self._matrix
+        if matrix is None:
+            problem = self._reduced()
+            matrix = np.zeros((self.layout.n_cards, len(problem.caps)))
+            for h, cards in enumerate(problem.known):
+                for c in iter_bits(cards):
+                    matrix[c, h] = 1.0
+            if problem.free:
+                total = self._solved().table().total
+                for c, row in self._marginal_counts().items():
+                    matrix[c] = [n / total for n in row]
+            matrix.setflags(write=False)
+            object.__setattr__(self, "_matrix", matrix)
+        return matrix
+
+    def sample_world(self, rng: Rng) -> tuple[int, ...]:
+        """The holder of every card in a uniformly random consistent deal.
+
+        Args:
+            rng: a `random.Random` or a `numpy.random.Generator`; the draw is exact
+                (uniform over deals) with either.
+
+        Returns:
+            One holder index per card; removed cards get `REMOVED` (-2).
+        """
+        problem = self._reduced()
+        world = [REMOVED] * self.layout.n_cards
+        for h, cards in enumerate(problem.known):
+            for c in iter_bits(cards):
+                world[c] = h
+        if problem.free:
+            for c, h in self._solved().table().sample(rng).items():
+                world[c] = h
+        return tuple(world)
+
+    def knows(self, formula: CardFormula) -> bool:
+        """Whether ``formula`` holds in every consistent deal.
+
+        Decided by writing its negation in DNF and checking that no term is satisfiable
+        together with the agent's facts (each term's literals are added as facts and the
+        possible-holders solver looks for a deal). Atoms about removed cards are false.
+        """
+        return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
+
+    def _satisfiable(self, term: Term) -> bool:
+        positives, negatives = term
+        masks = self._possible_masks()
+        if any(not masks[h] >> c & 1 for c, h in positives):
+            return False
+        if any(masks[h] >> c & 1 and self._holder_of(c) == h for c, h in negatives):
+            return False
+        extra_pos = [(c, h) for c, h in positives if self._holder_of(c) != h]
+        extra_neg = [(c, h) for c, h in negatives if masks[h] >> c & 1]
+        if len(extra_pos) + len(extra_neg) <= 1:
+            # One literal that some deal satisfies (the masks are exact), or none at all.
+            return True
+        try:
+            sub = self._reduce(self.public.constraints, extra_pos, extra_neg)
+            return not sub.free or _solved(sub, self.layout.holders).possible() is not None
+        except InconsistentCardsError:
+            return False
+
+    def _holder_of(self, card: int) -> int | None:
+        """`holder` for a card index."""
+        return self.holder(self.layout.cards[card])
+
+
+def _first(layout: CardLayout, cards: int) -> str:
+    return f"card {layout.card_name((cards & -cards).bit_length() - 1)}"

@@ -1,0 +1,198 @@
+"""The reduced problem: free cards, where each may be, capacities and live constraints.
+
+`reduce_facts` turns facts (known holders, lacks, at-least-one sets, counts) into a
+`Problem` and runs unit propagation to a fixpoint, all on card bitmasks (one per holder),
+so a pass costs a few operations per holder rather than per card. Every rule is a sound
+consequence, so the cards it places are known; completeness is the solvers' job
+(`epigames.cards.feasibility`, `epigames.cards.counting`). Rules:
+
+* a card that only one holder may have goes there;
+* a holder with no capacity left is struck from every card's allowed set;
+* a holder whose capacity equals the number of free cards it may take takes them all
+  (fewer than that is a contradiction);
+* a constraint ``(h, S)`` loses the cards that cannot be with ``h``; with one card left
+  it places that card with ``h``; a placed card satisfies or shrinks constraints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.layout import CardLayout
+from epigames.cards.public import REMOVED, UNKNOWN, iter_bits
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Facts after propagation; sets of cards are bitmasks.
+
+    Attributes:
+        caps: per holder, how many free cards it still takes.
+        known: per holder, the cards known (or derived) to be with it.
+        may: per holder, the free cards that may be with it.
+        free: the cards whose holder is still open.
+        removed: the cards out of play.
+        constraints: live ``(holder, free cards)`` pairs, each with ≥ 2 cards.
+    """
+
+    caps: tuple[int, ...]
+    known: tuple[int, ...]
+    may: tuple[int, ...]
+    free: int
+    removed: int
+    constraints: tuple[tuple[int, int], ...]
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable summary that determines every answer about the free cards."""
+        return (self.caps, self.may, self.constraints)
+
+    def where(self, card: int) -> int:
+        """The holder of ``card`` if fixed, else `UNKNOWN` or `REMOVED`."""
+        bit = 1 << card
+        if self.free & bit:
+            return UNKNOWN
+        for h, mask in enumerate(self.known):
+            if mask & bit:
+                return h
+        return REMOVED
+
+    def allowed(self, card: int) -> int:
+        """The holders (bitmask) that ``card`` may be with."""
+        bit = 1 << card
+        if not self.free & bit:
+            where = self.where(card)
+            return 1 << where if where >= 0 else 0
+        mask = 0
+        for h, cards in enumerate(self.may):
+            if cards & bit:
+                mask |= 1 << h
+        return mask
+
+
+def _first(layout: CardLayout, cards: int) -> str:
+    return f"card {layout.card_name((cards & -cards).bit_length() - 1)}"
+
+
+def reduce_facts(
+    layout: CardLayout,
+    counts: Sequence[int],
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    removed: int,
+    constraints: Sequence[tuple[int, int]],
+) -> Problem:
+    """Propagate the facts to a fixpoint; raise `InconsistentCardsError` on a contradiction.
+
+    Args:
+        layout: names for messages.
+        counts: cards per holder.
+        holding: per holder, cards known to be with it (pairwise disjoint).
+        lacking: per holder, cards known not to be with it.
+        removed: cards out of play.
+        constraints: at-least-one ``(holder, cards)`` pairs.
+    """
+    names = layout.holders
+    nh = len(counts)
+    known = list(holding)
+    free = ((1 << layout.n_cards) - 1) & ~removed
+    caps = list(counts)
+    for h in range(nh):
+        free &= ~known[h]
+        caps[h] -= known[h].bit_count()
+        if caps[h] < 0:
+            raise InconsistentCardsError(
+                f"holder {names[h]} has {counts[h]} cards but more are known to be there"
+            )
+    may = [free & ~lacking[h] if caps[h] > 0 else 0 for h in range(nh)]
+
+    cons: list[tuple[int, int]] = []
+    for h, mask in constraints:
+        if mask & known[h]:
+            continue
+        live = mask & may[h]
+        if not live:
+            cards = ", ".join(layout.card_name(c) for c in iter_bits(mask))
+            raise InconsistentCardsError(
+                f"holder {names[h]} must have one of {{{cards}}} but can have none"
+            )
+        cons.append((h, live))
+
+    def place(cards: int, h: int) -> None:
+        nonlocal free, cons
+        known[h] |= cards
+        free &= ~cards
+        caps[h] -= cards.bit_count()
+        if caps[h] < 0:
+            raise InconsistentCardsError(
+                f"{_first(layout, cards)} and holder {names[h]}: the holder has no room left"
+            )
+        for g in range(nh):
+            may[g] &= ~cards
+        kept: list[tuple[int, int]] = []
+        for g, mask in cons:
+            if mask & cards:
+                if g == h:
+                    continue
+                mask &= ~cards
+                if not mask:
+                    raise InconsistentCardsError(
+                        f"holder {names[g]} must have one of a set whose last candidate, "
+                        f"{_first(layout, cards)}, is with {names[h]}"
+                    )
+            kept.append((g, mask))
+        cons = kept
+
+    while True:
+        once = twice = 0
+        for mask in may:
+            twice |= once & mask
+            once |= mask
+        if free & ~once:
+            raise InconsistentCardsError(
+                f"no holder with room is left for {_first(layout, free & ~once)}"
+            )
+        single = free & ~twice
+        if single:
+            for h in range(nh):
+                if may[h] & single:
+                    place(may[h] & single, h)
+            continue
+        progress = False
+        for h in range(nh):
+            n_may = may[h].bit_count()
+            if n_may < caps[h]:
+                raise InconsistentCardsError(
+                    f"holder {names[h]} needs {caps[h]} more cards but only {n_may} can "
+                    "still be there"
+                )
+            if caps[h] == 0 and may[h]:
+                may[h] = 0
+                progress = True
+                break
+            if n_may == caps[h] and n_may:
+                place(may[h], h)
+                progress = True
+                break
+        if progress:
+            continue
+        kept: list[tuple[int, int]] = []
+        unit: tuple[int, int] | None = None
+        for h, mask in cons:
+            live = mask & may[h]
+            if not live:
+                raise InconsistentCardsError(
+                    f"holder {names[h]} must have one of a set of cards it cannot have"
+                )
+            if unit is None and not live & (live - 1):
+                unit = (live, h)
+            kept.append((h, live))
+        cons = kept
+        if unit is None:
+            break
+        place(*unit)
+    return Problem(tuple(caps), tuple(known), tuple(may), free, removed, tuple(cons))
+
+
+__all__ = ["REMOVED", "UNKNOWN", "Problem", "reduce_facts"]

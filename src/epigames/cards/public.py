@@ -1,0 +1,258 @@
+"""Public information about card locations: counts, known holders, lacks, at-least-one sets.
+
+A `PublicInfo` is an immutable value; every update returns a new one and costs a few
+bitmask operations per holder. All moves are public, so every fact refers to the present:
+a card that was not seen moving is where it was when a fact about it was announced. That
+makes the bookkeeping on `PublicInfo.move` exact (see its docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.layout import CardLayout, HolderRef
+
+#: Location of a card whose holder is not known.
+UNKNOWN = -1
+#: Location of a card that has left play.
+REMOVED = -2
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+@dataclass(frozen=True, slots=True)
+class PublicInfo:
+    """What everyone knows about where the cards are.
+
+    Sets of cards are bitmasks over card indices.
+
+    Attributes:
+        layout: the cards and holders.
+        counts: the number of cards each holder has now.
+        holding: per holder, the cards known to be with it.
+        lacking: per holder, cards of unknown location known not to be with it.
+        removed: the cards that have left play.
+        constraints: ``(holder, cards)`` pairs: the holder has at least one of those
+            cards. Kept reduced: only cards of unknown location that the holder is not
+            known to lack; satisfied constraints are dropped.
+    """
+
+    layout: CardLayout
+    counts: tuple[int, ...]
+    holding: tuple[int, ...]
+    lacking: tuple[int, ...]
+    removed: int
+    constraints: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def start(cls, layout: CardLayout, counts: Sequence[int]) -> PublicInfo:
+        """The public information right after a deal: only the hand sizes are known."""
+        counts_t = tuple(int(n) for n in counts)
+        if len(counts_t) != layout.n_holders:
+            raise InconsistentCardsError(
+                f"counts {list(counts_t)} do not match the {layout.n_holders} holders"
+            )
+        if any(n < 0 for n in counts_t) or sum(counts_t) != layout.n_cards:
+            raise InconsistentCardsError(
+                f"counts {list(counts_t)} must be non-negative and sum to the "
+                f"{layout.n_cards} cards of the layout"
+            )
+        zeros = (0,) * layout.n_holders
+        return cls(layout, counts_t, zeros, zeros, 0, ())
+
+    # -- derived -----------------------------------------------------------------------
+
+    @property
+    def unknown(self) -> int:
+        """The cards in play whose holder is not publicly known."""
+        known = self.removed
+        for mask in self.holding:
+            known |= mask
+        return ((1 << self.layout.n_cards) - 1) & ~known
+
+    def where(self, card: int) -> int:
+        """The known holder of card index ``card``, `UNKNOWN` or `REMOVED`."""
+        bit = 1 << card
+        if self.removed & bit:
+            return REMOVED
+        for h, mask in enumerate(self.holding):
+            if mask & bit:
+                return h
+        return UNKNOWN
+
+    @property
+    def location(self) -> tuple[int, ...]:
+        """Per card index, its known holder, `UNKNOWN` or `REMOVED`."""
+        return tuple(self.where(c) for c in range(self.layout.n_cards))
+
+    def is_removed(self, card: Hashable) -> bool:
+        """Whether ``card`` has left play."""
+        return bool(self.removed >> self.layout.card_index(card) & 1)
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _card(self, c: int) -> str:
+        return f"card {self.layout.card_name(c)}"
+
+    def _holder(self, h: int) -> str:
+        return self.layout.holders[h]
+
+    def _check_can_hold(self, c: int, h: int, verb: str) -> None:
+        where = self.where(c)
+        if where == REMOVED:
+            raise InconsistentCardsError(f"{verb}: {self._card(c)} has been removed from play")
+        if where >= 0 and where != h:
+            raise InconsistentCardsError(
+                f"{verb}: {self._card(c)} is known to be with {self._holder(where)}, "
+                f"not {self._holder(h)}"
+            )
+        if self.lacking[h] >> c & 1:
+            raise InconsistentCardsError(
+                f"{verb}: {self._holder(h)} is known not to have {self._card(c)}"
+            )
+        if where != h and self.holding[h].bit_count() >= self.counts[h]:
+            raise InconsistentCardsError(
+                f"{verb}: {self._holder(h)} has {self.counts[h]} cards, all known; "
+                f"it cannot also have {self._card(c)}"
+            )
+
+    def _place(self, c: int, h: int) -> tuple[tuple[int, int], ...]:
+        """Constraints after learning that ``c`` is (and was, at their announcement) with ``h``."""
+        bit = 1 << c
+        kept: list[tuple[int, int]] = []
+        for holder, mask in self.constraints:
+            if not mask & bit:
+                kept.append((holder, mask))
+            elif holder != h:
+                rest = mask & ~bit
+                if not rest:
+                    raise InconsistentCardsError(
+                        f"{self._holder(holder)} was announced to hold at least one of a set "
+                        f"whose last candidate, {self._card(c)}, is with {self._holder(h)}"
+                    )
+                kept.append((holder, rest))
+        return tuple(kept)
+
+    def _unlack(self, c: int) -> tuple[int, ...]:
+        keep = ~(1 << c)
+        return tuple(mask & keep for mask in self.lacking)
+
+    # -- facts -------------------------------------------------------------------------
+
+    def holds(self, card: Hashable, holder: HolderRef) -> PublicInfo:
+        """Announce that ``holder`` has ``card``."""
+        c, h = self.layout.card_index(card), self.layout.holder_index(holder)
+        if self.holding[h] >> c & 1:
+            return self
+        self._check_can_hold(c, h, "holds")
+        holding = _replace(self.holding, h, self.holding[h] | 1 << c)
+        return PublicInfo(
+            self.layout, self.counts, holding, self._unlack(c), self.removed, self._place(c, h)
+        )
+
+    def lacks(self, card: Hashable, holder: HolderRef) -> PublicInfo:
+        """Announce that ``holder`` does not have ``card``."""
+        c, h = self.layout.card_index(card), self.layout.holder_index(holder)
+        bit = 1 << c
+        where = self.where(c)
+        if where == h:
+            raise InconsistentCardsError(
+                f"lacks: {self._card(c)} and holder {self._holder(h)}: "
+                "the holder is known to have it"
+            )
+        if where != UNKNOWN or self.lacking[h] & bit:
+            return self
+        if all(mask & bit for g, mask in enumerate(self.lacking) if g != h):
+            raise InconsistentCardsError(
+                f"lacks: no holder is left that could have {self._card(c)}"
+            )
+        cons: list[tuple[int, int]] = []
+        for g, mask in self.constraints:
+            if g == h and mask & bit:
+                mask &= ~bit
+                if not mask:
+                    raise InconsistentCardsError(
+                        f"lacks: {self._card(c)} and holder {self._holder(h)}: it was the last "
+                        "card of a set the holder was announced to hold at least one of"
+                    )
+            cons.append((g, mask))
+        lacking = _replace(self.lacking, h, self.lacking[h] | bit)
+        return PublicInfo(
+            self.layout, self.counts, self.holding, lacking, self.removed, tuple(cons)
+        )
+
+    def at_least_one(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
+        """Announce that ``holder`` has at least one of ``cards`` now."""
+        h = self.layout.holder_index(holder)
+        mask = self.layout.card_mask(cards)
+        if mask & self.holding[h]:
+            return self  # already satisfied by a known card
+        live = mask & self.unknown & ~self.lacking[h]
+        if not live:
+            names = ", ".join(self.layout.card_name(c) for c in iter_bits(mask))
+            raise InconsistentCardsError(
+                f"at_least_one: {self._holder(h)} cannot have any of {{{names}}}"
+            )
+        if (h, live) in self.constraints:
+            return self
+        return PublicInfo(
+            self.layout,
+            self.counts,
+            self.holding,
+            self.lacking,
+            self.removed,
+            (*self.constraints, (h, live)),
+        )
+
+    def move(self, card: Hashable, src: HolderRef, dst: HolderRef) -> PublicInfo:
+        """Announce a public transfer of ``card`` from ``src`` to ``dst``.
+
+        Bookkeeping: the card was with ``src`` ever since every earlier fact was announced
+        (no move is hidden), so an at-least-one constraint on ``src`` containing it was
+        satisfied and is dropped, and in every other constraint the card is struck out.
+        """
+        c = self.layout.card_index(card)
+        s, d = self.layout.holder_index(src), self.layout.holder_index(dst)
+        if s == d:
+            raise InconsistentCardsError(
+                f"move: {self._card(c)}: source and destination are both {self._holder(s)}"
+            )
+        self._check_can_hold(c, s, "move")
+        bit = 1 << c
+        holding = list(self.holding)
+        holding[s] &= ~bit
+        holding[d] |= bit
+        counts = list(self.counts)
+        counts[s] -= 1
+        counts[d] += 1
+        return PublicInfo(
+            self.layout,
+            tuple(counts),
+            tuple(holding),
+            self._unlack(c),
+            self.removed,
+            self._place(c, s),
+        )
+
+    def remove(self, card: Hashable, src: HolderRef) -> PublicInfo:
+        """Announce that ``card`` leaves play from ``src`` (e.g. a completed quartet)."""
+        c, s = self.layout.card_index(card), self.layout.holder_index(src)
+        self._check_can_hold(c, s, "remove")
+        bit = 1 << c
+        holding = _replace(self.holding, s, self.holding[s] & ~bit)
+        counts = _replace(self.counts, s, self.counts[s] - 1)
+        return PublicInfo(
+            self.layout, counts, holding, self._unlack(c), self.removed | bit, self._place(c, s)
+        )
