@@ -8,9 +8,11 @@ Views are built from these records, so a view cannot contain what its seat never
 
 from __future__ import annotations
 
+from epigames.cards import CardLayout
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import CARDS, MEMBERS, Card
 from epigames.games.kwartet.events import Asked, DealDone, Dealt, LaidDown
+from epigames.games.kwartet.knowledge import PublicTracker
 
 
 def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
@@ -41,12 +43,26 @@ class Records:
         targets: `targets[s]` = the seats other than `s` that have cards (public).
         scores: public points.
         down: public `(kind, seat)` pairs of laid-down kinds, in order.
+        announcements: every public announcement so far, in order (append-only).
+        tracker: folds `announcements` into card knowledge when a view asks for it.
     """
 
-    __slots__ = ("ask_own", "askable", "down", "hands", "scores", "sizes", "targets")
+    __slots__ = (
+        "announcements",
+        "ask_own",
+        "askable",
+        "down",
+        "hands",
+        "scores",
+        "sizes",
+        "targets",
+        "tracker",
+    )
 
-    def __init__(self, players: int, ask_own: bool) -> None:
+    def __init__(self, players: int, ask_own: bool, layout: CardLayout) -> None:
         self.ask_own = ask_own
+        self.announcements: list[Event] = []
+        self.tracker = PublicTracker(layout)
         self.hands: list[tuple[int, ...]] = [()] * players
         self.askable: list[tuple[Card, ...]] = [()] * players
         self.sizes: tuple[int, ...] = (0,) * players
@@ -58,6 +74,8 @@ class Records:
         """An independent copy (the tuples are shared: they never change)."""
         other = Records.__new__(Records)
         other.ask_own = self.ask_own
+        other.announcements = list(self.announcements)
+        other.tracker = self.tracker.copy()
         other.hands, other.askable = list(self.hands), list(self.askable)
         other.sizes, other.targets = self.sizes, self.targets
         other.scores, other.down = self.scores, self.down
@@ -85,6 +103,8 @@ class Records:
 
     def absorb(self, event: Event) -> None:
         """Update the records with one event (called for every event, in order)."""
+        if event.public:
+            self.announcements.append(event)
         kind = type(event)
         if kind is Asked:
             assert isinstance(event, Asked)

@@ -16,6 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from epigames.cards import CardKnowledge
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
@@ -39,6 +40,7 @@ from epigames.games.kwartet.cards import (
     Card,
 )
 from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, LaidDown, OutOfCards
+from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, askable
 
 
@@ -102,6 +104,18 @@ class KwartetView(View):
         self._sizes = records.sizes
         self._scores = records.scores
         self._down = records.down
+        self._announcements = records.announcements
+        self._announced = len(records.announcements)
+        self._tracker = records.tracker
+
+    @functools.cached_property
+    def knowledge(self) -> CardKnowledge:
+        """What this seat knows about where every card is: public announcements + own hand.
+
+        Exact (sound and complete) and computed lazily; holders are seat indices.
+        """
+        public = self._tracker.at(self._announcements, self._announced)
+        return CardKnowledge.create(public, self.seat, self.hand)
 
     @functools.cached_property
     def hand(self) -> tuple[Card, ...]:
@@ -179,7 +193,7 @@ class KwartetState(State):
         self._history: list[Hashable] = []
         self._events: list[Event] = []
         self._seen: list[list[Event]] = [[] for _ in range(n)]
-        self._records = Records(n, game.ask_own)
+        self._records = Records(n, game.ask_own, layout_for(kinds, game.seat_names))
         self._asked = _asked_events(game)
 
     # --- the State interface -------------------------------------------------

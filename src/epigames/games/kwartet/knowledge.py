@@ -1,0 +1,58 @@
+"""Each seat's card knowledge in Kwartet, derived from the public log and its own hand.
+
+The public announcements are folded into `epigames.cards.PublicInfo` lazily: nothing is
+computed until a view's `knowledge` is asked for, so strategies that never ask (random
+players) pay nothing. The fold is incremental and shared by all views of one state.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from epigames.cards import CardLayout, PublicInfo
+from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.games.events import Event
+from epigames.games.kwartet.cards import CARDS, MEMBERS
+
+
+@functools.cache
+def layout_for(kinds: int, seat_names: tuple[str, ...]) -> CardLayout:
+    """The card layout of a Kwartet game: its cards, and one holder per seat."""
+    return CardLayout.create(CARDS[: kinds * MEMBERS], seat_names)
+
+
+class PublicTracker:
+    """Folds a log's public events into `PublicInfo`, on demand and incrementally."""
+
+    __slots__ = ("_done", "_layout", "_public")
+
+    def __init__(self, layout: CardLayout) -> None:
+        self._layout = layout
+        self._done = 0
+        self._public: PublicInfo | None = None
+
+    def copy(self) -> PublicTracker:
+        """An independent tracker at the same point (the `PublicInfo` is immutable)."""
+        other = PublicTracker(self._layout)
+        other._done, other._public = self._done, self._public
+        return other
+
+    def at(self, public_events: Sequence[Event], n: int) -> PublicInfo:
+        """The public information after the first `n` public announcements of the game.
+
+        Every seat observes the same public announcements in the same order, so one tracker
+        serves all seats of a state; private observations never reach it.
+        """
+        if n < self._done or self._public is None:
+            self._done, self._public = 0, None
+        public = self._public
+        for event in public_events[self._done : n]:
+            if public is None:
+                public = start_from_counts(self._layout, event.facts)
+            else:
+                public = apply_facts(public, event.facts)
+        if public is None:
+            raise ValueError("there is no card knowledge before the deal is over")
+        self._done, self._public = n, public
+        return public
