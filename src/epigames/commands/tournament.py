@@ -30,6 +30,7 @@ from epigames.errors import InputError
 
 if TYPE_CHECKING:
     from epigames.tournament import Summary, TournamentConfig
+    from epigames.tournament.experiments import Suite
 
 err = Console(stderr=True)
 
@@ -127,6 +128,30 @@ def _play(
             highlight=False,
         )
         return summarize(report.config, store.seat_records(config.name))
+
+
+def _run_suite(
+    suite: Suite,
+    games: int | None,
+    db: Path,
+    out: Path,
+    jobs: int,
+    backend: str,
+    ray_address: str | None,
+) -> None:
+    """Play every tournament of a suite (resuming any stored part) and write its report."""
+    size = suite.games if games is None else games
+    command = f"epigames experiment {suite.name}" + (
+        f" --games {size}" if size != suite.games else ""
+    )
+    summaries: dict[str, Summary] = {}
+    for config in suite.configs(size):
+        summaries[config.name] = _play(config, db, jobs, backend, ray_address, command)
+    out.mkdir(parents=True, exist_ok=True)
+    name = suite.name if size == suite.games else f"{suite.name}-n{size}"
+    path = out / f"{name}.md"
+    path.write_text(suite.markdown(summaries, command), encoding="utf-8")
+    err.print(f"report written to {path}", highlight=False)
 
 
 def _show(summary: Summary, as_json: bool) -> None:
@@ -291,18 +316,26 @@ def register(app: typer.Typer) -> None:
         """Run a report's experiment and write our results beside the published ones."""
         from epigames.tournament.experiments import (
             EXPERIMENTS,
+            SUITES,
+            Experiment,
+            Suite,
             experiment,
             experiment_config,
             experiment_markdown,
         )
 
         if list_ or not name:
-            for exp in EXPERIMENTS.values():
-                typer.echo(f"{exp.name:14} {exp.games:>6} games  {exp.title}")
+            listed: list[Experiment | Suite] = [*EXPERIMENTS.values(), *SUITES.values()]
+            for item in listed:
+                typer.echo(f"{item.name:14} {item.games:>6} games  {item.title}")
             return
-        exp = experiment(name)
+        found = experiment(name)
         if games is not None and games <= 0:
             raise InputError(f"--games {games} is not positive; expected N >= 1")
+        if isinstance(found, Suite):
+            _run_suite(found, games, db, out, jobs, backend, ray_address)
+            return
+        exp = found
         config = experiment_config(exp, games)
         command = f"epigames experiment {exp.name}" + (
             f" --games {config.games}" if config.games != exp.games else ""

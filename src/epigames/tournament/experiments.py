@@ -8,6 +8,7 @@ reading of the differences; every sentence of it is computed from the two sets o
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from epigames.errors import UnknownNameError
@@ -125,18 +126,71 @@ EXPERIMENTS: dict[str, Experiment] = {
 }
 
 
-def experiment(name: str) -> Experiment:
+@dataclass(frozen=True, slots=True)
+class Suite:
+    """An experiment made of several tournaments, reported together in one Markdown page.
+
+    Attributes:
+        name: the command-line name, e.g. `blufpoker-2020`.
+        title: one line.
+        games: the report's number of games per tournament.
+        configs: the checked tournaments for a number of games per tournament.
+        markdown: the report from the tournaments' summaries (by name, in the order of
+            `configs`) and the command that reproduces it.
+    """
+
+    name: str
+    title: str
+    games: int
+    configs: Callable[[int], list[TournamentConfig]]
+    markdown: Callable[[dict[str, Summary], str], str]
+
+
+def _blufpoker_configs(games: int) -> list[TournamentConfig]:
+    from epigames.games.blufpoker import experiment as bp
+
+    suffix = "" if games == bp.GAMES else f"-n{games}"
+    return [
+        checked_config(
+            bp.GAME, strategies, games, seed=bp.SEED, seat_scheme=FIXED, name=name + suffix
+        )
+        for name, _, _, strategies in bp.tournaments()
+    ]
+
+
+def _blufpoker_markdown(summaries: dict[str, Summary], command: str) -> str:
+    from epigames.games.blufpoker import experiment as bp
+
+    # Summaries come in the order of `_blufpoker_configs`, which is `bp.tournaments()`'s.
+    results = {
+        (index, third): bp.losses_from_seats(summary.seats)
+        for (_, index, third, _), summary in zip(bp.tournaments(), summaries.values(), strict=True)
+    }
+    return bp.comparison_markdown(results) + f"\nReproduce: `{command}`\n"
+
+
+SUITES: dict[str, Suite] = {
+    "blufpoker-2020": Suite(
+        name="blufpoker-2020",
+        title="Blufpoker, the report's nine configurations, knowledge and bayes as player 3",
+        games=10_000,
+        configs=_blufpoker_configs,
+        markdown=_blufpoker_markdown,
+    ),
+}
+
+
+def experiment(name: str) -> Experiment | Suite:
     """The experiment called `name`.
 
     Raises:
         UnknownNameError: no such experiment.
     """
-    try:
-        return EXPERIMENTS[name]
-    except KeyError:
-        raise UnknownNameError(
-            f"unknown experiment {name!r}; choose one of: {', '.join(sorted(EXPERIMENTS))}"
-        ) from None
+    found = EXPERIMENTS.get(name) or SUITES.get(name)
+    if found is None:
+        names = sorted([*EXPERIMENTS, *SUITES])
+        raise UnknownNameError(f"unknown experiment {name!r}; choose one of: {', '.join(names)}")
+    return found
 
 
 def experiment_config(exp: Experiment, games: int | None = None) -> TournamentConfig:

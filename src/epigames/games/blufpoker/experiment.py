@@ -11,12 +11,11 @@ with `play_match`. For a runner, `tournaments()` lists the 18 tournaments and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from epigames.games.match import play_match
+from epigames.tournament.stats import Line, wilson_interval
 
 NAME = "blufpoker-2020"
 GAME = "blufpoker(players=3,penalties=5)"
@@ -85,15 +84,7 @@ def run_configuration(index: int, third: str, games: int = GAMES, seed: int = SE
     return (losses[0], losses[1], losses[2])
 
 
-class SeatLine(Protocol):
-    """What `losses_from_seats` needs of a per-seat summary line (the tournament's `Line`)."""
-
-    games: int
-    wins: int
-    ties: int
-
-
-def losses_from_seats(seats: Iterable[SeatLine]) -> tuple[int, Losses]:
+def losses_from_seats(seats: Iterable[Line]) -> tuple[int, Losses]:
     """Games and losses per seat from per-seat summary lines (in seat order).
 
     Blufpoker has one loser and two winners per game, so a seat's losses are its games
@@ -104,21 +95,12 @@ def losses_from_seats(seats: Iterable[SeatLine]) -> tuple[int, Losses]:
     return lines[0].games, (losses[0], losses[1], losses[2])
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (centre - half, centre + half)
-
-
 def _triple(losses: Losses) -> str:
     return " / ".join(str(n) for n in losses)
 
 
 def _rate(k: int, n: int) -> str:
-    low, high = _wilson(k, n)
+    low, high = wilson_interval(k, n)
     return f"{100 * k / n:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
 
 
@@ -147,8 +129,8 @@ def comparison_markdown(results: Results) -> str:
     for i, config in enumerate(CONFIGURATIONS):
         n_k, know = results[(i, "knowledge")]
         n_b, bayes = results[(i, "bayes")]
-        k_low, k_high = _wilson(know[2], n_k)
-        b_low, b_high = _wilson(bayes[2], n_b)
+        k_low, k_high = wilson_interval(know[2], n_k)
+        b_low, b_high = wilson_interval(bayes[2], n_b)
         if b_high < k_low:
             verdict, better = "yes", better + 1
         elif b_low > k_high:
