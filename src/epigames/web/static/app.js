@@ -1,0 +1,413 @@
+// The game page: set up a game, step through it, pick a perspective, play a seat,
+// and inspect the Kripke model of one subject. All perspective filtering is done by the
+// server: this page only shows what the API returns for the chosen perspective.
+import { api, h, seatColor } from "./api.js";
+import * as kwartet from "./games/kwartet.js";
+import * as generic from "./games/generic.js";
+import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
+import { initTournaments } from "./tournaments.js";
+
+const RENDERERS = { kwartet };
+const $ = (id) => document.getElementById(id);
+
+const S = {
+  games: [], info: null, data: null, frame: 0, last: 0, perspective: null,
+  log: [], logLen: {}, playing: false, timer: null, busy: false,
+  subject: "", picture: null, falseWorlds: null, matrixAgent: null, matrixOpen: false,
+  selectedSeat: null, humanSeat: 0, pending: null,
+};
+
+function status(text, ok = false) {
+  const el = $("status");
+  el.textContent = text || "";
+  el.className = "status" + (ok ? " ok" : "");
+}
+
+function renderer() {
+  return (S.info && RENDERERS[S.info.game_name]) || generic;
+}
+
+// --- setup ------------------------------------------------------------------------
+
+function currentGame() { return S.games.find((g) => g.name === $("game-select").value); }
+
+function gameString() {
+  const g = currentGame();
+  const parts = g.params.map((p) => {
+    const el = document.querySelector(`[data-param="${p.name}"]`);
+    const v = p.type === "bool" ? (el.checked ? "true" : "false") : el.value;
+    return `${p.name}=${v}`;
+  });
+  return parts.length ? `${g.name}(${parts.join(",")})` : g.name;
+}
+
+function renderParams() {
+  const g = currentGame();
+  const box = $("params");
+  box.replaceChildren();
+  for (const p of g.params) {
+    let input;
+    if (p.type === "bool") {
+      input = h("input", { type: "checkbox", "data-param": p.name });
+      input.checked = !!p.default;
+    } else if (p.choices) {
+      input = h("select", { "data-param": p.name }, ...p.choices.map((c) => h("option", { value: c }, c)));
+      input.value = p.default;
+    } else {
+      input = h("input", { type: "number", "data-param": p.name, value: p.default });
+      if (p.min !== null) input.min = p.min;
+      if (p.max !== null) input.max = p.max;
+    }
+    input.addEventListener("change", refreshSeats);
+    box.append(h("label", { title: p.help }, p.name.replace("_", " "), input));
+  }
+  refreshSeats();
+}
+
+async function refreshSeats() {
+  const g = currentGame();
+  let seats = g.seat_names;
+  try {
+    const d = await api("/api/game", { params: { spec: gameString() } });
+    seats = d.seat_names;
+    status("");
+  } catch (e) { status(e.message); return; }
+  const box = $("seats");
+  const fallback = g.strategies.includes("random") ? "random" : g.strategies[0];
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren();
+  seats.forEach((name, i) => {
+    const sel = h("select", { "data-seat": i },
+      h("option", { value: "human" }, "you (play)"),
+      ...g.strategies.map((s) => h("option", { value: s }, s)));
+    sel.value = old[i] && g.strategies.concat(["human"]).includes(old[i]) &&
+      (old[i] !== "human" || i === S.humanSeat) ? old[i] : fallback;
+    if (i === S.humanSeat && !old.length) sel.value = "human";
+    sel.addEventListener("change", () => {
+      if (sel.value === "human") {
+        S.humanSeat = i;
+        box.querySelectorAll("select").forEach((o) => { if (o !== sel && o.value === "human") o.value = g.strategies[0]; });
+      }
+      updatePlayLabel(seats);
+    });
+    box.append(h("div", { class: "seat-row" },
+      h("span", { class: "dot", style: `background:${seatColor(i)}` }),
+      h("span", { class: "seat-name" }, name), sel));
+  });
+  updatePlayLabel(seats);
+}
+
+function updatePlayLabel(seats) {
+  const sels = [...$("seats").querySelectorAll("select")];
+  const human = sels.findIndex((s) => s.value === "human");
+  $("play-seat-name").textContent = human >= 0 ? seats[human] : "a seat";
+  $("play-btn").disabled = human < 0;
+}
+
+function strategies() {
+  const g = currentGame();
+  return [...$("seats").querySelectorAll("select")].map((s) => s.value === "human" ? "human" : s.value || g.strategies[0]);
+}
+
+function defaultAgent() {
+  const g = currentGame();
+  return g.strategies.includes("random") ? "random" : g.strategies[0];
+}
+
+async function startWatch() {
+  // Watching: a seat marked "you" is played by the default agent.
+  const strats = strategies().map((s) => (s === "human" ? defaultAgent() : s));
+  const seed = Number($("seed").value || 0);
+  await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: strats, seed } }), null);
+}
+
+async function startPlay() {
+  const strats = strategies();
+  const human = strats.indexOf("human");
+  const agents = strats.map((s) => (s === "human" ? defaultAgent() : s));
+  await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: agents, human_seat: human } }), human);
+}
+
+export async function openSession(create, perspective) {
+  pause();
+  try {
+    status("starting…", true);
+    const info = await create();
+    if (S.info && S.info.session !== info.session) api(`/api/sessions/${S.info.session}`, { method: "DELETE" }).catch(() => {});
+    S.info = info;
+    S.last = info.last_frame;
+    S.perspective = info.human !== null ? info.human : perspective;
+    S.log = []; S.logLen = {}; S.subject = ""; S.picture = null; S.matrixOpen = false;
+    $("matrix").replaceChildren();
+    $("origin").textContent = info.origin ? `From ${info.origin}` : "";
+    showPage("game");
+    renderPerspectives();
+    await goto(info.human !== null ? info.last_frame : 0);
+    status(info.human !== null ? `You play ${info.seat_names[info.human]}.` : `Watching ${info.game}.`, true);
+  } catch (e) { status(e.message); }
+}
+
+// --- frames -----------------------------------------------------------------------
+
+function perspectiveParam() { return S.perspective === null ? "spectator" : String(S.perspective); }
+
+async function goto(frame) {
+  if (!S.info) return;
+  frame = Math.max(0, Math.min(S.last, frame));
+  if (S.busy) { S.pending = frame; return; }  // run after the request in flight
+  S.busy = true;
+  try {
+    // The log only grows with frames: going forward, ask only for the new entries.
+    const since = frame >= S.frame && S.data && S.data.perspective === S.perspective
+      ? S.log.length : (S.logLen[frame] ?? 0);
+    const d = await api(`/api/sessions/${S.info.session}/frames/${frame}`,
+      { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length) } });
+    S.log.length = Math.min(S.log.length, d.log_start);
+    while (S.log.length < d.log_start) S.log.push(null);
+    S.log.push(...d.log);
+    S.log.length = d.log_length;
+    S.logLen[frame] = d.log_length;
+    S.data = d; S.frame = d.frame; S.last = d.last_frame;
+    render();
+    if (S.subject) await loadPicture();
+    if (S.matrixOpen) await loadMatrix();
+  } catch (e) {
+    status(e.message);
+    pause();
+  } finally { S.busy = false; }
+  if (S.pending !== null) {
+    const next = S.pending;
+    S.pending = null;
+    await goto(next);
+  }
+}
+
+function render() {
+  const d = S.data;
+  const r = renderer();
+  r.renderTable($("table"), d, {
+    log: S.log, selectedSeat: S.selectedSeat,
+    onSeatClick: d.legal_actions.length ? (s) => selectSeat(s) : null,
+  });
+  $("turn").innerHTML = "";
+  $("turn").append(d.terminal ? "Game over" : h("span", {}, "To move: ",
+    h("b", { style: `color:${seatColor(d.current_player)}` }, d.current_label)));
+  $("scrub").max = S.last; $("scrub").value = S.frame;
+  $("frame-label").textContent = `move ${S.frame} / ${S.last}`;
+  $("back-btn").disabled = $("first-btn").disabled = S.frame === 0;
+  $("fwd-btn").disabled = $("end-btn").disabled = S.frame >= S.last;
+  if (S.info.human !== null) renderPerspectives();
+  renderLog();
+  renderSubjects();
+  renderHuman();
+}
+
+function renderHuman() {
+  const bar = $("human-bar");
+  const d = S.data;
+  if (S.info.human === null || !d.legal_actions.length) { bar.classList.add("hidden"); return; }
+  const shown = renderer().renderMoves(bar, d, { selectedSeat: S.selectedSeat, selectSeat, move });
+  bar.classList.toggle("hidden", !shown);
+}
+
+function selectSeat(s) {
+  S.selectedSeat = s;
+  render();
+}
+
+async function move(action) {
+  // Hide the picker at once: a second click must not send a move from a stale list.
+  $("human-bar").classList.add("hidden");
+  try {
+    const r = await api(`/api/sessions/${S.info.session}/moves`, { method: "POST", body: { seat: S.info.human, action } });
+    const from = S.frame;
+    S.last = r.last_frame;
+    status(r.finished ? "The game is over." : "", true);
+    await goto(from + 1);
+    if (S.frame < S.last) play();
+  } catch (e) { status(e.message); renderHuman(); }
+}
+
+function renderLog() {
+  const ol = $("log");
+  const names = S.data.seat_names;
+  ol.replaceChildren();
+  let lastDecision = -1;
+  S.log.forEach((e, i) => { if (e && e.type === "decision") lastDecision = i; });
+  S.log.forEach((e, i) => {
+    if (!e) return;
+    if (e.type === "decision") {
+      const who = names[e.seat] + (e.human ? " (you)" : "");
+      const thought = e.thought ? h("div", { class: "thought" }, `“${e.thought}”`)
+        : e.thought_hidden ? h("div", { class: "thought hidden-thought" }, "(its thought is hidden from this seat: it names cards this seat cannot see)") : null;
+      ol.append(h("li", { class: "decision" + (i === lastDecision ? " latest" : ""), style: `--c:${seatColor(e.seat)}` },
+        h("span", { class: "who" }, who), " ", h("span", { class: "hint" }, e.action), thought));
+    } else {
+      const failed = e.kind === "ask" && e.data && e.data.success === false;
+      ol.append(h("li", { class: `event kind-${e.kind}${e.public ? "" : " private"}${failed ? " failed" : ""}` },
+        h("span", { class: "tag" }, e.public ? "public" : "private"), e.text));
+    }
+  });
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function renderPerspectives() {
+  const box = $("perspectives");
+  box.replaceChildren();
+  const info = S.info;
+  const playing = info.human !== null && !(S.data && S.data.finished);
+  const opts = [[null, "Spectator"], ...info.seat_names.map((n, i) => [i, n])];
+  for (const [p, label] of opts) {
+    const b = h("button", { class: p === S.perspective ? "active" : "", "data-perspective": p === null ? "spectator" : p,
+      onclick: async () => { S.perspective = p; S.log = []; S.logLen = {}; renderPerspectives(); await goto(S.frame); } }, label);
+    if (playing && p !== info.human) { b.disabled = true; b.title = "while you play you see only your own seat"; }
+    if (p !== null) b.style.borderBottom = `3px solid ${seatColor(p)}`;
+    box.append(b);
+  }
+}
+
+// --- playback ---------------------------------------------------------------------
+
+function speed() { return Number($("speed").value); }
+
+function play() {
+  if (!S.info) return;
+  if (S.frame >= S.last && S.info.human === null) goto(0);
+  S.playing = true;
+  $("play-pause-btn").textContent = "⏸ Pause";
+  clearInterval(S.timer);
+  S.timer = setInterval(async () => {
+    if (S.busy) return;
+    if (S.frame >= S.last) { pause(); return; }
+    await goto(S.frame + 1);
+  }, 1000 / speed());
+}
+
+function pause() {
+  S.playing = false;
+  clearInterval(S.timer);
+  $("play-pause-btn").textContent = "▶ Play";
+}
+
+// --- Kripke panel -------------------------------------------------------------------
+
+function renderSubjects() {
+  const sel = $("subject-select");
+  const subjects = S.data.subjects;
+  const key = subjects.join("|");
+  if (sel.dataset.key !== key) {
+    sel.replaceChildren(h("option", { value: "" }, subjects.length ? "— pick —" : "(none)"),
+      ...subjects.map((s) => h("option", { value: s }, s)));
+    sel.dataset.key = key;
+  }
+  if (S.subject && !subjects.includes(S.subject)) {
+    $("kripke-caption").textContent = `${S.subject} is out of play now.`;
+  }
+  sel.value = subjects.includes(S.subject) ? S.subject : "";
+  const agents = S.data.seat_names;
+  const ma = $("matrix-agents");
+  if (ma.dataset.key !== agents.join("|")) {
+    ma.replaceChildren(...agents.map((a) => h("button", { "data-agent": a, onclick: () => { S.matrixAgent = a; loadMatrix(); } }, a)));
+    ma.dataset.key = agents.join("|");
+  }
+}
+
+async function loadPicture() {
+  if (!S.subject || !S.data.subjects.includes(S.subject)) return;
+  try {
+    const pic = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/picture`,
+      { params: { subject: S.subject, perspective: perspectiveParam() } });
+    const changed = S.picture && S.picture.subject === pic.subject && S.picture.world_count !== pic.world_count;
+    S.picture = pic;
+    S.falseWorlds = null;
+    renderKripke($("kripke"), pic, S.data.seat_names);
+    renderLegend($("kripke-legend"), pic, S.data.seat_names);
+    $("kripke-caption").textContent = `at move ${S.frame}` + (changed ? " — worlds changed" : "");
+    $("atoms").replaceChildren(...pic.atoms.slice(0, 24).map((a) =>
+      h("button", { type: "button", title: a.name, onclick: () => insertAtom(a.typed) }, a.typed)));
+  } catch (e) {
+    $("kripke").replaceChildren(h("div", { class: "empty" }, e.message));
+  }
+}
+
+function insertAtom(text) {
+  const f = $("formula");
+  const at = f.selectionStart ?? f.value.length;
+  f.value = f.value.slice(0, at) + text + f.value.slice(f.selectionEnd ?? at);
+  f.focus();
+}
+
+async function askFormula(ev) {
+  ev.preventDefault();
+  const out = $("formula-result");
+  if (!S.picture) { out.textContent = "Pick a card (or the cup) first."; out.className = "formula-result error"; return; }
+  try {
+    const r = await api(`/api/sessions/${S.info.session}/formula`, { method: "POST",
+      body: { frame: S.frame, subject: S.subject, perspective: perspectiveParam(), formula: $("formula").value } });
+    out.className = "formula-result " + (r.holds ? "true" : "false");
+    out.textContent = `${r.formula}\n→ ${r.answer}` +
+      (r.false_worlds.length ? `\nfalse in: ${r.false_worlds.join(", ")}` : "\ntrue in every world");
+    renderKripke($("kripke"), S.picture, S.data.seat_names, r.false_worlds);
+  } catch (e) {
+    out.className = "formula-result error";
+    out.textContent = e.message;
+  }
+}
+
+async function loadMatrix() {
+  S.matrixOpen = true;
+  if (!S.matrixAgent) S.matrixAgent = S.perspective === null ? S.data.seat_names[0] : S.data.seat_names[S.perspective];
+  try {
+    const m = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/matrix`, { params: { perspective: perspectiveParam() } });
+    if (!m.agents.includes(S.matrixAgent)) S.matrixAgent = m.agents[0];
+    document.querySelectorAll("#matrix-agents button").forEach((b) => {
+      b.classList.toggle("active", b.dataset.agent === S.matrixAgent);
+      b.disabled = !m.agents.includes(b.dataset.agent);
+    });
+    renderMatrix($("matrix"), m, S.matrixAgent, S.data.seat_names);
+    $("matrix-btn").textContent = "Hide";
+  } catch (e) { $("matrix").replaceChildren(h("div", { class: "hint" }, e.message)); }
+}
+
+// --- pages ------------------------------------------------------------------------
+
+export function showPage(name) {
+  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.page === name));
+  $("page-game").classList.toggle("hidden", name !== "game");
+  $("page-tournaments").classList.toggle("hidden", name !== "tournaments");
+}
+
+async function init() {
+  S.games = await api("/api/games");
+  $("game-select").replaceChildren(...S.games.map((g) => h("option", { value: g.name }, g.name)));
+  $("game-select").addEventListener("change", renderParams);
+  renderParams();
+  $("watch-btn").addEventListener("click", startWatch);
+  $("play-btn").addEventListener("click", startPlay);
+  $("first-btn").addEventListener("click", () => { pause(); goto(0); });
+  $("back-btn").addEventListener("click", () => { pause(); goto(S.frame - 1); });
+  $("fwd-btn").addEventListener("click", () => { pause(); goto(S.frame + 1); });
+  $("end-btn").addEventListener("click", () => { pause(); goto(S.last); });
+  $("play-pause-btn").addEventListener("click", () => (S.playing ? pause() : play()));
+  $("scrub").addEventListener("input", () => { pause(); goto(Number($("scrub").value)); });
+  $("speed").addEventListener("input", () => { $("speed-label").textContent = `${speed()}/s`; if (S.playing) play(); });
+  $("subject-select").addEventListener("change", async () => { S.subject = $("subject-select").value; S.picture = null; await loadPicture(); });
+  $("formula-form").addEventListener("submit", askFormula);
+  $("matrix-btn").addEventListener("click", () => {
+    if (S.matrixOpen) { S.matrixOpen = false; $("matrix").replaceChildren(); $("matrix-btn").textContent = "Show"; }
+    else if (S.info) loadMatrix();
+  });
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => showPage(t.dataset.page)));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    if (ev.key === "ArrowRight") goto(S.frame + 1);
+    else if (ev.key === "ArrowLeft") goto(S.frame - 1);
+    else if (ev.key === "Home") goto(0);
+    else if (ev.key === "End") goto(S.last);
+    else if (ev.key === " ") { ev.preventDefault(); S.playing ? pause() : play(); }
+  });
+  initTournaments({ openSession, status });
+  document.body.dataset.ready = "1";
+}
+
+init().catch((e) => status(e.message));

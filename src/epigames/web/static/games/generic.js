@@ -1,0 +1,64 @@
+// Any game without its own module: each visible seat's view as a card of fields; dice
+// fields (cup, dice, roll) are drawn as SVG dice. Moves are buttons, one per legal action.
+import { svg, h, seatColor } from "../api.js";
+
+const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+  6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
+
+export function dieSvg(value, size = 40) {
+  const s = svg("svg", { width: size, height: size, viewBox: "0 0 30 30", class: "die" });
+  s.append(svg("rect", { x: 1, y: 1, width: 28, height: 28, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 1.5 }));
+  const v = Number(value);
+  if (PIPS[v]) for (const [cx, cy] of PIPS[v]) s.append(svg("circle", { cx: 7 + cx * 8, cy: 7 + cy * 8, r: 2.6, fill: "#1d2530" }));
+  else s.append(svg("text", { x: 15, y: 20, "text-anchor": "middle", "font-size": 12 }, "?"));
+  return s;
+}
+
+function diceValues(v) {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === "string" && /^[1-6 ]+$/.test(v)) return v.replace(/ /g, "").split("");
+  return null;
+}
+
+function fieldValue(key, v) {
+  if (["cup", "dice", "roll", "visible", "poker_dice"].includes(key)) {
+    const d = diceValues(v);
+    if (d) return h("span", { class: "dice" }, ...d.map((x) => dieSvg(x)));
+  }
+  if (Array.isArray(v)) return v.map((x) => (Array.isArray(x) ? `(${x.join(", ")})` : String(x))).join("  ");
+  if (v === null || v === undefined) return "–";
+  if (typeof v === "object") return Object.entries(v).map(([a, b]) => `${a}: ${b}`).join(", ") || "–";
+  return String(v);
+}
+
+export function renderTable(el, data) {
+  const wrap = h("div", { style: "display:flex;flex-wrap:wrap;gap:16px;padding:28px;justify-content:center;align-items:flex-start;min-height:440px;align-content:center;" });
+  for (const [seat, view] of Object.entries(data.table.views)) {
+    const s = Number(seat);
+    const rows = Object.entries(view).filter(([k]) => !["seat", "current_player", "legal_actions"].includes(k));
+    const box = h("div", { style: `background:#fff;border-radius:10px;padding:10px 14px;min-width:240px;box-shadow:0 4px 14px rgba(0,0,0,.3);border:3px solid ${data.current_player === s ? "#e3a008" : seatColor(s)}` },
+      h("div", { style: `font-weight:700;color:${seatColor(s)};font-size:1.1rem` }, data.seat_names[s] + (data.human === s ? " (you)" : "")));
+    const table = h("table", { style: "font-size:.9rem" });
+    for (const [k, v] of rows) table.append(h("tr", {}, h("td", { style: "color:#5b6675;padding-right:8px" }, k), h("td", {}, fieldValue(k, v))));
+    box.append(table);
+    wrap.append(box);
+  }
+  if (data.terminal && data.winners) {
+    wrap.append(h("div", { style: "width:100%;color:#ffd166;font-size:1.3rem;font-weight:700" },
+      "Game over · winners: " + data.winners.map((w) => data.seat_names[w]).join(", ")));
+  }
+  el.replaceChildren(wrap);
+}
+
+export function renderMoves(el, data, ctx) {
+  if (!data.legal_actions.length) return false;
+  const box = h("div", {}, h("h3", {}, "Your turn: choose a move"));
+  const acts = h("div", { class: "actions" });
+  for (const a of data.legal_actions.slice(0, 200)) {
+    acts.append(h("button", { "data-action": a, onclick: () => ctx.move(a) }, a));
+  }
+  box.append(acts);
+  el.replaceChildren(box);
+  return true;
+}

@@ -1,0 +1,191 @@
+// Kwartet on the table: hands as SVG cards around an ellipse, laid-down kinds in the middle,
+// and the move picker for a person (pick an opponent, then a card of one of your kinds).
+import { svg, h, seatColor } from "../api.js";
+
+const W = 1000, H = 620, CARD_W = 46, CARD_H = 66;
+
+export function parseCard(text) {
+  const m = /⟨(\d+),(\d+)⟩/.exec(text);
+  return m ? { kind: +m[1], member: +m[2], text } : null;
+}
+
+function kindColor(kind) {
+  return `hsl(${((kind - 1) * 360) / 13}, 65%, 42%)`;
+}
+
+// One card: face up when `card` is given, else its back.
+export function cardSvg(card, { x = 0, y = 0, scale = 1, highlight = false } = {}) {
+  const g = svg("g", { transform: `translate(${x},${y}) scale(${scale})`, class: "card" });
+  if (!card) {
+    g.append(svg("rect", { width: CARD_W, height: CARD_H, rx: 6, fill: "#274c77", stroke: "#fff", "stroke-width": 2 }));
+    g.append(svg("rect", { x: 5, y: 5, width: CARD_W - 10, height: CARD_H - 10, rx: 4, fill: "none",
+      stroke: "#8fb3dc", "stroke-width": 1.5, "stroke-dasharray": "3 3" }));
+    return g;
+  }
+  const color = kindColor(card.kind);
+  g.append(svg("title", {}, card.text));
+  g.append(svg("rect", { width: CARD_W, height: CARD_H, rx: 6, fill: "#fff",
+    stroke: highlight ? "#e3a008" : "#333", "stroke-width": highlight ? 3.5 : 1.2 }));
+  g.append(svg("rect", { x: 3, y: 3, width: CARD_W - 6, height: 17, rx: 4, fill: color }));
+  // Kind and member in the top strip: the part still visible when cards overlap.
+  g.append(svg("text", { x: 6, y: 16, fill: "#fff", "font-size": 12.5, "font-weight": 700 },
+    `${card.kind}·${card.member}`));
+  g.append(svg("text", { x: CARD_W / 2, y: 44, "text-anchor": "middle", fill: color,
+    "font-size": 21, "font-weight": 800 }, `${card.kind}`));
+  for (let m = 1; m <= 4; m++) {
+    g.append(svg("circle", { cx: 8 + (m - 1) * 10, cy: 56, r: 3.6,
+      fill: m === card.member ? color : "#fff", stroke: color, "stroke-width": 1.2 }));
+  }
+  return g;
+}
+
+// Where seat i sits: clockwise from South (bottom) around an ellipse.
+function seatPlace(i, n) {
+  const a = Math.PI / 2 + (i * 2 * Math.PI) / n;
+  return { x: W / 2 + 385 * Math.cos(a), y: H / 2 - 10 + 228 * Math.sin(a), cos: Math.cos(a) };
+}
+
+function lastEventText(log) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    const e = log[i];
+    if (e && e.type === "event" && e.public) return e;
+  }
+  return null;
+}
+
+export function renderTable(el, data, ctx) {
+  const names = data.seat_names, n = names.length;
+  const views = data.table.views;
+  const anyView = Object.values(views)[0] || {};
+  const sizes = anyView.hand_sizes || Array(n).fill(0);
+  const scores = anyView.scores || Array(n).fill(0);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the table" });
+
+  // Centre: laid-down kinds and the latest announcement.
+  const down = anyView.laid_down || [];
+  const centre = svg("g", {});
+  const perRow = 7, step = 56;
+  const total = Math.min(down.length, perRow);
+  down.forEach(([kind, seat], k) => {
+    const row = Math.floor(k / perRow), col = k % perRow;
+    const rowCount = Math.min(perRow, down.length - row * perRow);
+    const x = W / 2 - (rowCount * step) / 2 + col * step + 4;
+    const y = H / 2 - 100 + row * 82;
+    const g = svg("g", {});
+    g.append(cardSvg({ kind, member: 4, text: `kind ${kind}` }, { x: x + 4, y: y - 4, scale: 0.9 }));
+    g.append(cardSvg({ kind, member: 1, text: `kind ${kind}` }, { x, y, scale: 0.9 }));
+    g.append(svg("rect", { x, y: y + 60, width: 42, height: 6, rx: 3, fill: seatColor(seat) }));
+    g.append(svg("title", {}, `kind ${kind} laid down by ${names[seat]}`));
+    centre.append(g);
+  });
+  void total;
+  root.append(centre);
+  const last = lastEventText(ctx.log);
+  if (last) {
+    const failed = last.kind === "ask" && last.data && last.data.success === false;
+    const box = svg("g", { class: "bubble" });
+    const text = last.text.length > 70 ? last.text.slice(0, 68) + "…" : last.text;
+    const width = Math.min(680, 14 + text.length * 8.6);
+    box.append(svg("rect", { x: W / 2 - width / 2, y: H / 2 + 58, width, height: 38, rx: 19,
+      fill: failed ? "#fff1f1" : "#fffdf3", stroke: failed ? "#d62839" : "#e3a008", "stroke-width": 2 }));
+    box.append(svg("text", { x: W / 2, y: H / 2 + 83, "text-anchor": "middle", "font-size": 16,
+      fill: "#1d2530" }, text));
+    root.append(box);
+  }
+
+  // Seats.
+  for (let s = 0; s < n; s++) {
+    const p = seatPlace(s, n);
+    const view = views[String(s)];
+    const hand = view ? (view.hand || []).map(parseCard) : Array(sizes[s]).fill(null);
+    const g = svg("g", { class: `seat seat-${s}`, "data-seat": s });
+    const side = Math.abs(p.cos) > 0.85;
+    const maxLen = side ? 300 : 430;
+    const stepC = hand.length > 1 ? Math.min(side ? 20 : 30, (maxLen - CARD_W) / (hand.length - 1)) : 0;
+    const rowLen = hand.length ? (hand.length - 1) * stepC + (side ? CARD_H : CARD_W) : 0;
+    const picked = ctx.highlightCards || new Set();
+    hand.forEach((card, k) => {
+      let x, y;
+      if (side) {
+        x = p.x - CARD_W / 2 + (p.cos < 0 ? 10 : -10);
+        y = p.y - rowLen / 2 + k * stepC - 6;
+      } else {
+        x = p.x - rowLen / 2 + k * stepC;
+        y = p.y - CARD_H / 2 + (p.y > H / 2 ? -28 : 24);
+      }
+      const c = cardSvg(card, { x, y, highlight: card && picked.has(card.text) });
+      g.append(c);
+    });
+    // Name plate.
+    const plateW = 196, plateH = 40;
+    let px = p.x - plateW / 2, py;
+    if (side) {
+      py = p.y + rowLen / 2 + 2;
+      if (py + plateH > H - 4) py = H - plateH - 4;
+      if (rowLen === 0) py = p.y - plateH / 2;
+    } else {
+      py = p.y > H / 2 ? p.y + 18 : p.y - 58;
+    }
+    px = Math.max(6, Math.min(W - plateW - 6, px));
+    py = Math.max(4, py);
+    const toMove = data.current_player === s;
+    const plate = svg("g", { class: "plate", cursor: ctx.onSeatClick ? "pointer" : "default" });
+    plate.append(svg("rect", { x: px, y: py, width: plateW, height: plateH, rx: 20,
+      fill: toMove ? "#fff7d6" : "#ffffff", stroke: toMove ? "#e3a008" : seatColor(s),
+      "stroke-width": toMove ? 4 : 2.5 }));
+    plate.append(svg("circle", { cx: px + 20, cy: py + plateH / 2, r: 9, fill: seatColor(s) }));
+    const you = data.human === s ? " (you)" : data.perspective === s ? " ◉" : "";
+    plate.append(svg("text", { x: px + 36, y: py + 18, "font-size": 16, "font-weight": 700,
+      fill: "#1d2530" }, names[s] + you));
+    const strat = (data.strategies || [])[s] || "";
+    plate.append(svg("text", { x: px + 36, y: py + 33, "font-size": 11.5, fill: "#5b6675" },
+      `${strat} · ${sizes[s]} card${sizes[s] === 1 ? "" : "s"}`));
+    plate.append(svg("text", { x: px + plateW - 14, y: py + 27, "text-anchor": "end",
+      "font-size": 20, "font-weight": 800, fill: "#1d2530" }, `${scores[s]}★`));
+    if (ctx.onSeatClick) plate.addEventListener("click", () => ctx.onSeatClick(s));
+    if (ctx.selectedSeat === s) {
+      plate.append(svg("rect", { x: px - 4, y: py - 4, width: plateW + 8, height: plateH + 8, rx: 24,
+        fill: "none", stroke: "#c2410c", "stroke-width": 3, "stroke-dasharray": "6 4" }));
+    }
+    g.append(plate);
+    root.append(g);
+  }
+  if (data.terminal && data.winners) {
+    const txt = data.winners.length === 1 ? `${names[data.winners[0]]} wins!` :
+      `Tie: ${data.winners.map((w) => names[w]).join(" & ")}`;
+    root.append(svg("rect", { x: W / 2 - 150, y: 18, width: 300, height: 44, rx: 22, fill: "#14202e" }));
+    root.append(svg("text", { x: W / 2, y: 47, "text-anchor": "middle", "font-size": 21,
+      "font-weight": 700, fill: "#ffd166" }, "Game over · " + txt));
+  }
+  el.replaceChildren(root);
+}
+
+// The person's move picker: opponents as buttons, then the cards it may ask for.
+export function renderMoves(el, data, ctx) {
+  const names = data.seat_names;
+  const asks = data.legal_actions.map((a) => {
+    const m = /^ask (\d+) (.+)$/.exec(a);
+    return m ? { action: a, target: +m[1], card: parseCard(m[2]) } : null;
+  }).filter(Boolean);
+  if (!asks.length) return false;
+  const targets = [...new Set(asks.map((a) => a.target))];
+  if (!targets.includes(ctx.selectedSeat)) ctx.selectedSeat = targets[0];
+  const bar = h("div", {}, h("h3", {}, "Your turn: ask an opponent for a card of a kind you hold"));
+  const tg = h("div", { class: "targets" }, h("span", { class: "hint" }, "Ask "));
+  for (const t of targets) {
+    tg.append(h("button", { class: t === ctx.selectedSeat ? "active target" : "target",
+      "data-target": t, onclick: () => ctx.selectSeat(t) }, names[t]));
+  }
+  bar.append(tg);
+  const cards = h("div", { class: "ask-cards" }, h("span", { class: "hint" }, "for "));
+  for (const a of asks.filter((a) => a.target === ctx.selectedSeat)) {
+    const s = svg("svg", { width: 50, height: 70, viewBox: "-2 -2 50 70", "data-action": a.action,
+      class: "ask-card" });
+    s.append(cardSvg(a.card));
+    s.addEventListener("click", () => ctx.move(a.action));
+    cards.append(s);
+  }
+  bar.append(cards);
+  el.replaceChildren(bar);
+  return true;
+}

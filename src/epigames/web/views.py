@@ -1,0 +1,344 @@
+"""JSON for the web client, built per perspective: a frame, a Kripke picture, a formula.
+
+A perspective is `None` (the spectator, who sees everything) or a seat. For a seat, every
+response is built from `state.observation(seat)` and `state.picture(subject, seat)` only;
+nothing is built from the true state and filtered afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from epigames.errors import InputError
+from epigames.games import TERMINAL, Game, State
+from epigames.games.picture import KripkePicture
+from epigames.logic import Partition, parse
+from epigames.logic.syntax import atom_text, to_text
+from epigames.web.sessions import Session, SessionError
+
+#: Most worlds a picture response carries (a Blufpoker cup can have thousands of rolls).
+MAX_WORLDS = 120
+#: Most log entries one frame response carries; older ones come with `since`.
+MAX_LOG = 2000
+
+
+def parse_perspective(game: Game, text: str | None) -> int | None:
+    """`None` for the spectator (`spectator`, empty), else the seat (number or name).
+
+    Raises:
+        SeatError: no such seat.
+    """
+    if text is None or text.strip().lower() in ("", "spectator", "all"):
+        return None
+    return game.seat_index(text)
+
+
+def allowed_perspective(session: Session, perspective: int | None) -> int | None:
+    """The perspective if the session allows it: a person playing sees only its seat.
+
+    Raises:
+        SessionError: a played game asked from another perspective (403).
+    """
+    if session.human is not None and perspective != session.human and not session.finished:
+        name = session.game.seat_names[session.human]
+        raise SessionError(
+            f"you play {name}: while the game runs you can only see it as {name} "
+            f"(perspective={session.human})",
+            403,
+        )
+    return perspective
+
+
+def player_label(game: Game, player: int) -> str:
+    """`South`, `chance` or `game over`."""
+    if player == TERMINAL:
+        return "game over"
+    if player < 0:
+        return "chance"
+    return game.seat_names[player]
+
+
+def log_entries(
+    session: Session, frame: int, perspective: int | None, since: int = 0
+) -> tuple[int, int, list[dict[str, Any]]]:
+    """The log up to a frame as seen from a perspective: events and decisions interleaved.
+
+    A decision comes just before the events it caused. A seat sees the public events,
+    its own private ones and the thoughts it may read (`Decision.thought_for`), even
+    after the game (the perspective shows what the seat knew then); the spectator sees
+    everything.
+
+    Returns:
+        The log's length, the index of the first entry returned (`since`, or later when
+        the log has more than `MAX_LOG` entries after it), and the entries from there on:
+        only those are turned into JSON, so stepping forward costs a few entries.
+    """
+    reveal = perspective is None
+    if not reveal:
+        session.ensure_readers(frame)
+    events = session.head.events[: session.event_counts[frame]]
+    decisions = session.decisions[:frame]
+    # First the order, as cheap references; then JSON for the requested tail only.
+    order: list[tuple[bool, int]] = []  # (is_decision, index)
+    d = 0
+    for i, event in enumerate(events):
+        while d < len(decisions) and decisions[d].first_event <= i:
+            order.append((True, d))
+            d += 1
+        if perspective is None or event.public or event.visible_to(perspective):
+            order.append((False, i))
+    order.extend((True, k) for k in range(d, len(decisions)))
+    start = max(0, min(since, len(order)), len(order) - MAX_LOG)
+    entries: list[dict[str, Any]] = []
+    for is_decision, index in order[start:]:
+        if is_decision:
+            dec = decisions[index]
+            show = reveal or (dec.thought_for is not None and perspective in dec.thought_for)
+            entries.append(
+                {
+                    "type": "decision",
+                    "index": index,
+                    "seat": dec.seat,
+                    "action": dec.action,
+                    "thought": dec.thought if show else "",
+                    "thought_hidden": bool(dec.thought) and not show,
+                    "human": session.human == dec.seat,
+                }
+            )
+        else:
+            entry = events[index].to_dict()
+            entries.append(
+                {
+                    "type": "event",
+                    "public": entry.pop("public"),
+                    "kind": entry.pop("kind"),
+                    "text": entry.pop("text"),
+                    "data": {k: v for k, v in entry.items() if k != "facts"},
+                }
+            )
+    return len(order), start, entries
+
+
+def table(state: State, perspective: int | None) -> dict[str, Any]:
+    """The table: each visible seat's view (`View.to_dict` without the log).
+
+    The spectator gets every seat's view; a seat only its own, which carries the public
+    counts (hand sizes, scores, …) of the others.
+    """
+    game = state.game
+    seats = range(game.num_players) if perspective is None else [perspective]
+    views = {}
+    for s in seats:
+        data = state.observation(s).to_dict(include_log=False)
+        if s != state.current_player:
+            data.pop("legal_actions", None)
+        views[str(s)] = data
+    return {"views": views}
+
+
+def frame_json(
+    session: Session, frame: int, perspective: int | None, since: int = 0
+) -> dict[str, Any]:
+    """Everything the client shows for one frame from one perspective.
+
+    Args:
+        session: the game.
+        frame: which frame.
+        perspective: None (spectator) or a seat.
+        since: log entries before this index are left out (the client has them).
+    """
+    frame = session.check_frame(frame)
+    state = session.state_at(frame)
+    game = session.game
+    player = state.current_player
+    length, start, log = log_entries(session, frame, perspective, since)
+    terminal = state.is_terminal()
+    subjects: list[str] = []
+    if hasattr(state, "picture_subjects"):
+        subjects = list(state.picture_subjects())
+    data: dict[str, Any] = {
+        "session": session.id,
+        "game": str(game),
+        "game_name": game.name,
+        "seat_names": list(game.seat_names),
+        "frame": frame,
+        "last_frame": session.last_frame,
+        "perspective": perspective,
+        "human": session.human,
+        "current_player": player,
+        "current_label": player_label(game, player),
+        "terminal": terminal,
+        "finished": session.finished,
+        "table": table(state, perspective),
+        "log_length": length,
+        "log_start": start,
+        "log": log,
+        "subjects": subjects,
+        "legal_actions": [],
+    }
+    if terminal:
+        data["returns"] = list(state.returns())
+        data["winners"] = list(state.winners())
+    if perspective is not None and player == perspective and frame == session.last_frame:
+        data["legal_actions"] = [
+            game.action_to_string(a) for a in state.observation(perspective).legal_actions
+        ]
+    if session.human is None or session.finished:
+        data["seed"] = session.seed
+        data["strategies"] = list(session.strategies)
+    else:
+        data["strategies"] = [
+            "you" if s == session.human else name for s, name in enumerate(session.strategies)
+        ]
+    data["origin"] = session.origin
+    return data
+
+
+def get_picture(session: Session, frame: int, subject: str, perspective: int | None) -> Any:
+    """The state's `picture(subject, perspective)`, cached per session.
+
+    Raises:
+        SessionError: the game draws no pictures (404).
+        InputError: an unknown subject (from the game).
+    """
+    frame = session.check_frame(frame)
+    state = session.state_at(frame)
+    if not hasattr(state, "picture"):
+        raise SessionError(f"{session.game.name} draws no Kripke pictures yet", 404)
+    return session.picture_cached(
+        frame, subject, perspective, lambda: state.picture(subject, perspective)
+    )
+
+
+def _blocks(partition: Any, keep: list[int]) -> list[list[int]]:
+    """An agent's blocks among the kept worlds (as positions in `keep`)."""
+    index = {w: i for i, w in enumerate(keep)}
+    if isinstance(partition, Partition):
+        blocks: dict[int, list[int]] = {}
+        for w in keep:
+            blocks.setdefault(int(partition.block[w]), []).append(index[w])
+        return list(blocks.values())
+    raise InputError("only S5 pictures (a partition per agent) can be drawn")
+
+
+def picture_json(picture: KripkePicture) -> dict[str, Any]:
+    """A picture as nodes and per-agent blocks, with probabilities and the true world.
+
+    Edges are implied by blocks (S5: every pair inside a block is related); the client
+    draws each agent's blocks as edges in the agent's colour.
+    """
+    model = picture.model
+    true_world = picture.true_world
+    order = list(range(model.size))
+    truncated = False
+    if model.size > MAX_WORLDS:
+        # Keep the true world and the most likely ones for the viewer.
+        def weight(w: int) -> float:
+            name = model.worlds[w]
+            return sum(p.get(name, 0.0) for p in picture.probabilities.values())
+
+        keep = sorted(order, key=lambda w: (model.worlds[w] != true_world, -weight(w)))
+        order = sorted(keep[:MAX_WORLDS])
+        truncated = True
+    worlds = []
+    for w in order:
+        name = model.worlds[w]
+        worlds.append(
+            {
+                "name": name,
+                "atoms": sorted(model.world_atoms(w)),
+                "true": name == true_world,
+                "probabilities": {
+                    agent: probs.get(name, 0.0) for agent, probs in picture.probabilities.items()
+                },
+            }
+        )
+    agents = [
+        {"name": agent, "blocks": _blocks(model.relations[agent], order)} for agent in model.agents
+    ]
+    return {
+        "subject": picture.subject,
+        "perspective": picture.perspective,
+        "true_world": true_world,
+        "worlds": worlds,
+        "world_count": model.size,
+        "truncated": truncated,
+        "agents": agents,
+        "atoms": [{"name": a, "typed": atom_text(a)} for a in model.atoms],
+    }
+
+
+def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[str, Any]:
+    """The knowledge matrix: per agent, subjects × worlds (holders) with probabilities.
+
+    Built from each subject's picture for the perspective, so a seat sees only the
+    probabilities its picture carries.
+    """
+    frame = session.check_frame(frame)
+    state = session.state_at(frame)
+    if not hasattr(state, "picture_subjects"):
+        raise SessionError(f"{session.game.name} draws no Kripke pictures yet", 404)
+    subjects = list(state.picture_subjects())
+    columns: list[str] = []
+    agents: list[str] = []
+    rows = []
+    for subject in subjects:
+        picture = get_picture(session, frame, subject, perspective)
+        for name in picture.model.worlds:
+            if name not in columns:
+                columns.append(name)
+        for agent in picture.probabilities:
+            if agent not in agents:
+                agents.append(agent)
+        rows.append(
+            {
+                "subject": subject,
+                "true_world": picture.true_world,
+                "probabilities": {a: dict(p) for a, p in picture.probabilities.items()},
+            }
+        )
+    # Seats in seat order first (the usual columns: holders), then anything else.
+    seats = list(session.game.seat_names)
+    columns.sort(key=lambda c: (0, seats.index(c)) if c in seats else (1, columns.index(c)))
+    if len(columns) > MAX_WORLDS:
+        raise SessionError(
+            f"a knowledge matrix of {len(columns)} columns is too wide to show; "
+            "use the Kripke panel",
+            422,
+        )
+    return {"frame": frame, "perspective": perspective, "agents": agents, "columns": columns,
+            "rows": rows}  # fmt: skip
+
+
+def formula_json(picture: KripkePicture, text: str) -> dict[str, Any]:
+    """Evaluate a formula on a picture's model.
+
+    The answer is the formula's truth at the true world when the perspective knows it;
+    otherwise (a seat that does not know the true world) whether it holds in every world
+    of the picture. Either way the worlds where it is false are listed.
+
+    Raises:
+        FormulaSyntaxError: the text does not parse (its message shows a caret).
+        UnknownAgentError: the formula names an agent the model does not have.
+    """
+    formula = parse(text)
+    model = picture.model
+    truth = np.asarray(model.truth_set(formula))
+    false_worlds = [model.worlds[i] for i in np.flatnonzero(~truth)]
+    true_worlds = [model.worlds[i] for i in np.flatnonzero(truth)]
+    if picture.true_world is not None:
+        holds = bool(truth[model.worlds.index(picture.true_world)])
+        scope = f"in the true world {picture.true_world}"
+    else:
+        holds = bool(truth.all())
+        scope = "in every world this seat considers possible"
+    return {
+        "formula": to_text(formula),
+        "holds": holds,
+        "scope": scope,
+        "true_worlds": true_worlds,
+        "false_worlds": false_worlds,
+        "answer": f"{'true' if holds else 'false'} {scope}",
+    }

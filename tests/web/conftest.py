@@ -1,0 +1,42 @@
+"""Fixtures for the web app tests: the app with a results directory, and its client."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the 'web' extra")
+
+with warnings.catch_warnings():
+    # Starlette warns about its own use of httpx; nothing to act on here.
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from epigames.web.app import create_app
+from tests.web import toy  # registers the `webtoy` game
+
+__all__ = ["toy"]
+
+
+@pytest.fixture
+def db_dir(tmp_path: Path) -> Path:
+    path = tmp_path / "dbs"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def client(db_dir: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_dir)) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: object) -> dict[str, object]:
+    """Start a session and return its info (asserting 201)."""
+    response = client.post("/api/sessions", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, object] = response.json()
+    return data
