@@ -113,3 +113,14 @@ def test_kripke_picture_from_a_seat_and_a_spectator() -> None:
 
 def test_every_multiset_is_a_visible_pattern() -> None:
     assert len(PATTERNS) == sum(len(multisets(k)) for k in range(4)) == 84
+
+
+def test_open_poker_dice_override_the_bidders_old_look_under_the_cup() -> None:
+    """Regression: the poker bidder must not keep 'knowing' its old cup once dice are open."""
+    from epigames.games import load_game, replay
+
+    game = load_game("blufpoker")
+    moves = ["throw 5 4 2", "call", "throw 5 5 5", "believe", "throw 3 1 1"]
+    state = replay(game, [game.parse_action(m) for m in moves])
+    known = {state.observation(seat).knowledge.known for seat in range(3)}
+    assert known == {Roll.parse("311")}

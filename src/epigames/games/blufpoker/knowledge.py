@@ -63,7 +63,8 @@ class CupKnowledge:
     def from_view(cls, view: BlufpokerView) -> CupKnowledge:
         """The knowledge of a view's seat, derived from its observations only."""
         board = view.board
-        known = view.cup if view.cup is not None else board.known
+        # What the board shows (a lifted cup, open poker dice) is newer than a private look.
+        known = board.known if board.known is not None else view.cup
         bid = ROLLS[board.bid] if board.bid >= 0 else None
         return cls(view.seat, board.visible, known, board.rolling, bid)
 
