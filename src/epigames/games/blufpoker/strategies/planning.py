@@ -38,8 +38,20 @@ COIN = 0.5
 #: Throws of `k` dice: `(faces, probability)` pairs.
 _THROWS = {k: [(d, orderings(d) / 6**k) for d in multisets(k)] for k in range(1, DICE + 1)}
 #: Chance of beating / equalling a poker in the poker phase, by its face.
-POKER_BEAT = {f: float(poker_odds(f)[0]) for f in range(1, 7)}
-POKER_FAIL = {f: float(poker_odds(f)[2]) for f in range(1, 7)}
+
+
+# Computed on first use, not at import: the exact poker-phase odds take seconds, and
+# importing epigames (e.g. for `epigames --help`) must stay fast.
+@functools.cache
+def poker_beat(face: int) -> float:
+    """Chance that the poker phase beats a poker of `face`."""
+    return float(poker_odds(face)[0])
+
+
+@functools.cache
+def poker_fail(face: int) -> float:
+    """Chance that the poker phase fails against a poker of `face`."""
+    return float(poker_odds(face)[2])
 
 
 def believe_chance(rank: int, visible: Dice) -> float:
@@ -58,7 +70,7 @@ def bid_risk_free(rank: int) -> float:
     """The chance a *true* bid of `rank` costs nothing (a believed poker may be beaten)."""
     if rank < FIRST_POKER:
         return 1.0
-    return 1.0 - COIN * POKER_BEAT[rank - FIRST_POKER + 1]
+    return 1.0 - COIN * poker_beat(rank - FIRST_POKER + 1)
 
 
 @functools.cache
@@ -69,7 +81,7 @@ def best_bluff(visible: Dice, bid: int) -> tuple[int, float]:
         return bid + 1, believe_chance(bid + 1, visible)
     best, value = RANKS - 1, -1.0
     for rank in range(bid + 1, RANKS):
-        survive = believe_chance(rank, visible) * (1.0 - POKER_BEAT[rank - FIRST_POKER + 1])
+        survive = believe_chance(rank, visible) * (1.0 - poker_beat(rank - FIRST_POKER + 1))
         if survive > value:
             best, value = rank, survive
     return best, value
@@ -123,7 +135,7 @@ class Planner:
     def turn_value(self, cup: Dice) -> float:
         """The chance of no penalty after believing and taking a cup of `cup`."""
         if self.bid >= FIRST_POKER:
-            return 1.0 - POKER_FAIL[self.bid - FIRST_POKER + 1]
+            return 1.0 - poker_fail(self.bid - FIRST_POKER + 1)
         return self.best(cup, ())[0]
 
 
