@@ -4,6 +4,10 @@ The oracle enumerates every current deal of the cards in play (with the agent's 
 fixed) and keeps those that survive replaying the whole history backwards: each event is
 checked against the deal as it was at that moment. It shares no bookkeeping with the
 engine.
+
+With ``groups``, the kinds are the no-complete-group invariant of `PublicInfo`: a kind
+that comes together in one hand (at the deal or by a move) leaves play at once, and the
+oracle keeps only the deals in which no holder holds a whole kind still in play.
 """
 
 from __future__ import annotations
@@ -45,9 +49,12 @@ class Game:
     deal: dict[int, int]  # card index -> holder, cards in play only
     events: list[Event]
     public: PublicInfo
+    groups: bool = False
 
 
-def new_game(rng: random.Random, players: int, kinds: int, values: int, table: int = 0) -> Game:
+def new_game(
+    rng: random.Random, players: int, kinds: int, values: int, table: int = 0, groups: bool = False
+) -> Game:
     cards = [Card(k, v) for k in range(kinds) for v in range(values)]
     names = [f"P{i}" for i in range(players)] + (["table"] if table else [])
     layout = CardLayout.create(cards, names, range(players))
@@ -59,7 +66,41 @@ def new_game(rng: random.Random, players: int, kinds: int, values: int, table: i
         h = players if n < table else n % players
         deal[c] = h
         counts[h] += 1
-    return Game(layout, players, counts, deal, [], PublicInfo.start(layout, counts))
+    kinds_cards = [[card for card in cards if card.kind == k] for k in range(kinds)]
+    public = PublicInfo.start(layout, counts, kinds_cards if groups else ())
+    game = Game(layout, players, counts, deal, [], public, groups)
+    lay_down_complete(game)
+    return game
+
+
+def lay_down_complete(game: Game) -> None:
+    """With groups, a kind that is all in one hand leaves play at once (as in Kwartet)."""
+    if not game.groups:
+        return
+    kinds: dict[int, list[int]] = {}
+    for c in game.deal:
+        kinds.setdefault(game.layout.cards[c].kind, []).append(c)  # type: ignore[attr-defined]
+    for same in kinds.values():
+        holders = {game.deal[c] for c in same}
+        if len(holders) == 1:
+            h = holders.pop()
+            for c in same:
+                apply(game, ("remove", c, h))
+
+
+def no_complete_group(game: Game, deal: dict[int, int]) -> bool:
+    """Whether no holder holds every card of a kind still wholly in play."""
+    if not game.groups:
+        return True
+    lay = game.layout
+    holders: dict[int, set[int]] = {}
+    whole: dict[int, bool] = {}
+    for c in range(lay.n_cards):
+        kind = lay.cards[c].kind  # type: ignore[attr-defined]
+        whole[kind] = whole.get(kind, True) and c in deal
+        if c in deal:
+            holders.setdefault(kind, set()).add(deal[c])
+    return all(len(holders[k]) > 1 for k, w in whole.items() if w)
 
 
 def apply(game: Game, event: Event) -> None:
@@ -86,6 +127,12 @@ def apply(game: Game, event: Event) -> None:
 
 
 def random_step(game: Game, rng: random.Random, wild: bool) -> None:
+    """One random true public step, then any kind completed leaves play (with groups)."""
+    one_step(game, rng, wild)
+    lay_down_complete(game)
+
+
+def one_step(game: Game, rng: random.Random, wild: bool) -> None:
     """One random true event; mostly Kwartet asks, sometimes other facts."""
     lay, deal = game.layout, game.deal
     in_play = sorted(deal)
@@ -245,7 +292,11 @@ def check(game: Game, rng: random.Random, agent: int | None) -> None:
         )
     else:
         know = CardKnowledge.public_view(game.public)
-    worlds = [d for d in current_deals(game, agent, hand) if consistent(game, d, private)]
+    worlds = [
+        d
+        for d in current_deals(game, agent, hand)
+        if consistent(game, d, private) and no_complete_group(game, d)
+    ]
     assert game.deal in worlds
     tally: dict[int, Counter[int]] = {c: Counter() for c in range(lay.n_cards)}
     for d in worlds:
@@ -277,10 +328,17 @@ def check(game: Game, rng: random.Random, agent: int | None) -> None:
 
 
 def play_and_check(
-    seed: int, players: int, kinds: int, values: int, steps: int, table: int, wild: bool
+    seed: int,
+    players: int,
+    kinds: int,
+    values: int,
+    steps: int,
+    table: int,
+    wild: bool,
+    groups: bool = False,
 ) -> None:
     rng = random.Random(seed)
-    game = new_game(rng, players, kinds, values, table)
+    game = new_game(rng, players, kinds, values, table, groups)
     checkpoints = {steps // 2, steps}
     for step in range(1, steps + 1):
         random_step(game, rng, wild)
@@ -334,11 +392,55 @@ def test_four_players_four_kinds_of_four(seed: int) -> None:
     play_and_check(1000 + seed, 4, 4, 4, 10 + 3 * seed, 0, True)
 
 
-@pytest.mark.parametrize("use_numpy", [False, True])
-def test_sample_world_is_uniform(use_numpy: bool) -> None:
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 14), wild=st.booleans())
+def test_groups_three_players_nine_cards(seed: int, steps: int, wild: bool) -> None:
+    play_and_check(seed, 3, 3, 3, steps, 0, wild, groups=True)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 18), wild=st.booleans())
+def test_groups_three_players_twelve_cards(seed: int, steps: int, wild: bool) -> None:
+    play_and_check(seed, 3, 4, 3, steps, 0, wild, groups=True)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 20), wild=st.booleans())
+def test_groups_three_players_and_a_table(seed: int, steps: int, wild: bool) -> None:
+    play_and_check(seed, 3, 3, 3, steps, 2, wild, groups=True)
+
+
+@FAST
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 12), wild=st.booleans())
+def test_groups_three_players_pairs(seed: int, steps: int, wild: bool) -> None:
+    """Groups of two: a known card of a pair in a hand rules the other one out there."""
+    play_and_check(seed, 3, 5, 2, steps, 0, wild, groups=True)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 24), wild=st.booleans())
+def test_groups_four_players_three_kinds_of_four(seed: int, steps: int, wild: bool) -> None:
+    play_and_check(seed, 4, 3, 4, steps, 0, wild, groups=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_groups_four_players_four_kinds_of_four(seed: int) -> None:
+    play_and_check(2000 + seed, 4, 4, 4, 8 + 3 * seed, 0, True, groups=True)
+
+
+@pytest.mark.parametrize(("use_numpy", "groups"), [(False, False), (True, False), (False, True)])
+def test_sample_world_is_uniform(use_numpy: bool, groups: bool) -> None:
     rng = random.Random(7)
-    game = new_game(rng, 3, 4, 3)
+    game = new_game(rng, 3, 4, 3, groups=groups)
     while True:
+        if len(game.events) > 60 or not game.deal:  # laydowns may empty the hands: redeal
+            game = new_game(rng, 3, 4, 3, groups=groups)
         random_step(game, rng, True)
         know = CardKnowledge.create(
             game.public, 0, [game.layout.cards[c] for c, h in game.deal.items() if h == 0]
@@ -346,7 +448,11 @@ def test_sample_world_is_uniform(use_numpy: bool) -> None:
         if 8 <= know.worlds_count() <= 40 and game.public.constraints:
             break
     hand = {c for c, h in game.deal.items() if h == 0}
-    worlds = [d for d in current_deals(game, 0, hand) if consistent(game, d, [])]
+    worlds = [
+        d
+        for d in current_deals(game, 0, hand)
+        if consistent(game, d, []) and no_complete_group(game, d)
+    ]
     assert len(worlds) == know.worlds_count()
     source: random.Random | np.random.Generator = (
         np.random.default_rng(11) if use_numpy else random.Random(11)

@@ -1,7 +1,9 @@
 """Per-game knowledge the generic suite needs: parameter settings and no-peeking oracles.
 
 A new game adds its settings to `SETTINGS` (else only its defaults run) and a function to
-`HIDDEN` (else `test_every_game_has_a_no_peeking_oracle` fails).
+`HIDDEN` (else `test_every_game_has_a_no_peeking_oracle` fails); a game whose views have
+`knowledge` adds a referee to `SOUND` (else `test_every_game_with_knowledge_has_a_referee`
+fails).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 
 from epigames.games import State
 from epigames.games.blufpoker import BlufpokerState
+from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
 from epigames.games.kwartet import KwartetState
 
@@ -67,4 +70,60 @@ def blufpoker_hidden(state: State, seat: int) -> set[str]:
 HIDDEN: dict[str, Callable[[State, int], set[str]]] = {
     "kwartet": kwartet_hidden,
     "blufpoker": blufpoker_hidden,
+}
+
+
+def kwartet_sound(state: State, seat: int) -> int:
+    """Check that `seat`'s card knowledge is true of the real hands; returns claims checked.
+
+    Every known holder must hold the card, and every card's true holder must be among its
+    possible holders (so no "lacks" the seat knows is false either).
+    """
+    assert isinstance(state, KwartetState)
+    knowledge = state.observation(seat).knowledge
+    where = {card: s for s, hand in enumerate(state.hands()) for card in hand}
+    claims = 0
+    for card in state.game.deck:
+        holder = knowledge.holder(card)
+        if card not in where:  # laid down
+            assert holder is None and not knowledge.possible_holders(card), card
+            continue
+        assert where[card] in knowledge.possible_holders(card), (seat, card)
+        if holder is not None:
+            assert holder == where[card], (seat, card, holder)
+            claims += 1
+    return claims
+
+
+def blufpoker_sound(state: State, seat: int) -> int:
+    """Check that `seat`'s knowledge of the cup is true of the real roll; returns claims."""
+    assert isinstance(state, BlufpokerState)
+    view = state.observation(seat)
+    knowledge = view.knowledge
+    cup = state.cup
+    if view.phase.startswith("poker"):  # the open poker dice are the subject, not the cup
+        dice = view.poker_dice
+        cup = Roll(*sorted(dice, reverse=True)) if len(dice) == 3 else None
+    if cup is None:  # nothing rolled yet, or the holder is mid-roll
+        return 0
+    claims = 0
+    if knowledge.known is not None:
+        assert knowledge.known == cup, (seat, knowledge.known, cup)
+        claims += 1
+    assert knowledge.considers_possible(cup), (seat, cup)
+    for roll in ROLLS:
+        if knowledge.knows_at_least(roll):
+            assert cup.rank >= roll.rank, (seat, roll, cup)
+            claims += 1
+        if knowledge.knows_below(roll):
+            assert cup.rank < roll.rank, (seat, roll, cup)
+            claims += 1
+    return claims
+
+
+#: game name -> (state, seat) -> checks the seat's `view.knowledge` against the true state
+#: (asserting) and returns how many claims of knowledge it checked.
+SOUND: dict[str, Callable[[State, int], int]] = {
+    "kwartet": kwartet_sound,
+    "blufpoker": blufpoker_sound,
 }

@@ -29,7 +29,7 @@ from epigames.games.match import seed_streams
 def test_registry_and_defaults() -> None:
     assert "kwartet" in registered_games()
     assert load_game("kwartet") == KwartetGame() == load_game(" kwartet ( ) ")
-    assert str(load_game("kwartet")) == "kwartet(players=4,kinds=13,ask_own=true)"
+    assert str(load_game("kwartet")) == "kwartet(players=4,kinds=13,ask_own=true,max_moves=5000)"
     assert load_game("kwartet(ask_own=FALSE, players=3)") == KwartetGame(3, 13, False)
 
 
@@ -79,9 +79,11 @@ def test_param_declarations() -> None:
 
 
 def test_strategy_registry() -> None:
-    assert strategies_for("kwartet") == ["random"]
+    names = ["aggressive", "defensive", "expert", "greedy", "mixed", "owner", "random", "silent"]
+    assert strategies_for("kwartet") == names
     with pytest.raises(
-        UnknownStrategyError, match="unknown strategy 'gredy' for kwartet; choose one of: random"
+        UnknownStrategyError,
+        match="unknown strategy 'gredy' for kwartet; choose one of: aggressive, defensive, ",
     ):
         make_strategy("kwartet", "gredy", random.Random(0))
     with pytest.raises(UnknownGameError):

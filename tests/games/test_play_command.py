@@ -133,4 +133,5 @@ def test_help_lists_games_and_strategies(capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = run(["play", "--help"], capsys)
     assert code == 0
     flat = " ".join(out.split())
-    assert "kwartet (strategies: random)" in flat and "--seat" in flat and "--json" in flat
+    assert "kwartet (strategies: aggressive, defensive, expert," in flat
+    assert "--seat" in flat and "--json" in flat

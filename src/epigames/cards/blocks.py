@@ -1,13 +1,15 @@
 """Split a `Problem` into constraint blocks and classes of interchangeable cards.
 
-Free cards that appear in no at-least-one constraint are grouped by their allowed-holder
-set into *classes*: cards of one class are interchangeable, so only their number matters
-to the solvers. Cards of constraints that share a card are joined into *blocks*; a
-block's assignments that satisfy its constraints are enumerated and grouped by how many
-cards each holder takes (its *usage*). In Kwartet a block is the unknown cards of one
-kind (at most 4); the enumeration is exponential in the block size, the only exponential
-step of the engine. Enumerations are cached by the block's pattern (allowed holders per
-card and constraints), which repeats from one knowledge state to the next.
+Free cards that appear in no constraint (at-least-one or not-all) are grouped by their
+allowed-holder set into *classes*: cards of one class are interchangeable, so only their
+number matters to the solvers. Cards of constraints that share a card are joined into
+*blocks*; a block's assignments that satisfy its constraints (each at-least-one holder
+gets one of its cards, no not-all holder gets all of its cards) are enumerated and
+grouped by how many cards each holder takes (its *usage*). In Kwartet a block is the
+unknown cards of one kind (at most 4); the enumeration is exponential in the block size,
+the only exponential step of the engine. Enumerations are cached by the block's pattern
+(allowed holders per card and constraints), which repeats from one knowledge state to the
+next.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ Assignment = tuple[int, ...]
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """Cards tied together by at-least-one constraints, with their valid assignments.
+    """Cards tied together by constraints, with their valid assignments.
 
     Attributes:
         cards: the block's cards.
@@ -71,8 +73,10 @@ class Decomposition:
 
 
 _PATTERNS: dict[tuple[object, ...], list[tuple[tuple[int, ...], list[Assignment]]]] = {}
-_BLOCKS: dict[tuple[object, ...], Block] = {}
-_CACHE_LIMIT = 20000
+# Bounds keep memory flat over any number of games. Patterns (no card names) recur
+# across games; a block's cards and holders recur within one game only.
+_CACHE_LIMIT = 4096
+_RAW_LIMIT = 2048
 
 
 def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
@@ -85,25 +89,30 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
         strides.append(stride)
         # Room for the capacity plus a block's largest use (at most the capacity).
         stride *= 2 * cap + 1
-    merged: list[tuple[int, list[tuple[int, int]]]] = []
-    for h, mask in problem.constraints:
-        joined_mask, joined = mask, [(h, mask)]
+    # Per block: its cards, at-least-one constraints and not-all constraints.
+    merged: list[tuple[int, list[tuple[int, int]], list[tuple[int, int]]]] = []
+    n_cons = len(problem.constraints)
+    for i, (h, mask) in enumerate((*problem.constraints, *problem.exclusions)):
+        joined_mask = mask
+        joined: list[tuple[int, int]] = [(h, mask)] if i < n_cons else []
+        excluded: list[tuple[int, int]] = [] if i < n_cons else [(h, mask)]
         rest = []
         # Existing blocks are pairwise disjoint, so testing against the growing mask
         # finds exactly the blocks that meet the new constraint.
-        for bmask, bcons in merged:
+        for bmask, bcons, bexcl in merged:
             if bmask & joined_mask:
                 joined_mask |= bmask
                 joined.extend(bcons)
+                excluded.extend(bexcl)
             else:
-                rest.append((bmask, bcons))
-        rest.append((joined_mask, joined))
+                rest.append((bmask, bcons, bexcl))
+        rest.append((joined_mask, joined, excluded))
         merged = rest
     in_blocks = 0
     blocks = []
-    for bmask, bcons in merged:
+    for bmask, bcons, bexcl in merged:
         in_blocks |= bmask
-        blocks.append(_block(problem, active, tuple(strides), bmask, bcons, names))
+        blocks.append(_block(problem, active, tuple(strides), bmask, bcons, bexcl, names))
 
     rest_cards = problem.free & ~in_blocks
     classes = []
@@ -125,61 +134,112 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
     return Decomposition(active, caps, tuple(strides), tuple(blocks), tuple(classes))
 
 
+class _Raw:
+    """A block's assignments grouped by usage over all holders, before capacities apply."""
+
+    __slots__ = ("cards", "groups", "limit")
+
+    def __init__(
+        self,
+        cards: tuple[int, ...],
+        groups: list[tuple[tuple[int, ...], tuple[Assignment, ...], tuple[int, ...]]],
+        n_holders: int,
+    ) -> None:
+        self.cards = cards
+        # (usage per holder, assignments, per holder the cards some assignment puts there)
+        self.groups = groups
+        # Per holder, the most cards any group gives it: capacities at least this large
+        # keep every group, so the per-group capacity check can be skipped.
+        self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n_holders))
+
+
+_RAW: dict[tuple[object, ...], _Raw] = {}
+
+
+def _raw(
+    problem: Problem, bmask: int, bcons: list[tuple[int, int]], bexcl: list[tuple[int, int]]
+) -> _Raw:
+    # Keyed on the block's own cards, allowed holders and constraints (cheap to build);
+    # capacities change on almost every move, so they are applied afterwards, not keyed.
+    may = tuple(m & bmask for m in problem.may)
+    key = (bmask, may, tuple(bcons), tuple(bexcl))
+    raw = _RAW.get(key)
+    if raw is not None:
+        return raw
+    cards = tuple(iter_bits(bmask))
+    allowed = tuple(sum(1 << h for h, m in enumerate(may) if m >> c & 1) for c in cards)
+    pos = {c: i for i, c in enumerate(cards)}
+    checks = tuple(sorted((h, sum(1 << pos[c] for c in iter_bits(m))) for h, m in bcons))
+    bans = tuple(sorted((h, sum(1 << pos[c] for c in iter_bits(m))) for h, m in bexcl))
+    n = len(may)
+    pattern = (allowed, checks, bans, n)
+    groups = _PATTERNS.get(pattern)
+    if groups is None:
+        groups = _enumerate(allowed, checks, bans, n)
+        if len(_PATTERNS) >= _CACHE_LIMIT:
+            _PATTERNS.clear()
+        _PATTERNS[pattern] = groups
+    full = []
+    for usage, assigns in groups:
+        where = [0] * n
+        for assign in assigns:
+            for c, h in zip(cards, assign, strict=True):
+                where[h] |= 1 << c
+        full.append((usage, tuple(assigns), tuple(where)))
+    raw = _Raw(cards, full, n)
+    if len(_RAW) >= _RAW_LIMIT:
+        for old in list(_RAW)[: _RAW_LIMIT // 2]:  # the oldest half (dicts keep order)
+            del _RAW[old]
+    _RAW[key] = raw
+    return raw
+
+
 def _block(
     problem: Problem,
     active: tuple[int, ...],
     strides: tuple[int, ...],
     bmask: int,
     bcons: list[tuple[int, int]],
+    bexcl: list[tuple[int, int]],
     names: tuple[str, ...],
 ) -> Block:
-    cards = tuple(iter_bits(bmask))
-    allowed = tuple(problem.allowed(c) for c in cards)
-    pos = {c: i for i, c in enumerate(cards)}
-    checks = tuple(sorted((h, sum(1 << pos[c] for c in iter_bits(m))) for h, m in bcons))
+    raw = _raw(problem, bmask, bcons, bexcl)
     caps = problem.caps
-    key = (cards, allowed, checks, caps)
-    block = _BLOCKS.get(key)
-    if block is not None:
-        return block
-    pattern = (allowed, checks, len(caps))
-    groups = _PATTERNS.get(pattern)
-    if groups is None:
-        groups = _enumerate(allowed, checks, len(caps))
-        if len(_PATTERNS) >= _CACHE_LIMIT:
-            _PATTERNS.clear()
-        _PATTERNS[pattern] = groups
+    loose = all(cap >= most for cap, most in zip(caps, raw.limit, strict=True))
     kept = []
     shifts = []
     placed = []
-    for usage, assigns in groups:
-        if any(n > caps[h] for h, n in enumerate(usage)):
+    for usage, assigns, where in raw.groups:
+        if not loose and any(n > cap for n, cap in zip(usage, caps, strict=True)):
             continue
-        kept.append((tuple(usage[h] for h in active), tuple(assigns)))
-        shifts.append(sum(usage[h] * s for h, s in zip(active, strides, strict=True)))
-        where = [0] * len(caps)
-        for assign in assigns:
-            for c, h in zip(cards, assign, strict=True):
-                where[h] |= 1 << c
-        placed.append(tuple(where))
+        kept.append((tuple(usage[h] for h in active), assigns))
+        shift = 0
+        for h, s in zip(active, strides, strict=True):
+            shift += usage[h] * s
+        shifts.append(shift)
+        placed.append(where)
     if not kept:
-        who = ", ".join(sorted({names[h] for h, _ in bcons}))
-        raise InconsistentCardsError(f"the at-least-one facts about {who} cannot all hold together")
-    block = Block(cards, tuple(kept), tuple(shifts), tuple(placed))
-    if len(_BLOCKS) >= _CACHE_LIMIT:
-        _BLOCKS.clear()
-    _BLOCKS[key] = block
-    return block
+        who = ", ".join(sorted({names[h] for h, _ in (*bcons, *bexcl)}))
+        raise InconsistentCardsError(
+            f"the at-least-one and not-all facts about {who} cannot all hold together"
+        )
+    return Block(raw.cards, tuple(kept), tuple(shifts), tuple(placed))
 
 
 def _enumerate(
-    allowed: tuple[int, ...], checks: tuple[tuple[int, int], ...], n_holders: int
+    allowed: tuple[int, ...],
+    checks: tuple[tuple[int, int], ...],
+    bans: tuple[tuple[int, int], ...],
+    n_holders: int,
 ) -> list[tuple[tuple[int, ...], list[Assignment]]]:
     options = [tuple(iter_bits(a)) for a in allowed]
     checks_pos = [(h, tuple(iter_bits(ps))) for h, ps in checks]
+    bans_pos = [(h, tuple(iter_bits(ps))) for h, ps in bans]
     groups: dict[tuple[int, ...], list[Assignment]] = {}
     for assign in product(*options):
         if not all(any(assign[p] == h for p in ps) for h, ps in checks_pos):
+            continue
+        if any(all(assign[p] == h for p in ps) for h, ps in bans_pos):
             continue
         usage = [0] * n_holders
         for h in assign:

@@ -44,14 +44,22 @@ def apply_facts(public: PublicInfo, facts: Iterable[Sequence[Hashable]]) -> Publ
     return public
 
 
-def start_from_counts(layout: CardLayout, facts: Iterable[Sequence[Hashable]]) -> PublicInfo:
-    """The public information right after a deal announced as `("count", seat, n)` facts."""
+def start_from_counts(
+    layout: CardLayout,
+    facts: Iterable[Sequence[Hashable]],
+    groups: Iterable[Iterable[Hashable]] = (),
+) -> PublicInfo:
+    """The public information right after a deal announced as `("count", seat, n)` facts.
+
+    ``groups`` are the game's card sets that no holder holds completely while in play (see
+    `PublicInfo.start`).
+    """
     counts = [0] * layout.n_holders
     for fact in facts:
         if fact[0] != "count":
             raise ValueError(f"a deal is announced by count facts, not {fact!r}")
         counts[_holder(fact[1])] = int(fact[2])  # type: ignore[call-overload]
-    return PublicInfo.start(layout, counts)
+    return PublicInfo.start(layout, counts, groups)
 
 
 def _holder(value: Hashable) -> int:

@@ -4,8 +4,9 @@ A `CardKnowledge` is immutable. Nothing is computed when it is built; each query
 what it needs once and caches it on the object:
 
 1. *reduction* (any query): the agent's hand and seen facts are overlaid on the public
-   facts and unit propagation runs (`epigames.cards.problem`). Cards it places are known,
-   so `holder` answers them without further work.
+   facts (including the no-complete-group invariant of `PublicInfo.groups`, which holds
+   at the queried moment) and unit propagation runs (`epigames.cards.problem`). Cards
+   it places are known, so `holder` answers them without further work.
 2. *possible holders* (`possible_holders`, `holder` of a still free card, `knows_*`):
    reachability over constraint blocks plus Hall's condition over the interchangeable
    classes (`epigames.cards.feasibility`); no counting.
@@ -38,7 +39,9 @@ from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
 
-_MEMO_SIZE = 4096
+# Hits come from the same agent's recent states, so a small memo does; each entry may
+# hold counting tables, so a large one costs memory that grows with the games played.
+_MEMO_SIZE = 512
 _HOLDER_SETS: dict[int, frozenset[int]] = {}
 
 
@@ -131,6 +134,7 @@ class CardKnowledge:
     _possible: tuple[int, ...] | None = field(default=None, init=False, repr=False)
     _marginals: dict[int, list[int]] | None = field(default=None, init=False, repr=False)
     _matrix: npt.NDArray[np.float64] | None = field(default=None, init=False, repr=False)
+    _known: tuple[int, ...] | None = field(default=None, init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------
 
@@ -259,7 +263,9 @@ class CardKnowledge:
                     "other facts"
                 )
             lacking[h] |= 1 << c
-        return reduce_facts(layout, public.counts, holding, lacking, public.removed, constraints)
+        return reduce_facts(
+            layout, public.counts, holding, lacking, public.removed, constraints, public.groups
+        )
 
     def _solved(self) -> _Solved:
         solution = self._solution
@@ -301,6 +307,33 @@ class CardKnowledge:
                     return None
                 found = h
         return found
+
+    def known_holders(self) -> tuple[int, ...]:
+        """Per card index, the holder the agent knows has it, or -1 (unknown or removed).
+
+        One pass over the holders' bitmasks: cheaper than `holder` card by card when a
+        caller wants many cards (e.g. a strategy scanning the cards it needs).
+        """
+        known = self._known
+        if known is None:
+            problem = self._reduced()
+            where = [-1] * self.layout.n_cards
+            for h, cards in enumerate(problem.known):
+                for c in iter_bits(cards):
+                    where[c] = h
+            if problem.free:
+                seen = twice = 0
+                masks = self._possible_masks()
+                for cards in masks:
+                    twice |= seen & cards
+                    seen |= cards
+                single = problem.free & ~twice
+                for h, cards in enumerate(masks):
+                    for c in iter_bits(cards & single):
+                        where[c] = h
+            known = tuple(where)
+            object.__setattr__(self, "_known", known)
+        return known
 
     def possible_mask(self, card: Hashable) -> int:
         """`possible_holders` as a bitmask over holder indices."""

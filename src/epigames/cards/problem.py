@@ -1,6 +1,7 @@
 """The reduced problem: free cards, where each may be, capacities and live constraints.
 
-`reduce_facts` turns facts (known holders, lacks, at-least-one sets, counts) into a
+`reduce_facts` turns facts (known holders, lacks, at-least-one sets, counts, groups no
+holder holds completely) into a
 `Problem` and runs unit propagation to a fixpoint, all on card bitmasks (one per holder),
 so a pass costs a few operations per holder rather than per card. Every rule is a sound
 consequence, so the cards it places are known; completeness is the solvers' job
@@ -11,7 +12,14 @@ consequence, so the cards it places are known; completeness is the solvers' job
 * a holder whose capacity equals the number of free cards it may take takes them all
   (fewer than that is a contradiction);
 * a constraint ``(h, S)`` loses the cards that cannot be with ``h``; with one card left
-  it places that card with ``h``; a placed card satisfies or shrinks constraints.
+  it places that card with ``h``; a placed card satisfies or shrinks constraints;
+* a group (no holder holds all of it) whose cards but one are known to be with ``h``:
+  ``h`` lacks the last one; all of it with ``h`` is a contradiction.
+
+What is left of a group becomes a *not-all* constraint ``(h, S)`` on free cards: ``h``
+does not get every card of ``S``. It is kept only where it can bite: every card of the
+group not free is with ``h``, every free one may be with ``h``, ``h`` has room for all
+of them and there are at least two. (Elsewhere the group is satisfied in every deal.)
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ class Problem:
         free: the cards whose holder is still open.
         removed: the cards out of play.
         constraints: live ``(holder, free cards)`` pairs, each with ≥ 2 cards.
+        exclusions: live not-all ``(holder, free cards)`` pairs, each with ≥ 2 cards: the
+            holder does not get all of them.
     """
 
     caps: tuple[int, ...]
@@ -43,10 +53,11 @@ class Problem:
     free: int
     removed: int
     constraints: tuple[tuple[int, int], ...]
+    exclusions: tuple[tuple[int, int], ...] = ()
 
     def key(self) -> tuple[object, ...]:
         """A hashable summary that determines every answer about the free cards."""
-        return (self.caps, self.may, self.constraints)
+        return (self.caps, self.may, self.constraints, self.exclusions)
 
     def where(self, card: int) -> int:
         """The holder of ``card`` if fixed, else `UNKNOWN` or `REMOVED`."""
@@ -82,6 +93,7 @@ def reduce_facts(
     lacking: Sequence[int],
     removed: int,
     constraints: Sequence[tuple[int, int]],
+    groups: Sequence[int] = (),
 ) -> Problem:
     """Propagate the facts to a fixpoint; raise `InconsistentCardsError` on a contradiction.
 
@@ -92,6 +104,8 @@ def reduce_facts(
         lacking: per holder, cards known not to be with it.
         removed: cards out of play.
         constraints: at-least-one ``(holder, cards)`` pairs.
+        groups: card sets of which no holder holds all (those with a removed card are
+            ignored).
     """
     names = layout.holders
     nh = len(counts)
@@ -144,6 +158,38 @@ def reduce_facts(
             kept.append((g, mask))
         cons = kept
 
+    groups = [g for g in groups if not g & removed]
+
+    def owner(cards: int) -> int:
+        """The holder known to have all of ``cards`` (not empty), or -1."""
+        low = cards & -cards
+        for h in range(nh):
+            if known[h] & low:
+                return h if not cards & ~known[h] else -1
+        return -1
+
+    def group_step() -> bool:
+        """The unit rule of the groups; whether it struck a card from a holder."""
+        changed = False
+        for g in groups:
+            rest = g & free
+            if rest & (rest - 1):
+                continue
+            placed = g & ~free
+            h = owner(placed) if placed else -1
+            if not rest:
+                if h >= 0:
+                    raise InconsistentCardsError(
+                        f"holder {names[h]} would hold every card of the group of "
+                        f"{_first(layout, g)}, which no holder holds completely"
+                    )
+                continue
+            for g_h in range(nh) if not placed else (h,) if h >= 0 else ():
+                if may[g_h] & rest:
+                    may[g_h] &= ~rest
+                    changed = True
+        return changed
+
     while True:
         once = twice = 0
         for mask in may:
@@ -175,7 +221,7 @@ def reduce_facts(
                 place(may[h], h)
                 progress = True
                 break
-        if progress:
+        if progress or (groups and group_step()):
             continue
         kept: list[tuple[int, int]] = []
         unit: tuple[int, int] | None = None
@@ -192,7 +238,24 @@ def reduce_facts(
         if unit is None:
             break
         place(*unit)
-    return Problem(tuple(caps), tuple(known), tuple(may), free, removed, tuple(cons))
+    exclusions: list[tuple[int, int]] = []
+    for g in groups:
+        rest = g & free
+        if not rest & (rest - 1):
+            continue  # one free card or none: the unit rule has done all there is
+        placed = g & ~free
+        if placed:
+            h = owner(placed)
+            candidates: Sequence[int] = (h,) if h >= 0 else ()
+        else:
+            candidates = range(nh)
+        size = rest.bit_count()
+        for h in candidates:
+            if not rest & ~may[h] and caps[h] >= size:
+                exclusions.append((h, rest))
+    return Problem(
+        tuple(caps), tuple(known), tuple(may), free, removed, tuple(cons), tuple(exclusions)
+    )
 
 
 __all__ = ["REMOVED", "UNKNOWN", "Problem", "reduce_facts"]

@@ -1,5 +1,15 @@
 """Public information about card locations: counts, known holders, lacks, at-least-one sets.
 
+It may also carry an invariant: card *groups* that no holder ever holds completely while
+they are in play (Kwartet's kinds: a completed kind is laid down at once). A group leaves
+the invariant when one of its cards leaves play. The invariant is a claim about the
+states in which knowledge is queried; facts are not checked against it as they are
+applied, because a public step may pass through a state that breaks it (a move that
+completes a kind is followed by the kind's removal in the same step). Only its instance
+at the present moment is used: that it also held at earlier moments is not recorded, so
+a game must make those instances follow from its facts. In Kwartet they do: a card
+leaves a hand only when asked for by a seat announced to hold another card of its kind.
+
 A `PublicInfo` is an immutable value; every update returns a new one and costs a few
 bitmask operations per holder. All moves are public, so every fact refers to the present:
 a card that was not seen moving is where it was when a fact about it was announced. That
@@ -55,10 +65,23 @@ class PublicInfo:
     lacking: tuple[int, ...]
     removed: int
     constraints: tuple[tuple[int, int], ...]
+    groups: tuple[int, ...] = ()
 
     @classmethod
-    def start(cls, layout: CardLayout, counts: Sequence[int]) -> PublicInfo:
-        """The public information right after a deal: only the hand sizes are known."""
+    def start(
+        cls,
+        layout: CardLayout,
+        counts: Sequence[int],
+        groups: Iterable[Iterable[Hashable]] = (),
+    ) -> PublicInfo:
+        """The public information right after a deal: only the hand sizes are known.
+
+        Args:
+            layout: the cards and holders.
+            counts: the number of cards each holder has.
+            groups: card sets of which, at every queried moment, no holder holds all while
+                they are in play (the invariant of the module docstring).
+        """
         counts_t = tuple(int(n) for n in counts)
         if len(counts_t) != layout.n_holders:
             raise InconsistentCardsError(
@@ -69,8 +92,17 @@ class PublicInfo:
                 f"counts {list(counts_t)} must be non-negative and sum to the "
                 f"{layout.n_cards} cards of the layout"
             )
+        masks: list[int] = []
+        for group in groups:
+            mask = layout.card_mask(group)
+            if mask.bit_count() < 2:
+                raise InconsistentCardsError(
+                    "a group of the no-complete-group invariant needs at least two cards"
+                )
+            if mask not in masks:
+                masks.append(mask)
         zeros = (0,) * layout.n_holders
-        return cls(layout, counts_t, zeros, zeros, 0, ())
+        return cls(layout, counts_t, zeros, zeros, 0, (), tuple(masks))
 
     # -- derived -----------------------------------------------------------------------
 
@@ -159,7 +191,13 @@ class PublicInfo:
         self._check_can_hold(c, h, "holds")
         holding = _replace(self.holding, h, self.holding[h] | 1 << c)
         return PublicInfo(
-            self.layout, self.counts, holding, self._unlack(c), self.removed, self._place(c, h)
+            self.layout,
+            self.counts,
+            holding,
+            self._unlack(c),
+            self.removed,
+            self._place(c, h),
+            self.groups,
         )
 
     def lacks(self, card: Hashable, holder: HolderRef) -> PublicInfo:
@@ -190,7 +228,7 @@ class PublicInfo:
             cons.append((g, mask))
         lacking = _replace(self.lacking, h, self.lacking[h] | bit)
         return PublicInfo(
-            self.layout, self.counts, self.holding, lacking, self.removed, tuple(cons)
+            self.layout, self.counts, self.holding, lacking, self.removed, tuple(cons), self.groups
         )
 
     def at_least_one(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
@@ -214,6 +252,7 @@ class PublicInfo:
             self.lacking,
             self.removed,
             (*self.constraints, (h, live)),
+            self.groups,
         )
 
     def move(self, card: Hashable, src: HolderRef, dst: HolderRef) -> PublicInfo:
@@ -244,15 +283,25 @@ class PublicInfo:
             self._unlack(c),
             self.removed,
             self._place(c, s),
+            self.groups,
         )
 
     def remove(self, card: Hashable, src: HolderRef) -> PublicInfo:
-        """Announce that ``card`` leaves play from ``src`` (e.g. a completed quartet)."""
+        """Announce that ``card`` leaves play from ``src`` (e.g. a completed quartet).
+
+        Groups containing the card leave the no-complete-group invariant.
+        """
         c, s = self.layout.card_index(card), self.layout.holder_index(src)
         self._check_can_hold(c, s, "remove")
         bit = 1 << c
         holding = _replace(self.holding, s, self.holding[s] & ~bit)
         counts = _replace(self.counts, s, self.counts[s] - 1)
         return PublicInfo(
-            self.layout, counts, holding, self._unlack(c), self.removed | bit, self._place(c, s)
+            self.layout,
+            counts,
+            holding,
+            self._unlack(c),
+            self.removed | bit,
+            self._place(c, s),
+            tuple(g for g in self.groups if not g & bit),
         )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import typer
@@ -15,7 +17,9 @@ from epigames.games import (
     CHANCE,
     Event,
     MatchResult,
+    State,
     TranscriptEntry,
+    View,
     load_game,
     play_match,
     registered_games,
@@ -65,18 +69,31 @@ def register(app: typer.Typer) -> None:
                 "decision, and a final result line.",
             ),
         ] = False,
+        trace_knowledge: Annotated[
+            bool,
+            typer.Option(
+                "--trace-knowledge",
+                help="After each move, print what each agent (only the --seat one, if given) "
+                "knows: the cards whose holder it knows. With --json, as 'knowledge' lines.",
+            ),
+        ] = False,
     ) -> None:
-        """Play one match and print the transcript: requests, answers, thoughts, scores."""
+        """Play one match and print the transcript: requests, answers, thoughts, scores.
+
+        After each request the transcript names the facts each agent newly learned (with
+        --seat only that seat's), e.g. "North now knows East holds ⟨8,4⟩".
+        """
         loaded = load_game(game)
         viewer = loaded.seat_index(seat) if seat else None
         names = _strategy_names(players, loaded.num_players)
         result = play_match(str(loaded), names, seed)
         if as_json:
-            for line in json_lines(result, viewer):
+            for line in json_lines(result, viewer, trace_knowledge=trace_knowledge):
                 typer.echo(json.dumps(line))
         else:
             # soft_wrap: one line per event, however wide, so transcripts grep and diff well
-            print_transcript(Console(highlight=False, soft_wrap=True), result, viewer)
+            console = Console(highlight=False, soft_wrap=True)
+            print_transcript(console, result, viewer, trace_knowledge=trace_knowledge)
 
 
 def _strategy_names(players: str, seats: int) -> list[str]:
@@ -88,45 +105,144 @@ def _strategy_names(players: str, seats: int) -> list[str]:
     return names
 
 
-def json_lines(result: MatchResult, viewer: int | None) -> list[dict[str, Any]]:
+#: What one agent knows after a move: card → holder name (card knowledge), or a sentence.
+Known = dict[str, str] | str
+
+
+def known_facts(view: View) -> Known | None:
+    """What a view's own `knowledge` says: card text → name of its known holder.
+
+    For card games (`epigames.cards.CardKnowledge`) every card in play whose holder the
+    seat knows, own cards included; for other knowledge objects their `describe()`
+    sentence; None when the view has no knowledge. Call it only once the deal is over.
+    Only the view is read, so nothing outside the seat's observations can appear.
+    """
+    if not hasattr(type(view), "knowledge"):
+        return None
+    knowledge = view.knowledge  # type: ignore[attr-defined]
+    if hasattr(knowledge, "holder") and hasattr(knowledge, "layout"):
+        layout = knowledge.layout
+        known: dict[str, str] = {}
+        for card in layout.cards:
+            holder = knowledge.holder(card)
+            if holder is not None:
+                known[str(card)] = layout.holders[holder]
+        return known
+    if hasattr(knowledge, "describe"):
+        return str(knowledge.describe())
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a replayed match, with what the shown agents know after it.
+
+    Attributes:
+        state: the live state right after the action (it changes at the next step).
+        move: the decision's number (1-based), or 0 for a chance outcome.
+        entry: the decision, None for a chance outcome.
+        events: the indices (into `MatchResult.events`) of the events the action caused.
+        known: agent seat → `known_facts` after the action, for the agents shown; empty
+            while nobody has knowledge (during the deal) or when not asked for.
+    """
+
+    state: State
+    move: int
+    entry: TranscriptEntry | None
+    events: range
+    known: dict[int, Known]
+
+
+def replay_steps(result: MatchResult, agents: Sequence[int], knowledge: bool) -> Iterator[Step]:
+    """Replay a match action by action; with `knowledge`, read each agent's view after each.
+
+    Only `agents`' views are built, so with one seat nothing derived from other seats'
+    hands is computed at all.
+    """
+    game = load_game(result.game)
+    state = game.new_initial_state()
+    decisions = iter(result.transcript)  # one entry per non-chance action, in order
+    move = 0
+    for action in result.history:
+        entry = None
+        if state.current_player >= 0:
+            entry = next(decisions)
+            move += 1
+        start = len(state.events)
+        state.apply(action)
+        known: dict[int, Known] = {}
+        if knowledge and state.current_player != CHANCE:
+            for seat in agents:
+                facts = known_facts(state.observation(seat))
+                if facts is not None:
+                    known[seat] = facts
+        yield Step(state, move if entry else 0, entry, range(start, len(state.events)), known)
+
+
+def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str, list[str]]:
+    """Holder name → cards whose holder `seat_name` knows now but did not before.
+
+    A card counts when its known holder is new (unknown before, or it moved). The agent's
+    own cards are left out (it always knows those).
+    """
+    if not isinstance(after, dict) or not isinstance(before, dict):
+        return {}
+    new: dict[str, list[str]] = {}
+    for card, holder in after.items():
+        if holder != seat_name and before.get(card) != holder:
+            new.setdefault(holder, []).append(card)
+    return new
+
+
+def json_lines(
+    result: MatchResult, viewer: int | None, *, trace_knowledge: bool = False
+) -> list[dict[str, Any]]:
     """The JSON-lines transcript of a `MatchResult`; with `viewer`, only what that seat sees.
 
     Each decision comes just before the first event it caused; other seats' decisions
     (their thoughts) are left out for a viewer, their effects show in the public events.
+    With `trace_knowledge`, a `knowledge` line follows the last event of every action once
+    the deal is over: for each agent (only `viewer` when given), what it knows
+    (`known_facts`: card → holder name).
     """
     game = load_game(result.game)
+    names = game.seat_names
     lines: list[dict[str, Any]] = [
         {
             "type": "match",
             "game": result.game,
             "seed": result.seed,
-            "seats": list(game.seat_names),
+            "seats": list(names),
             "strategies": list(result.strategies),
             "viewer": viewer,
         }
     ]
-
-    def decision(move: int, entry: TranscriptEntry) -> None:
-        if viewer is None or entry.seat == viewer:
-            action = game.action_to_string(entry.action)
+    agents = range(game.num_players) if viewer is None else [viewer]
+    for step in replay_steps(result, agents, trace_knowledge):
+        entry = step.entry
+        if entry is not None and (viewer is None or entry.seat == viewer):
             lines.append(
                 {
                     "type": "decision",
-                    "move": move,
+                    "move": step.move,
                     "seat": entry.seat,
-                    "action": action,
+                    "action": game.action_to_string(entry.action),
                     "thought": entry.thought,
                 }
             )
-
-    pending = list(enumerate(result.transcript, 1))[::-1]  # popped from the end, in order
-    for index, event in enumerate(result.events):
-        while pending and pending[-1][1].first_event <= index:
-            decision(*pending.pop())
-        if viewer is None or event.visible_to(viewer):
-            lines.append({"type": "event", "index": index, **event.to_dict()})
-    while pending:
-        decision(*pending.pop())
+        for index in step.events:
+            event = result.events[index]
+            if viewer is None or event.visible_to(viewer):
+                lines.append({"type": "event", "index": index, **event.to_dict()})
+        if step.known and step.events:
+            lines.append(
+                {
+                    "type": "knowledge",
+                    "after": step.events[-1],
+                    "move": step.move,
+                    "known": {names[seat]: known for seat, known in step.known.items()},
+                }
+            )
     lines.append(
         {
             "type": "result",
@@ -138,11 +254,16 @@ def json_lines(result: MatchResult, viewer: int | None) -> list[dict[str, Any]]:
     return lines
 
 
-def print_transcript(console: Console, result: MatchResult, viewer: int | None) -> None:
+def print_transcript(
+    console: Console, result: MatchResult, viewer: int | None, *, trace_knowledge: bool = False
+) -> None:
     """Print a readable transcript; with `viewer`, only what that seat observes and thinks.
 
-    The match is replayed from its history so that, for a seat, its own situation is read
-    from its `View` (built from its observations), never from the true state.
+    The match is replayed from its history so that, for a seat, its own situation and
+    knowledge are read from its `View` (built from its observations), never from the true
+    state. After each request, every agent's newly learned facts (only the viewer's when
+    given); with `trace_knowledge`, also everything each such agent knows, whenever that
+    changed.
     """
     game = load_game(result.game)
     names = game.seat_names
@@ -154,33 +275,54 @@ def print_transcript(console: Console, result: MatchResult, viewer: int | None) 
     console.print(
         "Seats: " + " · ".join(f"{n} ({s})" for n, s in zip(names, result.strategies, strict=True))
     )
-    state = game.new_initial_state()
-    decisions = iter(result.transcript)  # one entry per non-chance action, in order
-    shown = 0  # events printed or skipped so far
+    agents = range(game.num_players) if viewer is None else [viewer]
     summary = ""
-    move = 0
-    for action in result.history:
-        if state.current_player >= 0:
-            entry = next(decisions)
-            move += 1
-            if viewer is None or entry.seat == viewer:
-                line = Text(f"{move:>4}  ", style="dim")
-                line.append(f"{names[entry.seat]} thinks: ", style="italic")
-                line.append(entry.thought, style="italic magenta")
-                console.print(line)
-        state.apply(action)
-        for event in state.events[shown:]:
+    before: dict[int, Known] = {}
+    for step in replay_steps(result, agents, knowledge=True):
+        entry = step.entry
+        if entry is not None and (viewer is None or entry.seat == viewer):
+            line = Text(f"{step.move:>4}  ", style="dim")
+            line.append(f"{names[entry.seat]} thinks: ", style="italic")
+            line.append(entry.thought, style="italic magenta")
+            console.print(line)
+        for index in step.events:
+            event = result.events[index]
             if viewer is None or event.visible_to(viewer):
                 _print_event(console, event, private=not event.public)
-        shown = len(state.events)
-        if viewer is not None and state.current_player != CHANCE:
-            view = state.observation(viewer)
+        if viewer is not None and step.state.current_player != CHANCE:
+            view = step.state.observation(viewer)
             if view.summary() != summary:
                 summary = view.summary()
                 console.print(Text(f"      {names[viewer]}: {summary}", style="cyan"))
-            # Hook for --trace-knowledge: print what `view.knowledge` (epigames.cards)
-            # newly knows here, once views carry knowledge.
+        if entry is not None:
+            for seat, known in step.known.items():
+                _print_learned(
+                    console, names[seat], newly_known(before.get(seat), known, names[seat])
+                )
+        if trace_knowledge and step.events:
+            for seat, known in step.known.items():
+                if known != before.get(seat):  # compact: only when it changed
+                    _print_known(console, names[seat], known)
+        if step.known:
+            before = step.known
     _print_scores(console, result, names)
+
+
+def _print_learned(console: Console, name: str, new: dict[str, list[str]]) -> None:
+    if new:
+        facts = "; ".join(f"{holder} holds {' '.join(cards)}" for holder, cards in new.items())
+        console.print(Text(f"      {name} now knows {facts}.", style="green"))
+
+
+def _print_known(console: Console, name: str, known: Known) -> None:
+    if isinstance(known, str):
+        console.print(Text(f"      [{name}] {known}", style="dim"))
+        return
+    by_holder: dict[str, list[str]] = {}
+    for card, holder in known.items():
+        by_holder.setdefault(holder, []).append(card)
+    facts = "; ".join(f"{h} {' '.join(cards)}" for h, cards in by_holder.items()) or "nothing"
+    console.print(Text(f"      [{name} knows] {facts}", style="dim"))
 
 
 def _print_event(console: Console, event: Event, private: bool) -> None:

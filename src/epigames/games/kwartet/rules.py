@@ -7,6 +7,10 @@ has it, the card moves and the player asks again; if not, the turn passes clockw
 next player with cards. A completed kind is laid down at once for a point; a player
 without cards stops playing (and passes the turn if it was asking). The game ends when
 every kind is down; a seat's return is its number of points.
+
+Some strategy mixes never finish (two players who only ask each other for cards they
+hold themselves), so a game also ends after `max_moves` asks: the kinds still in play
+then score for nobody, and the points laid down so far decide (equal points tie).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from epigames.games.kwartet.cards import (
 from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, LaidDown, OutOfCards
 from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, askable
+from epigames.games.picture import HasPictures, KripkePicture
 
 
 @register_game
@@ -54,10 +59,20 @@ class KwartetGame(Game):
         Param("players", int, 4, min=3, max=MAX_PLAYERS, help="number of seats"),
         Param("kinds", int, 13, min=2, max=MAX_KINDS, help="kinds (quartets) in the deck"),
         Param("ask_own", bool, True, help="may a player ask for a card it holds itself"),
+        Param(
+            "max_moves",
+            int,
+            5000,
+            min=1,
+            help="asks after which the game stops; kinds still in play score for nobody",
+        ),
     )
     players: int = 4
     kinds: int = 13
     ask_own: bool = True
+    # Random players need about 550 asks with 4 seats and 1,400 at most seen with 6, so
+    # the default stops only games that would not end otherwise.
+    max_moves: int = 5000
 
     @property
     def num_players(self) -> int:
@@ -175,7 +190,7 @@ def _asked_events(game: KwartetGame) -> dict[int, Asked]:
     return {}
 
 
-class KwartetState(State):
+class KwartetState(State, HasPictures):
     """A Kwartet position. Cards are ints (`Card.index`) inside; values at the edges."""
 
     def __init__(self, game: KwartetGame) -> None:
@@ -189,6 +204,7 @@ class KwartetState(State):
         self._sizes = [0] * n
         self._scores = [0] * n
         self._kinds_left = kinds
+        self._moves = 0
         self._player = CHANCE
         self._history: list[Hashable] = []
         self._events: list[Event] = []
@@ -239,6 +255,10 @@ class KwartetState(State):
             ):
                 self._history.append(action)
                 self._ask(p, target, card.index)
+                self._moves += 1
+                if self._moves >= self.game.max_moves and self._player != TERMINAL:
+                    self._player = TERMINAL
+                    self._publish(GameOver(tuple(self._scores), names=self._names))
                 return
         elif p == CHANCE and type(action) is Card and action.index in self._undealt:
             self._history.append(action)
@@ -260,6 +280,7 @@ class KwartetState(State):
         other._counts = [list(c) for c in self._counts]
         other._sizes, other._scores = list(self._sizes), list(self._scores)
         other._kinds_left, other._player = self._kinds_left, self._player
+        other._moves = self._moves
         other._history, other._events = list(self._history), list(self._events)
         other._seen = [list(s) for s in self._seen]
         other._records = self._records.copy()
@@ -279,6 +300,18 @@ class KwartetState(State):
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands of all seats, sorted: for referees and tests, never for strategies."""
         return tuple(tuple(CARDS[c] for c in sorted(hand)) for hand in self._hands)
+
+    def picture_subjects(self) -> list[str]:
+        """The cards still in play (`⟨8,4⟩`), each with a Kripke picture; none before the deal."""
+        from epigames.games.kwartet.picture import picture_subjects
+
+        return picture_subjects(self)
+
+    def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
+        """A card's Kripke picture from `seat`'s view or a spectator's (see `picture.py`)."""
+        from epigames.games.kwartet.picture import card_picture
+
+        return card_picture(self, subject, seat)
 
     @property
     def events(self) -> list[Event]:

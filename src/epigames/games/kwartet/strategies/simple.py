@@ -1,4 +1,4 @@
-"""Kwartet strategies. Knowledge-based ones (greedy, silent, …) come with `epigames.cards`."""
+"""The strategy that reads no knowledge: a uniformly random legal ask."""
 
 from __future__ import annotations
 

@@ -1,0 +1,176 @@
+"""Kwartet: games per second on one core, cost of a knowledge update, memory over many games.
+
+Plays whole matches with `play_match` (events, views, thoughts and transcript included)
+for the 2020 report's configuration, four seats and 13 kinds with greedy, silent, mixed
+and random players, every knowledge-based decision on exact (sound and complete) card
+knowledge; and for four `random` players, the rules engine alone, which is the baseline
+of the ratios. A second table times one knowledge update, as a strategy meets it: fold the
+new public announcements, build the seat's `CardKnowledge` and ask the holder of a card it
+needs; once as in play (the engine's memos warm) and once with its memos cleared before
+every update (the in-run baseline). A third table gives the peak traced memory of 100
+and 1,000 games, each count in a fresh process so its caches start empty.
+
+Times are CPU seconds of this process (`time.process_time`), so "per core" holds on a
+busy machine. The report's own program is not run here: its figure is a printed constant.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from epigames.cards import blocks, feasibility, knowledge
+from epigames.errors import EpigamesError
+from epigames.games import TERMINAL, load_game, make_strategy, play_match
+from epigames.games.kwartet import KwartetState, KwartetView
+from epigames.games.match import sample_outcome, seed_streams
+
+GAME = "kwartet(players=4,kinds=13,ask_own=true)"
+REPORT_2020 = ("greedy", "silent", "mixed", "random")
+RANDOM = ("random",) * 4
+REPORT_GAMES_PER_S = 15.6
+"""Published reference, not measured here: the 2020 report's program on this project's
+machines (from the issue), with its incomplete inference."""
+
+
+def games_per_second(players: tuple[str, ...], games: int) -> tuple[float, float]:
+    """Games/s and mean asks per game over `games` matches (seeds 0..games-1)."""
+    play_match(GAME, players, 10**6)  # import and first-use costs stay out of the timing
+    start = time.process_time()
+    moves = 0
+    for seed in range(games):
+        moves += play_match(GAME, players, seed).moves
+    return games / (time.process_time() - start), moves / games
+
+
+def _clear_memos() -> None:
+    knowledge._MEMO.clear()
+    blocks._RAW.clear()
+    blocks._PATTERNS.clear()
+    feasibility._VALID.clear()
+
+
+def update_cost(games: int, cold: bool) -> tuple[float, int]:
+    """Mean µs per knowledge update over the decisions of `games` 2020-configuration games.
+
+    An update is what a deciding seat pays first: folding the public announcements since
+    the last fold, building its `CardKnowledge` and asking the holder of one card it needs
+    (a full solve unless propagation already placed the card). With `cold`, the engine's
+    memos are cleared before each update.
+    """
+    game = load_game(GAME)
+    total, count = 0.0, 0
+    for seed in range(games):
+        chance, seats = seed_streams(seed, 4)
+        players = [make_strategy("kwartet", n, r) for n, r in zip(REPORT_2020, seats, strict=True)]
+        state = game.new_initial_state()
+        assert isinstance(state, KwartetState)
+        while state.current_player != TERMINAL:
+            seat = state.current_player
+            if seat < 0:
+                state.apply(sample_outcome(state.chance_outcomes(), chance))
+                continue
+            view = state.observation(seat)
+            assert isinstance(view, KwartetView)
+            own = set(view.hand)
+            wanted = next(c for c in view.askable_cards if c not in own)
+            if cold:
+                _clear_memos()
+            start = time.process_time()
+            view.knowledge.holder(wanted)
+            total += time.process_time() - start
+            count += 1
+            state.apply(players[seat].choose(view).action)
+    return total / count * 1e6, count
+
+
+def traced_peak(games: int) -> float:
+    """Peak traced memory (MiB) while playing `games` 2020-configuration games here."""
+    tracemalloc.start()
+    try:
+        for seed in range(games):
+            play_match(GAME, REPORT_2020, seed)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak / (1024 * 1024)
+
+
+def traced_peak_in_subprocess(games: int) -> float:
+    """`traced_peak(games)` in a fresh Python process, so caches start empty."""
+    src = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH", "")) if p)
+    code = f"from epigames.bench.kwartet import traced_peak\nprint(traced_peak({games}))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise EpigamesError(f"the memory run of {games} games failed:\n{done.stderr.strip()}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def run(console: Console, quick: bool = False) -> None:
+    """Print the three tables."""
+    games = 20 if quick else 300
+    table = Table(title=f"Kwartet {GAME}, one core, {games} games each", title_justify="left")
+    for column in ("configuration", "games/s", "asks/game", "× rules alone", "× report"):
+        table.add_column(column, justify="left" if column == "configuration" else "right")
+    base, base_moves = games_per_second(RANDOM, games)
+    rate, moves = games_per_second(REPORT_2020, games)
+    table.add_row(
+        "rules alone: random ×4 (baseline)",
+        f"{base:,.1f}",
+        f"{base_moves:.1f}",
+        "1.00",
+        f"{base / REPORT_GAMES_PER_S:.1f}",
+    )
+    table.add_row(
+        f"2020 report, exact knowledge: {','.join(REPORT_2020)}",
+        f"{rate:,.1f}",
+        f"{moves:.1f}",
+        f"{rate / base:.2f}",
+        f"{rate / REPORT_GAMES_PER_S:.1f}",
+    )
+    table.add_row(
+        "2020 report's own program (published reference, not run)",
+        f"{REPORT_GAMES_PER_S:.1f}",
+        "",
+        "",
+        "1.0",
+    )
+    console.print(table)
+
+    sample = 3 if quick else 20
+    warm, count = update_cost(sample, cold=False)
+    cold, _ = update_cost(sample, cold=True)
+    updates = Table(
+        title=f"Knowledge update (fold + build + first holder query), {count} updates",
+        title_justify="left",
+    )
+    for column in ("engine memos", "µs/update", "speed-up"):
+        updates.add_column(column, justify="left" if column == "engine memos" else "right")
+    updates.add_row("cleared before each update (baseline)", f"{cold:,.0f}", "1.00")
+    updates.add_row("as in play (warm)", f"{warm:,.0f}", f"{cold / warm:.2f}")
+    console.print(updates)
+
+    small, large = (10, 100) if quick else (100, 1000)
+    memory = Table(title="Peak traced memory, 2020 configuration", title_justify="left")
+    for column in ("games", "peak MiB"):
+        memory.add_column(column, justify="right")
+    peaks = [(n, traced_peak_in_subprocess(n)) for n in (small, large)]
+    for n, peak in peaks:
+        memory.add_row(f"{n:,}", f"{peak:.1f}")
+    console.print(memory)
+    console.print(
+        f"Goal: ≥ 150 games/s per core for the 2020 configuration (10× the report's "
+        f"{REPORT_GAMES_PER_S}/s); memory {peaks[1][1] / peaks[0][1]:.2f}× from {small:,} "
+        f"to {large:,} games (the engine's memos are bounded)."
+    )

@@ -1,0 +1,110 @@
+"""Kripke pictures of Kwartet cards: who may hold a card, from a seat's or a spectator's view.
+
+A card's picture has one world per possible holder (named by the seat), the atom
+`holds(<Seat>, <card>)` true in that world only, and one partition per seat:
+
+- from a seat's perspective everything comes from that seat's `knowledge` alone: the
+  worlds are the holders it considers possible, it cannot tell them apart, and every
+  other seat is modelled as telling apart only whether it holds the card itself
+  (`epigames.cards.kripke_worlds`); the true world is marked only when the seat knows the
+  holder, and only its own probabilities are given;
+- a spectator sees every seat's uncertainty around the true world
+  (`epigames.cards.spectator_kripke`), the true world marked and every seat's
+  probabilities.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from epigames.cards import CardKripke, kripke_worlds, spectator_kripke
+from epigames.errors import InputError
+from epigames.games.core import CHANCE
+from epigames.games.kwartet.cards import Card, CardSyntaxError
+from epigames.games.picture import KripkePicture
+from epigames.logic import KripkeModel
+
+if TYPE_CHECKING:
+    from epigames.games.kwartet.rules import KwartetState
+
+
+def holds_atom(seat_name: str, card: Card) -> str:
+    """The atom for "this seat holds this card", e.g. `holds(West, ⟨8,4⟩)`."""
+    return f"holds({seat_name}, {card})"
+
+
+def cards_in_play(state: KwartetState) -> list[Card]:
+    """The cards not laid down yet, in deck order; none before the deal is over (public)."""
+    if state.current_player == CHANCE:
+        return []
+    down = {kind for kind, _ in state.observation(0).laid_down}
+    return [card for card in state.game.deck if card.kind not in down]
+
+
+def picture_subjects(state: KwartetState) -> list[str]:
+    """The cards still in play, as text (`⟨8,4⟩`)."""
+    return [str(card) for card in cards_in_play(state)]
+
+
+def _subject_card(state: KwartetState, subject: str) -> Card:
+    in_play = cards_in_play(state)
+    try:
+        card = Card.parse(subject)
+    except CardSyntaxError:
+        card = None
+    if card is None or card not in in_play:
+        few = ", ".join(str(c) for c in in_play[:6]) or "none yet"
+        more = ", …" if len(in_play) > 6 else ""
+        raise InputError(
+            f"no picture {subject!r} in {state.game}; subjects are the cards in play: {few}{more}"
+        )
+    return card
+
+
+def card_picture(state: KwartetState, subject: str, seat: int | None = None) -> KripkePicture:
+    """The picture of one card in play, from `seat`'s view (None: a spectator's).
+
+    Raises:
+        InputError: the subject is not a card in play (or the deal is not over).
+        SeatError: no such seat.
+    """
+    card = _subject_card(state, subject)
+    names = state.game.seat_names
+    if seat is None:
+        holder = next(s for s, hand in enumerate(state.hands()) if card in hand)
+        knowledges = [state.observation(s).knowledge for s in range(len(names))]
+        kripke = spectator_kripke(knowledges, card, holder)
+        probabilities = {
+            names[k.agent]: {names[w]: float(k.probability(card, w)) for w in kripke.worlds}
+            for k in knowledges
+            if k.agent is not None
+        }
+    else:
+        mine = state.observation(seat).knowledge
+        kripke = kripke_worlds(mine, card)
+        known = mine.holder(card)
+        if known is not None:
+            kripke = CardKripke(kripke.card, kripke.worlds, kripke.partitions, known)
+        probabilities = {
+            names[seat]: {names[w]: float(mine.probability(card, w)) for w in kripke.worlds}
+        }
+    return KripkePicture(
+        str(card), _model(kripke, card, names), _true(kripke, names), probabilities, seat
+    )
+
+
+def _true(kripke: CardKripke, names: tuple[str, ...]) -> str | None:
+    return None if kripke.true_world is None else names[kripke.true_world]
+
+
+def _model(kripke: CardKripke, card: Card, names: tuple[str, ...]) -> KripkeModel:
+    worlds = [names[w] for w in kripke.worlds]
+    return KripkeModel.build(
+        worlds,
+        {names[w]: [holds_atom(names[w], card)] for w in kripke.worlds},
+        partitions={
+            names[agent]: [[names[w] for w in sorted(block)] for block in blocks]
+            for agent, blocks in kripke.partitions
+        },
+        designated=[] if kripke.true_world is None else [names[kripke.true_world]],
+    )

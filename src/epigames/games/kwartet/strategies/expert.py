@@ -1,0 +1,57 @@
+"""`expert`: our strategy, built on exact probabilities."""
+
+from __future__ import annotations
+
+from epigames.games.core import View
+from epigames.games.kwartet.strategies.reading import Reading, pick
+from epigames.games.strategy import Decision, Strategy, register_strategy
+
+
+@register_strategy("kwartet", "expert")
+class Expert(Strategy):
+    """Sure asks first (kinds it can finish before others); else the closest kind's surest ask.
+
+    1. If it knows the holder of a needed card it asks for it (success is certain and
+       keeps the turn), first for kinds it can complete that way: a laid-down kind cannot
+       be taken back, while a half-gathered kind shows the others where to ask.
+    2. Otherwise it keeps to the kinds it needs fewest cards to complete (a point soon,
+       and failed asks reveal only kinds it is about to finish) and asks the opponent
+       most likely to hold one of their cards, by exact probability over all deals
+       consistent with what it knows. Equal chances go to the opponent with most points:
+       a card taken from the leader counts twice.
+    """
+
+    name = "expert"
+
+    def choose(self, view: View) -> Decision:
+        """A certain ask if there is one, else the surest ask of the closest kind."""
+        read = Reading(view)
+        rng = self.rng
+        if read.known:
+            complete = read.complete_kinds
+            pairs = [(c, h) for c, h in read.known if c.kind in complete] or list(read.known)
+            card, holder = pick(rng, pairs)
+            tail = f", and with it kind {card.kind} is mine" if card.kind in complete else ""
+            return read.ask(holder, card, f"{read.why_known(card, holder)}{tail}; I ask for it.")
+        probs = read.marginals
+        needed = read.needed
+        scores = read.view.scores
+        best: tuple[int, float, int] | None = None
+        options = []
+        for card in read.missing:
+            row = probs[card.index]
+            for target in read.view.targets:
+                key = (-needed[card.kind], float(row[target]), scores[target])
+                if best is None or key > best:
+                    best, options = key, [(card, target)]
+                elif key == best:
+                    options.append((card, target))
+        assert best is not None
+        card, target = pick(rng, options)
+        need = "1 card" if -best[0] == 1 else f"{-best[0]} cards"
+        return read.ask(
+            target,
+            card,
+            f"No holder is certain; kind {card.kind} needs {need} and {read.names[target]} "
+            f"holds {card} with probability {best[1]:.0%}, my best chance there.",
+        )

@@ -1,0 +1,132 @@
+"""What a knowledge-based strategy reads from its view, worked out once per decision."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from epigames.cards import CardKnowledge
+from epigames.games.core import View
+from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
+from epigames.games.kwartet.rules import KwartetGame, KwartetView
+from epigames.games.strategy import Decision
+
+
+class Reading:
+    """A seat's view as a strategy reads it: needed cards, known holders, probabilities.
+
+    Every question is answered lazily and once, so a strategy pays only for the knowledge
+    it uses (e.g. known holders need the possible-holders solve, probabilities need
+    counting).
+
+    Attributes:
+        view: the seat's view (it is the seat's turn).
+        game: the game (its parameters).
+        seat: the seat.
+        names: display names of the seats.
+        missing: the cards the seat may ask for and does not hold, by kind (ascending).
+    """
+
+    __slots__ = ("__dict__", "game", "missing", "names", "seat", "view")
+
+    def __init__(self, view: View) -> None:
+        assert isinstance(view, KwartetView)
+        self.view: KwartetView = view
+        game = view.game
+        assert isinstance(game, KwartetGame)
+        self.game = game
+        self.seat = view.seat
+        self.names = view.game.seat_names
+        own = {c.index for c in view.hand}
+        self.missing: tuple[Card, ...] = tuple(c for c in view.askable_cards if c.index not in own)
+
+    @functools.cached_property
+    def knowledge(self) -> CardKnowledge:
+        """The seat's exact card knowledge."""
+        return self.view.knowledge
+
+    @functools.cached_property
+    def known(self) -> tuple[tuple[Card, int], ...]:
+        """`(card, holder)` for every missing card whose holder the seat knows."""
+        # Card indices are the layout's indices (the layout is built from the deck in order).
+        if not self.missing:
+            return ()
+        where = self.knowledge.known_holders()
+        return tuple((card, where[card.index]) for card in self.missing if where[card.index] >= 0)
+
+    @functools.cached_property
+    def missing_by_kind(self) -> dict[int, tuple[Card, ...]]:
+        """The missing cards of each kind the seat holds (kind -> cards)."""
+        kinds: dict[int, list[Card]] = {}
+        for card in self.missing:
+            kinds.setdefault(card.kind, []).append(card)
+        return {k: tuple(v) for k, v in kinds.items()}
+
+    @functools.cached_property
+    def complete_kinds(self) -> tuple[int, ...]:
+        """Kinds whose every missing card has a known holder (asking them all completes it)."""
+        known = {card for card, _ in self.known}
+        return tuple(
+            k for k, cards in self.missing_by_kind.items() if all(c in known for c in cards)
+        )
+
+    def possible(self, card: Card) -> tuple[int, ...]:
+        """The seats that may hold `card`, as far as this seat knows (ascending)."""
+        return tuple(sorted(self.knowledge.possible_holders(card)))
+
+    @functools.cached_property
+    def marginals(self) -> npt.NDArray[np.float64]:
+        """Exact probabilities, `[card index, seat]`, every consistent deal equally likely."""
+        return self.knowledge.marginals()
+
+    @functools.cached_property
+    def needed(self) -> dict[int, int]:
+        """How many cards each kind the seat holds still needs to be complete."""
+        held: dict[int, int] = {}
+        for card in self.view.hand:
+            held[card.kind] = held.get(card.kind, 0) + 1
+        return {k: MEMBERS - n for k, n in held.items()}
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def ask(self, target: int, card: Card, thought: str) -> Decision:
+        """The decision to ask `target` for `card`."""
+        return Decision(ASKS[target][card.index], thought)
+
+    def why_known(self, card: Card, holder: int) -> str:
+        """Why the seat knows `holder` has `card`, in a few words."""
+        public = self.knowledge.public
+        name = self.names[holder]
+        if public.holding[holder] >> card.index & 1:
+            return f"I know {name} holds {card}: {name} got it in an ask everyone saw"
+        return (
+            f"I know {name} holds {card}: no other seat can have it "
+            "(failed asks, hand sizes and my own hand rule them out)"
+        )
+
+    def ask_known(self, rng: random.Random, pairs: Sequence[tuple[Card, int]]) -> Decision:
+        """Ask for a random one of `pairs`, cards whose holder is known."""
+        card, holder = pairs[int(rng.random() * len(pairs))]
+        return self.ask(holder, card, f"{self.why_known(card, holder)}; I ask for it.")
+
+    def ask_random(self, rng: random.Random, why: str = "") -> Decision:
+        """A uniformly random legal ask (any opponent with cards, any askable card)."""
+        view = self.view
+        targets, cards = view.targets, view.askable_cards
+        target = targets[int(rng.random() * len(targets))]
+        card = cards[int(rng.random() * len(cards))]
+        lead = f"{why}; " if why else ""
+        return self.ask(target, card, f"{lead}I ask {self.names[target]} for {card} at random.")
+
+
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, items: Sequence[T]) -> T:
+    """A uniformly random element (`int(random() * n)`: one draw, same in every process)."""
+    return items[int(rng.random() * len(items))]

@@ -1,0 +1,188 @@
+"""The decision rules of the two reports, on exact knowledge.
+
+2020 report (Kwartet): `greedy`, `silent`, `mixed`. 2023 report (Quartet on Mesa):
+`owner`, `defensive`, `aggressive`. The reports kept knowledge by hand and missed
+inferences; here the same rules read the seat's exact `CardKnowledge`, so they are the
+reports' strategies played by perfect logicians.
+
+"A random request" is a uniformly random legal ask: any opponent with cards, any card
+of a kind the seat holds (its own cards included when `ask_own` is true). Ties between
+equally good asks are broken uniformly at random with the strategy's own generator.
+"""
+
+from __future__ import annotations
+
+from epigames.games.core import View
+from epigames.games.kwartet.strategies.reading import Reading, pick
+from epigames.games.strategy import Decision, Strategy, register_strategy
+
+
+def _greedy(self: Strategy, read: Reading) -> Decision:
+    if read.known:
+        return read.ask_known(self.rng, read.known)
+    return read.ask_random(self.rng, "I know no holder of a card I need")
+
+
+def _silent(self: Strategy, read: Reading) -> Decision:
+    complete = read.complete_kinds
+    if complete:
+        pairs = [(c, h) for c, h in read.known if c.kind in complete]
+        card, holder = pick(self.rng, pairs)
+        return read.ask(
+            holder,
+            card,
+            f"{read.why_known(card, holder)}, and I know where all of kind {card.kind} is; "
+            "I ask for it.",
+        )
+    rng = self.rng
+    draw = rng.random()
+    if read.game.ask_own and draw < 1 / 3:
+        own = read.view.hand
+        card = pick(rng, own)
+        target = pick(rng, read.view.targets)
+        return read.ask(
+            target,
+            card,
+            f"I know no whole kind yet; to hide what I collect I ask {read.names[target]} "
+            f"for {card}, which I hold myself.",
+        )
+    return read.ask_random(rng, "I know no whole kind yet")
+
+
+@register_strategy("kwartet", "greedy")
+class Greedy(Strategy):
+    """2020: ask for a card whose holder it knows (a random such one), else a random request."""
+
+    name = "greedy"
+
+    def choose(self, view: View) -> Decision:
+        """Known holder first, else a uniformly random legal ask."""
+        return _greedy(self, Reading(view))
+
+
+@register_strategy("kwartet", "silent")
+class Silent(Strategy):
+    """2020: ask for known cards only when it knows where all missing cards of the kind are.
+
+    Otherwise a random request 2/3 of the time and 1/3 of the time a decoy: a card it
+    holds itself (which no one else can have), so the others learn little. When the rules
+    forbid asking for one's own cards (`ask_own` false) the decoy becomes a random request.
+    """
+
+    name = "silent"
+
+    def choose(self, view: View) -> Decision:
+        """A known card of a kind it can complete, else random or decoy (2:1)."""
+        return _silent(self, Reading(view))
+
+
+@register_strategy("kwartet", "mixed")
+class Mixed(Strategy):
+    """2020: each request, a fair coin picks the greedy or the silent rule."""
+
+    name = "mixed"
+
+    def choose(self, view: View) -> Decision:
+        """Greedy or silent, a coin flip per request."""
+        read = Reading(view)
+        if self.rng.random() < 0.5:
+            return _greedy(self, read)
+        return _silent(self, read)
+
+
+def _known_first(self: Strategy, read: Reading) -> Decision | None:
+    return read.ask_known(self.rng, read.known) if read.known else None
+
+
+@register_strategy("kwartet", "owner")
+class Owner(Strategy):
+    """2023: known holder first; else a random needed card, asked of one of its possible holders."""
+
+    name = "owner"
+
+    def choose(self, view: View) -> Decision:
+        """Known holder, else a random missing card from a random possible holder."""
+        read = Reading(view)
+        known = _known_first(self, read)
+        if known is not None:
+            return known
+        rng = self.rng
+        card = pick(rng, read.missing)
+        holders = read.possible(card)
+        target = pick(rng, holders)
+        others = ", ".join(read.names[h] for h in holders)
+        return read.ask(
+            target,
+            card,
+            f"I know no holder of a card I need; {card} may be with {others}, "
+            f"so I ask {read.names[target]}.",
+        )
+
+
+@register_strategy("kwartet", "defensive")
+class Defensive(Strategy):
+    """2023: known holder first; else the kinds needing fewest cards, then the surest card.
+
+    Among the kinds it needs fewest cards to complete, it takes the missing cards with the
+    fewest possible holders (a random one of them) and asks a random possible holder.
+    """
+
+    name = "defensive"
+
+    def choose(self, view: View) -> Decision:
+        """Known holder, else the closest kind's card with fewest possible holders."""
+        read = Reading(view)
+        known = _known_first(self, read)
+        if known is not None:
+            return known
+        fewest = min(read.needed[k] for k in read.missing_by_kind)
+        cards = [
+            c for k, cs in read.missing_by_kind.items() if read.needed[k] == fewest for c in cs
+        ]
+        options = {c: read.possible(c) for c in cards}
+        narrow = min(len(h) for h in options.values())
+        card = pick(self.rng, [c for c in cards if len(options[c]) == narrow])
+        target = pick(self.rng, options[card])
+        need = "1 card" if fewest == 1 else f"{fewest} cards"
+        return read.ask(
+            target,
+            card,
+            f"Kind {card.kind} needs only {need}; {card} can be with {narrow} "
+            f"seat{'s' * (narrow != 1)}, so I ask {read.names[target]}.",
+        )
+
+
+@register_strategy("kwartet", "aggressive")
+class Aggressive(Strategy):
+    """2023: known holder first; else ask the leading opponent for its most probable card.
+
+    Opponents with cards are tried by score, highest first (ties in random order); the
+    first that may hold a needed card is asked for the needed card it most probably holds
+    (exact probability; the report approximated it by the number of possible holders).
+    """
+
+    name = "aggressive"
+
+    def choose(self, view: View) -> Decision:
+        """Known holder, else the leader's most probable needed card."""
+        read = Reading(view)
+        known = _known_first(self, read)
+        if known is not None:
+            return known
+        rng = self.rng
+        scores = read.view.scores
+        order = sorted(read.view.targets, key=lambda t: (-scores[t], rng.random()))
+        probs = read.marginals
+        for target in order:
+            chances = [(float(probs[c.index, target]), c) for c in read.missing]
+            best = max(p for p, _ in chances)
+            if best > 0:
+                card = pick(rng, [c for p, c in chances if p == best])
+                lead = "leads" if scores[target] == max(scores[t] for t in order) else "is next"
+                return read.ask(
+                    target,
+                    card,
+                    f"{read.names[target]} {lead} with {scores[target]} points; it holds "
+                    f"{card} with probability {best:.0%}, so I ask for it.",
+                )
+        raise AssertionError("some opponent holds a card the seat needs")  # pragma: no cover
