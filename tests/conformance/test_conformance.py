@@ -9,7 +9,6 @@ import pickle
 import random
 import subprocess
 import sys
-from typing import Any
 
 import pytest
 
