@@ -15,10 +15,26 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from epigames.games import core, strategy
 from epigames.web.app import create_app
 from tests.web import toy  # registers the `webtoy` game
 
 __all__ = ["toy"]
+
+# The toy game exists for these tests only: take it out of the registries at once, so
+# that tests collected elsewhere (the conformance suite, registry listings) never see it,
+# and put it back only while the web tests run.
+_TOY_GAME = core._GAMES.pop(toy.NAME)
+_TOY_STRATEGIES = strategy._STRATEGIES.pop(toy.NAME)
+
+
+@pytest.fixture(autouse=True, scope="package")
+def _toy_registered() -> Iterator[None]:
+    core._GAMES[toy.NAME] = _TOY_GAME
+    strategy._STRATEGIES[toy.NAME] = _TOY_STRATEGIES
+    yield
+    core._GAMES.pop(toy.NAME, None)
+    strategy._STRATEGIES.pop(toy.NAME, None)
 
 
 @pytest.fixture
