@@ -1,16 +1,19 @@
-"""Measure the engine on Kwartet-like games: ``python -m epigames.cards.bench [games]``.
+"""The card-location engine's operations, timed on Kwartet-like games.
 
 Plays 4-player games (13 kinds x 4 cards) where each player asks for a card whose holder
 it knows, else a random one, and times public updates, building the deciding agent's
-knowledge, and each kind of query. Prints microseconds per operation; asserts nothing.
+knowledge, and each kind of query: microseconds per operation, and each operation's cost
+relative to a public update measured in the same run (the baseline).
 """
 
 from __future__ import annotations
 
 import random
-import sys
 from collections import defaultdict
 from time import perf_counter
+
+from rich.console import Console
+from rich.table import Table
 
 from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.layout import CardLayout
@@ -103,20 +106,25 @@ def play(rng: random.Random, clock: _Clock, extras: bool) -> int:
     return decisions
 
 
-def main(argv: list[str]) -> None:
-    """Run the benchmark and print the timings."""
-    games = int(argv[0]) if argv else 20
+def run(console: Console, quick: bool = False) -> None:
+    """Print µs per engine operation, with and without counting queries."""
+    games = 5 if quick else 20
     rng = random.Random(2020)
     for extras in (False, True):
         clock = _Clock()
         start = perf_counter()
         decisions = sum(play(rng, clock, extras) for _ in range(games))
         elapsed = perf_counter() - start
-        title = "counting every 10th decision" if extras else "holders only"
-        print(f"{games} games, {decisions} decisions, {games / elapsed:.1f} games/s ({title})")
+        title = "counting every 10th decision" if extras else "holder queries only"
+        table = Table(
+            title=f"{games} games, {decisions} decisions, {games / elapsed:.1f} games/s ({title})"
+        )
+        table.add_column("operation")
+        table.add_column("µs", justify="right")
+        table.add_column("calls", justify="right")
+        table.add_column("× public update", justify="right")
+        base = clock.total["public update"] / clock.calls["public update"]
         for name, total in clock.total.items():
-            print(f"  {name:30s} {1e6 * total / clock.calls[name]:9.1f} us  x{clock.calls[name]}")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
+            per = total / clock.calls[name]
+            table.add_row(name, f"{1e6 * per:.1f}", str(clock.calls[name]), f"{per / base:.1f}")
+        console.print(table)
