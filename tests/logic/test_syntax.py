@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,10 +33,11 @@ from epigames.logic import (
     Xor,
     parse,
 )
-from epigames.logic.syntax import atom_text
+from epigames.logic.syntax import MAX_DEPTH, atom_text, formula_depth
 from tests.logic.strategies import GROUP_OPS, formulas
 
 p, q, r, s = Atom("p"), Atom("q"), Atom("r"), Atom("s")
+T = TypeVar("T")
 
 simple_formulas = formulas(st.sampled_from("pqr"), st.sampled_from("ab"), depth=3)
 
@@ -346,3 +351,108 @@ def test_parse_rejects_non_strings() -> None:
 
 def test_whitespace_and_newlines_are_ignored() -> None:
     assert parse("  K_a\n\tp  &\r\n q ") == And((K("a", p), q))
+
+
+# --- nesting depth ------------------------------------------------------------------------
+
+DEEP_TEXTS = {
+    "negations": "~" * 400 + "p",
+    "parentheses": "(" * 200 + "p" + ")" * 200,
+    "knowledge": "K_a " * 150 + "p",
+    "announcements": "[!p] " * 150 + "q",
+    "implications": "p -> " * 150 + "p",
+    "iff chain": "p <-> " * 150 + "p",
+    "n-ary": "and(" * 150 + "p" + ")" * 150,
+}
+
+
+@pytest.mark.parametrize("text", DEEP_TEXTS.values(), ids=DEEP_TEXTS.keys())
+def test_deep_formulas_are_a_syntax_error_not_a_recursion_error(text: str) -> None:
+    with pytest.raises(FormulaSyntaxError, match=r"nests .*levels deep; the limit is 100"):
+        parse(text)
+
+
+def test_depth_error_names_how_deep_the_formula_goes() -> None:
+    with pytest.raises(FormulaSyntaxError) as err:
+        parse("~" * 400 + "p")
+    assert "formula nests at least 400 levels deep; the limit is 100" in str(err.value)
+    assert (err.value.line, err.value.column) == (1, MAX_DEPTH + 1)
+    with pytest.raises(FormulaSyntaxError, match="at least 200 levels deep"):
+        parse("(" * 200 + "p" + ")" * 200)
+    # Binary operators nest without a run of prefixes: the finished tree is measured.
+    text = "(p | q & ~" * 40 + "p" + ")" * 40
+    with pytest.raises(FormulaSyntaxError, match="formula nests 120 levels deep; the limit"):
+        parse(text)
+
+
+def _just_under_the_limit() -> dict[str, str]:
+    n = MAX_DEPTH
+    return {
+        "negations": "~" * n + "p",
+        "parentheses": "(" * n + "p" + ")" * n,
+        "knowledge": "K_a " * n + "p",
+        "mixed": "K_a ~" * (n // 2) + "p",
+        "common knowledge": "C_{a,b} " * n + "p",
+        "announcements": "[!p] " * (n - 1) + "~p",
+        "group announcements": "[a!p] " * (n - 1) + "~p",
+        "implications": "p -> " * n + "p",
+        "iff chain": "p <-> " * n + "p",
+        "n-ary": "and(" * n + "p" + ")" * n,
+    }
+
+
+def _deep_stack(frames: int, then: Callable[[], T]) -> T:
+    """Run `then` with `frames` more frames on the stack (as under a web server)."""
+    return then() if frames == 0 else _deep_stack(frames - 1, then)
+
+
+@pytest.mark.parametrize("text", _just_under_the_limit().values(), ids=_just_under_the_limit())
+def test_formulas_at_the_limit_parse_print_and_evaluate(text: str) -> None:
+    from epigames.logic import KripkeModel
+
+    model = KripkeModel.build(
+        ["w0", "w1"],
+        {"w0": ["p"], "w1": []},
+        partitions={"a": [["w0", "w1"]], "b": [["w0"], ["w1"]]},
+        designated=["w0"],
+    )
+    f = _deep_stack(250, lambda: parse(text))
+    assert formula_depth(f) <= MAX_DEPTH
+    assert parse(str(f)) == f
+    # Model checking recurses a few frames per level: it must fit even when it starts
+    # some hundreds of frames deep (a request handler's stack).
+    truth = _deep_stack(250, lambda: isinstance(model.holds(f), bool))
+    assert truth
+
+
+def test_smcdel_formulas_have_the_same_depth_limit() -> None:
+    from epigames.logic.smcdel import parse_smcdel, parse_smcdel_formula, run_jobs
+
+    for text in ("~" * 400 + "1", "(" * 200 + "1" + ")" * 200, "alice knows that " * 150 + "1"):
+        with pytest.raises(FormulaSyntaxError, match="levels deep; the limit is 100"):
+            parse_smcdel_formula(text)
+    # `a knows whether (φ, ψ)` is two levels (a conjunction of Kw): the tree is measured.
+    with pytest.raises(FormulaSyntaxError, match="formula nests 120 levels deep"):
+        parse_smcdel_formula("alice knows whether (1, " * 60 + "1" + ")" * 60)
+    header = "VARS 1,2\nLAW Top\nOBS alice: 1\n     bob: 2\n"
+    with pytest.raises(FormulaSyntaxError, match="at least 400 levels") as err:
+        parse_smcdel(header + "VALID? " + "~" * 400 + "1\n")
+    assert err.value.line == 5
+    with pytest.raises(FormulaSyntaxError, match="at least 300 levels"):
+        parse_smcdel("VARS 1\nLAW " + "~" * 300 + "1\nOBS\n")
+    deep = "alice knows that ~" * (MAX_DEPTH // 2) + "1"
+    data = parse_smcdel(header + f"VALID? {deep}\nWHERE? {'(' * MAX_DEPTH}1{')' * MAX_DEPTH}\n")
+    results = _deep_stack(250, lambda: run_jobs(data))
+    assert results[0].answer is False
+    assert results[1].answer == [frozenset({1}), frozenset({1, 2})]
+
+
+def test_cli_eval_refuses_a_deep_formula_with_exit_2(tmp_path: Path) -> None:
+    from tests.logic.test_cli_logic import run
+
+    path = tmp_path / "s.smcdel.txt"
+    path.write_text("VARS 1,2\nLAW Top\nOBS alice: 1\n     bob: 2\n")
+    proc = run("logic", "eval", "-f", str(path), "~" * 400 + "1")
+    assert proc.returncode == 2, proc.stderr
+    assert "formula nests at least 400 levels deep; the limit is 100" in proc.stderr
+    assert "Traceback" not in proc.stderr

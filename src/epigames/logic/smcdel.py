@@ -89,6 +89,7 @@ from epigames.logic.formula import (
 )
 from epigames.logic.model import KripkeModel
 from epigames.logic.relations import AnyRelation, Mask, Partition
+from epigames.logic.syntax import MAX_DEPTH, formula_depth
 
 __all__ = [
     "MAX_VARIABLES",
@@ -414,6 +415,8 @@ class _Parser:
         self.agents: tuple[str, ...] | None = None
         self.boolean_only = False
         self.declared: set[int] = set()
+        # Parentheses and prefix operators the parser is inside now (see `MAX_DEPTH`).
+        self.depth = 0
 
     # token helpers
 
@@ -453,6 +456,31 @@ class _Parser:
             raise self.fail(expected or repr(kind))
         return self.advance()
 
+    def too_deep(self, tok: _Token, depth: int, exact: bool) -> FormulaSyntaxError:
+        how = f"{depth}" if exact else f"at least {depth}"
+        return self.syntax(f"formula nests {how} levels deep; the limit is {MAX_DEPTH}", tok)
+
+    def enter(self, t: _Token) -> None:
+        """One level deeper at token `t`; past `MAX_DEPTH`, fail before recursing."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            # The parser stops here, so name how deep the text goes at least: count the
+            # run of `~` and `(` that follows (the usual shape of such input).
+            k = start = self.tokens.index(t) + 1
+            while self.tokens[k].kind in ("~", "("):
+                k += 1
+            raise self.too_deep(t, self.depth + k - start, exact=False)
+
+    def leave(self, levels: int = 1) -> None:
+        self.depth -= levels
+
+    def checked(self, f: Formula, start: _Token) -> Formula:
+        """`f`, unless its tree is deeper than `MAX_DEPTH` (the model checker recurses)."""
+        depth = formula_depth(f)
+        if depth > MAX_DEPTH:
+            raise self.too_deep(start, depth, exact=True)
+        return f
+
     # the file
 
     def check_input(self) -> SmcdelInput:
@@ -466,7 +494,7 @@ class _Parser:
         self.expect("LAW", "',' or 'LAW'")
         law_tok = self.tok
         self.boolean_only = True
-        law = self.formula()
+        law = self.checked(self.formula(), law_tok)
         self.boolean_only = False
         self.expect("OBS", "an operator or 'OBS'")
         observations: dict[str, tuple[int, ...]] = {}
@@ -528,7 +556,7 @@ class _Parser:
         start = self.tok
         if start.kind == "EOF" or start.kind in _STRUCTURE:
             raise self.fail("a formula")
-        formula = self.formula()
+        formula = self.checked(self.formula(), start)
         return Job(kind, formula, self.source_text(start), line, col, state, sline, scol)
 
     def source_text(self, start: _Token) -> str:
@@ -540,16 +568,21 @@ class _Parser:
 
     def formula(self) -> Formula:
         f = self.implication()
+        chain = 0
         while self.at("iff"):
-            self.advance()
+            # Each `iff` nests the chain so far one level deeper (left-assoc).
+            self.enter(self.advance())
+            chain += 1
             f = Iff(f, self.implication())
+        self.leave(chain)
         return f
 
     def implication(self) -> Formula:
         f = self.boolean()
         if self.at("->"):
-            self.advance()
-            return Implies(f, self.implication())
+            self.enter(self.advance())
+            f = Implies(f, self.implication())
+            self.leave()
         return f
 
     def boolean(self) -> Formula:
@@ -610,6 +643,16 @@ class _Parser:
             k += 2
 
     def unary(self) -> Formula:
+        t = self.tok
+        if t.kind in ("Top", "Bot", "INT"):
+            return self.operand()
+        self.enter(t)
+        f = self.operand()
+        self.leave()
+        return f
+
+    def operand(self) -> Formula:
+        """A unary formula (see `unary`, which counts how deep they nest)."""
         t = self.tok
         kind = t.kind
         if kind == "Top":
@@ -722,7 +765,8 @@ def parse_smcdel(text: str) -> SmcdelInput:
     """Read an SMCDEL input file: VARS, LAW, OBS and the jobs.
 
     Raises:
-        FormulaSyntaxError: the text does not parse (line, column, caret, what was expected).
+        FormulaSyntaxError: the text does not parse (line, column, caret, what was expected),
+            or a formula nests deeper than `epigames.logic.syntax.MAX_DEPTH` levels.
         SmcdelModelError: an empty or repeated VARS entry, an undeclared variable, an agent
             named twice in OBS, a LAW with a modality.
         SmcdelUnknownAgentError: a job names an agent that OBS does not list.
@@ -745,7 +789,8 @@ def parse_smcdel_formula(
         agents: if given, every agent must be one of them.
 
     Raises:
-        FormulaSyntaxError: the text is not one formula.
+        FormulaSyntaxError: the text is not one formula, or nests deeper than
+            `epigames.logic.syntax.MAX_DEPTH` levels.
         SmcdelModelError: an undeclared variable.
         SmcdelUnknownAgentError: an agent that is not in `agents`.
     """
@@ -754,10 +799,11 @@ def parse_smcdel_formula(
     p.agents = None if agents is None else tuple(agents)
     if p.at("EOF"):
         raise p.fail("a formula")
+    start = p.tok
     f = p.formula()
     if not p.at("EOF"):
         raise p.fail("an operator (&, |, ->, iff) or the end of the formula")
-    return f
+    return p.checked(f, start)
 
 
 def run_jobs(data: SmcdelInput) -> list[JobResult]:

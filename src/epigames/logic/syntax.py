@@ -20,6 +20,12 @@ The grammar, loosest binding first (all binary operators are infix)::
     a        := agent name (identifier characters) | '{' name '}'
     G        := agent name | '{' name (',' name)* '}'
 
+A formula may nest at most `MAX_DEPTH` levels: the parser counts parentheses and
+prefix operators as it descends, and checks the finished tree's depth. Both the parser
+and the model checker recurse once (or a few times) per level, so the limit keeps them
+far from Python's recursion limit; deeper input is a FormulaSyntaxError, never a
+RecursionError.
+
 See docs/logic.md for the user's guide.
 """
 
@@ -78,6 +84,12 @@ _NARY: dict[str, type[And] | type[Or] | type[Xor] | type[OneOf]] = {
     "xor": Xor,
     "oneof": OneOf,
 }
+#: The deepest nesting a parsed formula may have (operators on a path from the root, and
+#: parentheses). The model checker uses about three stack frames per level (evaluation,
+#: hashing for its memo), so this keeps a check well inside Python's default limit of
+#: 1000 frames even when it starts deep in a web server's stack.
+MAX_DEPTH = 100
+
 _IDENT = re.compile(r"[^\W\d]\w*|\d+")
 _NAME = re.compile(r"\w+")
 _MODAL = re.compile(r"(Kw|K|M|Ew|Cw|Dw|E|C|D)_")
@@ -123,6 +135,28 @@ def _error(text: str, pos: int, message: str, expected: str = "") -> FormulaSynt
     return FormulaSyntaxError(message, text, line, col, expected)
 
 
+def depth_error(text: str, pos: int, depth: int, exact: bool = True) -> FormulaSyntaxError:
+    """The error for a formula nesting `depth` levels (at least, unless `exact`)."""
+    how = f"{depth}" if exact else f"at least {depth}"
+    return _error(text, pos, f"formula nests {how} levels deep; the limit is {MAX_DEPTH}")
+
+
+def formula_depth(f: Formula) -> int:
+    """The number of operators on the longest path from the root (0 for an atom).
+
+    Iterative, so it measures formulas of any depth (built in Python, say) safely.
+    """
+    deepest = 0
+    stack: list[tuple[Formula, int]] = [(f, 0)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.children()
+        if children:
+            stack.extend((c, depth + 1) for c in children)
+        deepest = max(deepest, depth)
+    return deepest
+
+
 def tokenize(text: str) -> list[Token]:
     """Split the source into tokens; an unknown character raises FormulaSyntaxError."""
     tokens: list[Token] = []
@@ -166,10 +200,27 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.i = 0
+        # Parentheses and prefix operators the parser is inside now (see `MAX_DEPTH`).
+        self.depth = 0
 
     @property
     def tok(self) -> Token:
         return self.tokens[self.i]
+
+    def enter(self, t: Token, levels: int = 1) -> None:
+        """Go `levels` deeper at token `t`; past `MAX_DEPTH`, fail before recursing."""
+        self.depth += levels
+        if self.depth > MAX_DEPTH:
+            # The parser stops here, so name how deep the text goes at least: count the
+            # run of `~` and `(` that follows (the usual shape of such input).
+            k = self.tokens.index(t) + 1
+            while self.tokens[k].kind == "op" and self.tokens[k].value in ("~", "("):
+                k += 1
+            run = k - self.tokens.index(t) - 1
+            raise depth_error(self.text, t.pos, self.depth + run, exact=False)
+
+    def leave(self, levels: int = 1) -> None:
+        self.depth -= levels
 
     def peek(self, k: int = 1) -> Token:
         return self.tokens[min(self.i + k, len(self.tokens) - 1)]
@@ -198,20 +249,28 @@ class _Parser:
         f = self.iff()
         if self.tok.kind != "eof":
             raise self.fail("an operator (&, |, ->, <->) or the end of the formula")
+        depth = formula_depth(f)
+        if depth > MAX_DEPTH:
+            raise depth_error(self.text, 0, depth)
         return f
 
     def iff(self) -> Formula:
         f = self.implies()
+        chain = 0
         while self.at("<->"):
-            self.advance()
+            # Each `<->` nests the chain so far one level deeper (left-assoc).
+            self.enter(self.advance())
+            chain += 1
             f = Iff(f, self.implies())
+        self.leave(chain)
         return f
 
     def implies(self) -> Formula:
         f = self.disjunction()
         if self.at("->"):
-            self.advance()
-            return Implies(f, self.implies())
+            self.enter(self.advance())
+            f = Implies(f, self.implies())
+            self.leave()
         return f
 
     def disjunction(self) -> Formula:
@@ -248,8 +307,10 @@ class _Parser:
         if v in ("xor", "oneof"):
             return self.nary(v)
         if v == "~":
-            self.advance()
-            return Not(self.unary())
+            self.enter(self.advance())
+            f: Formula = Not(self.unary())
+            self.leave()
+            return f
         if v == "top":
             self.advance()
             return Top()
@@ -257,21 +318,27 @@ class _Parser:
             self.advance()
             return Bot()
         if v == "(":
-            self.advance()
+            self.enter(self.advance())
             f = self.iff()
             self.expect(")")
+            self.leave()
             return f
         if v in ("[", "<"):
-            return self.announcement()
+            self.enter(t)
+            f = self.announcement()
+            self.leave()
+            return f
         if v in ("forall", "exists"):
-            self.advance()
+            self.enter(self.advance())
             names = self.braced_names(atoms=True)
             cls = Forall if v == "forall" else Exists
-            return cls(names, self.unary())
+            f = cls(names, self.unary())
+            self.leave()
+            return f
         raise self.fail("a formula (an atom, ~, K_a, [!…], a parenthesis, …)")
 
     def nary(self, word: str) -> Formula:
-        self.advance()
+        self.enter(self.advance())
         self.expect("(")
         args: list[Formula] = []
         if not self.at(")"):
@@ -280,10 +347,12 @@ class _Parser:
                 self.advance()
                 args.append(self.iff())
         self.expect(")")
+        self.leave()
         return _NARY[word](tuple(args))
 
     def modal(self) -> Formula:
         t = self.advance()
+        self.enter(t)
         op, rest = t.raw.split("_", 1)
         if rest == "{":
             self.i -= 1  # re-read the brace as a name list
@@ -294,8 +363,11 @@ class _Parser:
         if op in _AGENT_OPS:
             if len(names) != 1:
                 raise _error(self.text, t.pos, f"{op}_ takes one agent", f"{op}_name")
-            return _AGENT_OPS[op](names[0], self.unary())
-        return _GROUP_OPS[op](names, self.unary())
+            f = _AGENT_OPS[op](names[0], self.unary())
+        else:
+            f = _GROUP_OPS[op](names, self.unary())
+        self.leave()
+        return f
 
     def name(self, atoms: bool) -> str:
         t = self.tok
@@ -342,7 +414,8 @@ def parse(text: str) -> Formula:
     """Parse a formula in the project's syntax.
 
     Raises:
-        FormulaSyntaxError: with line, column, a caret under the spot and what was expected.
+        FormulaSyntaxError: with line, column, a caret under the spot and what was expected;
+            also for a formula nesting deeper than `MAX_DEPTH` levels.
     """
     if not isinstance(text, str):
         raise TypeError(f"parse() takes a string, got {type(text).__name__}")
