@@ -21,8 +21,10 @@ PLAYERS = "random,random,random"
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-n", "0"], "--games 0 is not positive"),
-        (["-n", "-5"], "--games -5 is not positive"),
+        (["-n", "0"], "--games 0 is out of range; expected 1..100000000"),
+        (["-n", "-5"], "--games -5 is out of range; expected 1..100000000"),
+        (["-n", "99999999999999999999"], "--games 99999999999999999999 is out of range"),
+        (["-n", "5", "-j", "-1"], "--jobs -1 is out of range; expected 0..1024"),
         (["-n", "5", "-p", "random,gredy,random"], "unknown strategy 'gredy' for kwartet; choose"),
         (["-n", "5", "-p", "random,random"], "has 3 seats but 2 players were given"),
         (["-n", "5", "-p", "random,,random"], "cannot read players"),
@@ -169,3 +171,11 @@ def test_report_and_plot(tmp_path: Path) -> None:
     assert (out / "win_rates.png").read_bytes()[:4] == b"\x89PNG"
     missing = cli("report", str(tmp_path / "none.duckdb"))
     assert missing.returncode == 2 and "no results file" in missing.stderr
+
+
+def test_cli_limits_agree_with_the_library() -> None:
+    """The CLI repeats the limits (to start without numpy); they must not drift apart."""
+    from epigames import tournament
+    from epigames.commands import tournament as command
+
+    assert (command.MAX_GAMES, command.MAX_SEED) == (tournament.MAX_GAMES, tournament.MAX_SEED)

@@ -51,7 +51,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "",
         seed: Annotated[
-            int, typer.Option("--seed", "-s", help="Match seed: same seed, same game.")
+            int,
+            typer.Option(
+                "--seed",
+                "-s",
+                # the range of tournament seeds (DuckDB BIGINT), so any stored game replays
+                min=0,
+                max=2**63 - 1,
+                help="Match seed: same seed, same game.",
+            ),
         ] = 0,
         seat: Annotated[
             str,

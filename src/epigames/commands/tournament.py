@@ -36,6 +36,16 @@ err = Console(stderr=True)
 
 DEFAULT_DB = "results.duckdb"
 
+# The allowed ranges of the numeric options. They are repeated here rather than imported
+# from `epigames.tournament` so that `epigames --help` does not load numpy and DuckDB;
+# tests check that they agree with `TournamentConfig`'s own limits.
+#: Most games in one tournament: its done-mask and index arrays must fit in memory.
+MAX_GAMES = 100_000_000
+#: Seeds are stored as DuckDB BIGINT.
+MAX_SEED = 2**63 - 1
+#: Most worker processes (or Ray tasks in flight per round).
+MAX_JOBS = 1024
+
 
 class _SpeedColumn(ProgressColumn):
     """Games per second, measured over the recent past."""
@@ -70,8 +80,6 @@ class _Bar:
 
 
 def _jobs(jobs: int) -> int:
-    if jobs < 0:
-        raise InputError(f"--jobs {jobs} is negative; give a positive number, or 0 for all cores")
     return jobs or (os.cpu_count() or 1)
 
 
@@ -183,12 +191,20 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Option("--players", "-p", help="One strategy per seat: a,b,c[,d]."),
         ],
-        games: Annotated[int, typer.Option("--games", "-n", help="Number of games N.")],
+        games: Annotated[
+            int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of games N.")
+        ],
         seed: Annotated[
-            int | None, typer.Option("--seed", help="Tournament seed (default fixed, printed).")
+            int | None,
+            typer.Option(
+                "--seed", min=0, max=MAX_SEED, help="Tournament seed (default fixed, printed)."
+            ),
         ] = None,
         jobs: Annotated[
-            int, typer.Option("--jobs", "-j", help="Worker processes (0 = all cores).")
+            int,
+            typer.Option(
+                "--jobs", "-j", min=0, max=MAX_JOBS, help="Worker processes (0 = all cores)."
+            ),
         ] = 0,
         rotate_seats: Annotated[
             bool,
@@ -222,8 +238,6 @@ def register(app: typer.Typer) -> None:
         )
         from epigames.tournament.runner import BACKENDS
 
-        if games <= 0:
-            raise InputError(f"--games {games} is not positive; expected N >= 1")
         if backend not in BACKENDS:
             raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
         if seed is None:
@@ -296,10 +310,16 @@ def register(app: typer.Typer) -> None:
         name: Annotated[str, typer.Argument(help="Experiment name: see --list.")] = "",
         list_: Annotated[bool, typer.Option("--list", help="List the experiments.")] = False,
         games: Annotated[
-            int | None, typer.Option("--games", "-n", help="Override the number of games.")
+            int | None,
+            typer.Option(
+                "--games", "-n", min=1, max=MAX_GAMES, help="Override the number of games."
+            ),
         ] = None,
         jobs: Annotated[
-            int, typer.Option("--jobs", "-j", help="Worker processes (0 = all cores).")
+            int,
+            typer.Option(
+                "--jobs", "-j", min=0, max=MAX_JOBS, help="Worker processes (0 = all cores)."
+            ),
         ] = 0,
         db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path(
             "experiments.duckdb"
@@ -330,8 +350,6 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{item.name:14} {item.games:>6} games  {item.title}")
             return
         found = experiment(name)
-        if games is not None and games <= 0:
-            raise InputError(f"--games {games} is not positive; expected N >= 1")
         if isinstance(found, Suite):
             _run_suite(found, games, db, out, jobs, backend, ray_address)
             return

@@ -12,6 +12,8 @@ DuckDB and matplotlib come with the `tournament` extra, Ray with the `ray` extra
 from epigames.tournament.config import (
     DEFAULT_NAME,
     DEFAULT_SEED,
+    MAX_GAMES,
+    MAX_SEED,
     GameRow,
     MatchFunction,
     MatchOutcome,
@@ -52,6 +54,8 @@ __all__ = [
     "DEFAULT_NAME",
     "DEFAULT_SEED",
     "FIXED",
+    "MAX_GAMES",
+    "MAX_SEED",
     "ROTATE",
     "ConfigMismatchError",
     "CorruptFileError",

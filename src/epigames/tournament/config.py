@@ -15,6 +15,11 @@ from epigames.tournament.seeds import FIXED, ROTATE, SEAT_SCHEMES
 DEFAULT_SEED = 20240401
 #: The tournament name used when none is given.
 DEFAULT_NAME = "default"
+#: The most games in one tournament: `run_tournament` holds a done-mask and an index array
+#: of this length in memory (about 1 GB at this size).
+MAX_GAMES = 100_000_000
+#: Seeds are stored as DuckDB BIGINT.
+MAX_SEED = 2**63 - 1
 
 
 class TournamentInputError(InputError):
@@ -65,17 +70,21 @@ class TournamentConfig:
     code_version: str = __version__
 
     def __post_init__(self) -> None:
-        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games <= 0:
+        if (
+            isinstance(self.games, bool)
+            or not isinstance(self.games, int)
+            or not 1 <= self.games <= MAX_GAMES
+        ):
             raise TournamentInputError(
-                f"number of games {self.games!r} is not a positive integer; expected N >= 1"
+                f"number of games {self.games!r} is out of range; expected 1..{MAX_GAMES}"
             )
         if (
             isinstance(self.seed, bool)
             or not isinstance(self.seed, int)
-            or not 0 <= self.seed < 2**63
+            or not 0 <= self.seed <= MAX_SEED
         ):
             raise TournamentInputError(
-                f"seed {self.seed!r} is not an integer in 0..2**63-1 (it is stored as BIGINT)"
+                f"seed {self.seed!r} is not an integer in 0..{MAX_SEED} (it is stored as BIGINT)"
             )
         if self.seat_scheme not in SEAT_SCHEMES:
             raise TournamentInputError(
