@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,7 +24,6 @@ from rich.progress import (
     Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.text import Text
 
@@ -47,35 +48,89 @@ MAX_SEED = 2**63 - 1
 MAX_JOBS = 1024
 
 
-class _SpeedColumn(ProgressColumn):
-    """Games per second, measured over the recent past."""
+class RunRate:
+    """Games per second of this run: games played since `start` over the time since.
+
+    rich's own `Task.speed` is wrong here: it counts the first batch of a window as if it
+    had been played inside it, so a few batches arriving together read as several times
+    the true rate; and games already stored before a resume are no part of this run.
+
+    Args:
+        clock: seconds from an arbitrary origin (injected by tests).
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._started: float | None = None
+        self.played = 0
+
+    def start(self) -> None:
+        self._started = self._clock()
+        self.played = 0
+
+    def advance(self, games: int) -> None:
+        self.played += games
+
+    def per_second(self) -> float | None:
+        """None before the first game of this run (nothing to measure yet)."""
+        if self._started is None or self.played == 0:
+            return None
+        elapsed = self._clock() - self._started
+        return self.played / elapsed if elapsed > 0 else None
+
+    def seconds_left(self, remaining: int) -> float | None:
+        rate = self.per_second()
+        return None if rate is None else remaining / rate
+
+
+class _RateColumn(ProgressColumn):
+    def __init__(self, rate: RunRate) -> None:
+        super().__init__()
+        self.rate = rate
 
     def render(self, task: Task) -> Text:
-        speed = task.speed
+        speed = self.rate.per_second()
         return Text("   … games/s" if speed is None else f"{speed:7.1f} games/s", style="cyan")
+
+
+class _EtaColumn(ProgressColumn):
+    def __init__(self, rate: RunRate) -> None:
+        super().__init__()
+        self.rate = rate
+
+    def render(self, task: Task) -> Text:
+        left = self.rate.seconds_left(max(0, int((task.total or 0) - task.completed)))
+        if left is None:
+            return Text("ETA -:--:--", style="progress.remaining")
+        minutes, seconds = divmod(round(left), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"ETA {hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
 
 class _Bar:
     """A rich progress bar on stderr, fed by the runner (`ProgressSink`)."""
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = RunRate(clock)
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
             MofNCompleteColumn(),
-            _SpeedColumn(),
+            _RateColumn(self.rate),
             TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+            _EtaColumn(self.rate),
             console=err,
+            get_time=clock,
         )
         self.label = label
         self.task: Any = None
 
     def start(self, done: int, total: int) -> None:
         self.task = self.progress.add_task(self.label, total=total, completed=done)
+        self.rate.start()
 
     def advance(self, games: int) -> None:
+        self.rate.advance(games)
         self.progress.advance(self.task, games)
 
 
