@@ -9,10 +9,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from epigames.tournament import TournamentStore
+from epigames import cli as epigames_cli
+from epigames.tournament import StoreError, TournamentStore
 from tests.tournament.helpers import SMALL_GAME, cli
 
 PLAYERS = "random,random,random"
@@ -149,7 +151,8 @@ def test_kill_9_then_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
         assert [r.key() for r in a.rows("default")] == [r.key() for r in b.rows("default")]
     assert _summary(killed) == _summary(whole)
     again = cli(*args, "--db", str(whole))
-    assert "played 0 games" in again.stderr
+    assert again.returncode == 0
+    assert "All 1000 games of tournament 'default' are stored" in " ".join(again.stderr.split())
 
 
 def test_report_and_plot(tmp_path: Path) -> None:
@@ -179,3 +182,39 @@ def test_cli_limits_agree_with_the_library() -> None:
     from epigames.commands import tournament as command
 
     assert (command.MAX_GAMES, command.MAX_SEED) == (tournament.MAX_GAMES, tournament.MAX_SEED)
+
+
+def test_complete_tournament_in_read_only_file_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "r.duckdb"
+    args = ["tournament", SMALL_GAME, "-p", PLAYERS, "-j", "1", "--db", str(db), "--json"]
+    assert epigames_cli.run([*args, "-n", "12"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    db.chmod(0o444)  # read-only for a normal user; root ignores modes, hence also:
+    real_open = TournamentStore.open.__func__  # type: ignore[attr-defined]
+
+    def read_only_open(cls: type[TournamentStore], path: Path, *, read_only: bool = False) -> Any:
+        if not read_only:
+            raise StoreError(f"cannot open {path}: Permission denied")
+        return real_open(cls, path, read_only=True)
+
+    monkeypatch.setattr(TournamentStore, "open", classmethod(read_only_open))
+    assert epigames_cli.run([*args, "-n", "12"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out) == first
+    assert "nothing left to play" in " ".join(err.split())
+    # More games must be written: a clean refusal, not a traceback.
+    assert epigames_cli.run([*args, "-n", "24"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "\nerror: cannot open" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [["report"], ["plot", "--out", "plots"]])
+def test_report_and_plot_name_no_option_they_lack(tmp_path: Path, command: list[str]) -> None:
+    damaged = tmp_path / "r.duckdb"
+    damaged.write_bytes(b"not a database at all")
+    result = cli(command[0], str(damaged), *command[1:], cwd=tmp_path)
+    assert result.returncode == 2
+    assert "is not a DuckDB file" in result.stderr and "Traceback" not in result.stderr
+    assert "--db" not in result.stderr

@@ -148,6 +148,7 @@ def _play(
 ) -> Summary:
     """Run (or resume) a tournament with a progress bar; Ctrl-C exits 130 after storing."""
     from epigames.tournament import (
+        NoResultsError,
         TournamentInterrupted,
         TournamentStore,
         run_tournament,
@@ -157,10 +158,24 @@ def _play(
     if ray_address and backend != "ray":
         raise InputError("--ray-address needs --backend ray")
     workers = _jobs(jobs)
+    # A finished tournament is only read, so it can be reported from a file that cannot
+    # be written (read-only file system, another user's file).
+    try:
+        with TournamentStore.open(db, read_only=True) as stored:
+            if stored.is_complete(config):
+                err.print(
+                    f"All {config.games} games of tournament '{config.name}' are stored in "
+                    f"{db}; nothing left to play.",
+                    highlight=False,
+                )
+                return summarize(config, stored.seat_records(config.name))
+    except NoResultsError:
+        pass  # a new file: created below
     err.print(
-        f"tournament [bold]{config.name}[/] in {db}: {config.game}, "
-        f"{', '.join(config.strategies)} ({config.seat_scheme} seats), "
-        f"{config.games} games, seed {config.seed}, {workers} workers ({backend})",
+        f"Tournament '{config.name}' of {config.games} games in {db}, playing "
+        f"{config.game} between {', '.join(config.strategies)} ({config.seat_scheme} "
+        f"seats, seed {config.seed}) on {workers} {'worker' if workers == 1 else 'workers'} "
+        f"({backend}).",
         highlight=False,
     )
     with TournamentStore.open(db) as store:

@@ -96,6 +96,10 @@ class UnknownTournamentError(StoreError):
     """No tournament of the asked name in the file."""
 
 
+class NoResultsError(StoreError):
+    """Opening for reading a file that is missing, or an empty DuckDB file."""
+
+
 def _duckdb() -> Any:
     try:
         import duckdb
@@ -120,16 +124,16 @@ def _check_file(path: Path) -> bool:
         if "could not set lock" in text.lower() or "conflicting lock" in text.lower():
             raise StoreError(
                 f"{path} is in use by another process (DuckDB allows one writer); "
-                "wait for it to finish or use another --db"
+                "wait for it to finish or use another results file"
             ) from None
         if "not a valid DuckDB database" in text:
             raise ForeignFileError(
                 f"{path} is not a DuckDB file; refusing to touch it. "
-                "Give another --db (a new file is created)"
+                "Use another results file (a new one is created)"
             ) from None
         raise CorruptFileError(
             f"{path} cannot be opened as a results file ({text.splitlines()[0]}); "
-            "it was left unchanged. Give another --db"
+            "it was left unchanged. Use another results file"
         ) from None
     try:
         tables = {
@@ -148,7 +152,7 @@ def _check_file(path: Path) -> bool:
             raise ForeignFileError(
                 f"{path} is a DuckDB file but not an epigames results file "
                 f"(tables: {', '.join(sorted(tables))}); refusing to touch it. "
-                "Give another --db"
+                "Use another results file"
             )
         if meta.get("schema_version") != SCHEMA_VERSION:
             raise ForeignFileError(
@@ -205,7 +209,7 @@ class TournamentStore:
             raise StoreError(f"{path} is a directory; expected a results file name")
         ours = _check_file(path) if exists else False
         if read_only and not ours:
-            raise StoreError(
+            raise NoResultsError(
                 f"{path} holds no tournaments"
                 if exists
                 else f"no results file {path}; run `epigames tournament` first"
@@ -320,25 +324,44 @@ class TournamentStore:
                     ],
                 )
             return config
-        diffs = stored.differences(config)
-        if diffs:
-            raise ConfigMismatchError(
-                f"{self.path} already holds tournament {config.name!r} with another "
-                f"configuration ({'; '.join(diffs)}); it was not changed. "
-                "Use --name for a new tournament in this file, or another --db"
-            )
-        if config.games < stored.games:
-            raise ConfigMismatchError(
-                f"{self.path} holds tournament {config.name!r} of {stored.games} games; "
-                f"asked for {config.games}. A tournament can be extended but not shrunk: "
-                f"use --games {stored.games} (or `epigames report`), or another --name"
-            )
+        self._check_same(config, stored)
         if config.games > stored.games:
             with self._transaction():
                 self._con.execute(
                     "UPDATE tournaments SET games = ? WHERE name = ?", [config.games, config.name]
                 )
         return config
+
+    def _check_same(self, config: TournamentConfig, stored: TournamentConfig) -> None:
+        diffs = stored.differences(config)
+        if diffs:
+            raise ConfigMismatchError(
+                f"{self.path} already holds tournament {config.name!r} with another "
+                f"configuration ({'; '.join(diffs)}); it was not changed. "
+                "Give the new tournament another name, or use another results file"
+            )
+        if config.games < stored.games:
+            raise ConfigMismatchError(
+                f"{self.path} holds tournament {config.name!r} of {stored.games} games; "
+                f"asked for {config.games}. A tournament can be extended but not shrunk: "
+                f"ask for {stored.games} games (or see `epigames report`), or give another name"
+            )
+
+    def is_complete(self, config: TournamentConfig) -> bool:
+        """Whether the file holds every game of `config`; checks it as `prepare` does.
+
+        Needs no write access, so a finished tournament can be reported from a file that
+        cannot be written.
+
+        Raises:
+            ConfigMismatchError: the stored tournament differs.
+        """
+        try:
+            stored = self.get(config.name)
+        except UnknownTournamentError:
+            return False
+        self._check_same(config, stored)
+        return stored.games == config.games and self.count(config.name) == config.games
 
     # -- games ---------------------------------------------------------------------------
 
