@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ import pytest
 
 from epigames import cli as epigames_cli
 from epigames.tournament import StoreError, TournamentStore
+from epigames.tournament.runner import FAULT_ENV
 from tests.tournament.helpers import SMALL_GAME, cli
 
 PLAYERS = "random,random,random"
@@ -74,85 +75,79 @@ def _summary(db: Path) -> dict[str, object]:
     return data
 
 
-def _start(args: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
+def _run_until_fault(args: list[str], fault: str) -> subprocess.CompletedProcess[str]:
+    """Run `epigames ARGS` until the runner's test hook stops it (see `FAULT_ENV`).
+
+    The process leads a new process group, as a shell job does, so the hook's signal
+    reaches its workers too, as a terminal's Ctrl-C or a `kill -9` of the job would.
+    """
+    proc = subprocess.Popen(
         [sys.executable, "-c", "from epigames.cli import main; main()", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,  # so a signal reaches the workers too, as from a terminal
+        start_new_session=True,
+        env={**os.environ, FAULT_ENV: fault},
         # A shell's background jobs ignore SIGINT; a terminal's Ctrl-C does not.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-
-
-def _wait_for_stored_games(proc: subprocess.Popen[str], db: Path) -> None:
-    """Return once the first batches are committed (the write-ahead log has grown)."""
-    wal = Path(f"{db}.wal")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if wal.exists() and wal.stat().st_size > 20_000:
-            return
-        time.sleep(0.05)
-    raise AssertionError("the tournament finished (or stalled) before it could be stopped")
+    stdout, stderr = proc.communicate()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)  # no worker may outlive the test
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
 def test_ctrl_c_keeps_finished_games(tmp_path: Path) -> None:
     db = tmp_path / "r.duckdb"
-    proc = _start(
-        [
-            "tournament",
-            "kwartet(players=3,kinds=6)",
-            "-p",
-            PLAYERS,
-            "-n",
-            "20000",
-            "-j",
-            "2",
-            "--db",
-            str(db),
-        ]
-    )
-    _wait_for_stored_games(proc, db)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=120)
-    assert proc.returncode == 130, stderr
+    n = 100_000  # far more than can finish after the interrupt (chunks in flight, buffer)
+    args = ["tournament", "kwartet(players=3,kinds=6)", "-p", PLAYERS, "-n", str(n), "-j", "2"]
+    result = _run_until_fault([*args, "--db", str(db)], "300:INT")
+    assert result.returncode == 130, result.stderr
     with TournamentStore.open(db, read_only=True) as store:
         stored = store.count("default")
-    text = " ".join(stderr.split())
-    assert 0 < stored < 20000
-    assert f"interrupted: {stored} of 20000 games of 'default' are stored" in text
-    assert f"play the remaining {20000 - stored}" in text
+    text = " ".join(result.stderr.split())
+    # The 300 committed before the interrupt, plus the chunks that were still running.
+    assert 300 <= stored < n
+    assert f"interrupted: {stored} of {n} games of 'default' are stored" in text
+    assert f"play the remaining {n - stored}" in text
 
 
 def test_kill_9_then_resume_equals_uninterrupted_run(tmp_path: Path) -> None:
-    n = "1000"
+    n = 1000
+    partial = 250
     game = "kwartet(players=3,kinds=6)"
-    args = ["tournament", game, "-p", PLAYERS, "-n", n, "-j", "2", "--seed", "11"]
+    args = ["tournament", game, "-p", PLAYERS, "-n", str(n), "-j", "2", "--seed", "11"]
     killed = tmp_path / "killed.duckdb"
-    proc = _start([*args, "--db", str(killed)])
-    _wait_for_stored_games(proc, killed)
-    os.killpg(proc.pid, signal.SIGKILL)  # the parent and its workers, as a crash would
-    proc.communicate()
+    # The parent and its workers die right after game 250 is committed, as in a crash.
+    crash = _run_until_fault([*args, "--db", str(killed)], str(partial))
+    assert crash.returncode == -signal.SIGKILL, crash.stderr
     with TournamentStore.open(killed, read_only=True) as store:
-        partial = store.count("default")
-    assert 0 < partial < int(n)
+        assert store.count("default") == partial
 
     resumed = cli(*args, "--db", str(killed))
     assert resumed.returncode == 0, resumed.stderr
-    assert f"played {int(n) - partial} games" in resumed.stderr
+    assert f"played {n - partial} games" in resumed.stderr
     whole = tmp_path / "whole.duckdb"
     assert cli(*args, "--db", str(whole)).returncode == 0
     with (
         TournamentStore.open(killed, read_only=True) as a,
         TournamentStore.open(whole, read_only=True) as b,
     ):
-        assert a.count("default") == int(n)
+        assert a.count("default") == n
         assert [r.key() for r in a.rows("default")] == [r.key() for r in b.rows("default")]
     assert _summary(killed) == _summary(whole)
     again = cli(*args, "--db", str(whole))
     assert again.returncode == 0
-    assert "All 1000 games of tournament 'default' are stored" in " ".join(again.stderr.split())
+    assert f"All {n} games of tournament 'default' are stored" in " ".join(again.stderr.split())
+
+
+def test_fault_hook_stops_a_serial_run_at_the_exact_game(tmp_path: Path) -> None:
+    db = tmp_path / "r.duckdb"
+    args = ["tournament", SMALL_GAME, "-p", PLAYERS, "-n", "40", "-j", "1", "--db", str(db)]
+    crash = _run_until_fault(args, "7")
+    assert crash.returncode == -signal.SIGKILL
+    with TournamentStore.open(db, read_only=True) as store:
+        assert store.count("default") == 7
 
 
 def test_report_and_plot(tmp_path: Path) -> None:

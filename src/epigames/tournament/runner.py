@@ -322,6 +322,47 @@ def _flush(store: TournamentStore, name: str, buffer: list[GameRow]) -> int:
     return count
 
 
+#: Test hook, for crash-and-resume tests only (never set it otherwise).
+#: `EPIGAMES_FAULT_STOP_AFTER=k` stops the run right after the k-th game of this run is
+#: committed, with SIGKILL as a crash would; `k:INT` with SIGINT as Ctrl-C would. Tests
+#: then stop a tournament at a known point, instead of racing a timer or the file's
+#: growth against the tournament's end.
+FAULT_ENV = "EPIGAMES_FAULT_STOP_AFTER"
+
+
+@dataclass(frozen=True, slots=True)
+class _Fault:
+    after: int
+    signum: int
+
+    @classmethod
+    def from_env(cls) -> _Fault | None:
+        text = os.environ.get(FAULT_ENV, "").strip()
+        if not text:
+            return None
+        count, _, name = text.partition(":")
+        try:
+            after = int(count)
+            signum = int(getattr(signal, f"SIG{name.strip().upper() or 'KILL'}"))
+        except (ValueError, AttributeError):
+            raise InputError(
+                f"{FAULT_ENV}={text!r}; expected a count, then optionally :INT"
+            ) from None
+        return cls(max(after, 1), signum)
+
+    def fire(self) -> None:
+        """Signal this process, and its workers too when it leads their process group.
+
+        A process started in a new session leads its group, as a shell's job does: then the
+        whole group gets the signal, as from a terminal or `kill -9 -PGID`. Otherwise only
+        this process, so that a test runner sharing the group is never hit.
+        """
+        if os.getpgid(0) == os.getpid():
+            os.killpg(os.getpid(), self.signum)
+        else:
+            os.kill(os.getpid(), self.signum)
+
+
 def run_tournament(
     config: TournamentConfig,
     store: TournamentStore,
@@ -386,6 +427,7 @@ def run_tournament(
             if progress is not None:
                 progress.advance(len(rows))
 
+    fault = _Fault.from_env()
     aborted = True
     try:
         try:
@@ -395,6 +437,12 @@ def run_tournament(
                 if not pending:
                     break
                 collect(engine.wait(pending, timeout=0.2))
+                if fault is not None and played + len(buffer) >= fault.after:
+                    head = buffer[: fault.after - played]
+                    del buffer[: len(head)]
+                    played += _flush(store, config.name, head)
+                    fault.fire()  # SIGKILL ends here; SIGINT raises KeyboardInterrupt
+                    fault = None
                 if len(buffer) >= batch_rows or (
                     buffer and time.perf_counter() - last_flush >= batch_seconds
                 ):
