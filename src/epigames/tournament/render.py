@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from rich.box import SIMPLE_HEAD
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -21,23 +21,34 @@ def _num(x: float, digits: int = 2) -> str:
 
 
 def _table(title: str, first: str, lines: list[Line], baseline: float | None) -> Table:
+    """One table that fits 80 columns, also when stdout is a pipe (rich then assumes 80).
+
+    Columns are one space apart. No header is ever cut: each column is at least as wide
+    as its header, and only the label column gives way on a narrow terminal, by wrapping
+    its cells (a strategy name such as `greedy/truthful/believe`).
+    """
     table = Table(
         title=title,
         title_justify="left",
         header_style="bold",
         box=SIMPLE_HEAD,
         pad_edge=False,
-        padding=(0, 0, 0, 1),
+        padding=0,
+        collapse_padding=True,
     )
-    table.add_column(first)
+    table.add_column(first, overflow="fold", min_width=len(first))
+
+    def number(header: str, justify: JustifyMethod = "right") -> None:
+        table.add_column(header, justify=justify, no_wrap=True, min_width=len(header))
+
     for name in ("games", "wins", "ties", "frac", "win%"):
-        table.add_column(name, justify="right")
-    table.add_column("95% CI", justify="left", no_wrap=True)
+        number(name)
+    number("95% CI", "left")
     if baseline is not None:
-        table.add_column("vs 1/n", justify="right", no_wrap=True)
-    table.add_column("return", justify="right")
-    table.add_column("95% CI", justify="left", no_wrap=True)
-    table.add_column("length", justify="right")
+        number("vs 1/n")
+    number("return")
+    number("95% CI", "left")
+    number("length")
     for line in lines:
         cells = [
             line.label,

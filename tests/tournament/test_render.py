@@ -1,0 +1,46 @@
+"""The summary tables fit 80 columns (CI and pipes) and never cut a header."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from epigames.tournament import TournamentConfig, TournamentStore, summarize
+from epigames.tournament.render import summary_renderable
+from tests.tournament.helpers import run_fake
+
+HEADERS = ("games", "wins", "ties", "frac", "win%", "95% CI", "return", "length")
+
+
+@pytest.mark.parametrize(
+    "strategies",
+    [
+        ("a", "b", "strong"),
+        ("greedy/truthful/believe", "knowledge", "bayes", "random/bluff/call"),
+    ],
+)
+def test_tables_fit_80_columns_without_cutting_headers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, strategies: tuple[str, ...]
+) -> None:
+    config = TournamentConfig(name="t", game="fake", strategies=strategies, games=240, seed=7)
+    path = tmp_path / "r.duckdb"
+    run_fake(path, config)
+    with TournamentStore.open(path, read_only=True) as store:
+        summary = summarize(config, store.seat_records("t"))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    out = io.StringIO()
+    Console(file=out).print(summary_renderable(summary))  # not a terminal: rich uses 80
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in out.getvalue()
+    headers = [line for line in lines if " games " in line and " wins " in line]
+    assert len(headers) == 2, lines
+    for line in headers:
+        for name in HEADERS:
+            assert f" {name} " in f"{line} ", (name, line)
+    assert "vs 1/n" in headers[1]
+    for name in strategies:  # a long label wraps inside its column; nothing is lost
+        assert name in "".join(line.split(" ", 2)[1] for line in lines if line.strip())
