@@ -56,3 +56,21 @@ def new_game(client: TestClient, **body: object) -> dict[str, object]:
     assert response.status_code == 201, response.text
     data: dict[str, object] = response.json()
     return data
+
+
+def played_game(client: TestClient, **body: object) -> dict[str, object]:
+    """Start a game a person plays, once it is the person's turn (asserting 201).
+
+    The server picks the seed, and a rare deal ends the person's part before its first
+    turn (a Kwartet seat dealt a whole kind and nothing else): such games are started again.
+    """
+    for _ in range(50):
+        info = new_game(client, **body)
+        now = client.get(
+            f"/api/sessions/{info['session']}/frames/-1",
+            params={"perspective": str(info["human"])},
+        ).json()
+        if now["current_player"] == info["human"]:
+            return info
+        client.delete(f"/api/sessions/{info['session']}")
+    raise AssertionError(f"no game with a first turn for the person in 50 deals: {body}")

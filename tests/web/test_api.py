@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from epigames.games import load_game
 from epigames.web.app import MAX_BODY, create_app
 from epigames.web.sessions import SessionStore, watch_session
-from tests.web.conftest import new_game
+from tests.web.conftest import new_game, played_game
 
 KW = "kwartet(players=4,kinds=4)"
 
@@ -236,8 +236,8 @@ def test_closed_games_free_their_memory(client: TestClient) -> None:
 
 
 def test_play_a_whole_game_through_the_api(client: TestClient) -> None:
-    info = new_game(client, game="kwartet(players=4,kinds=3)", strategies=["random"] * 4,
-                    human_seat="North")  # fmt: skip
+    info = played_game(client, game="kwartet(players=4,kinds=3)", strategies=["random"] * 4,
+                       human_seat="North")  # fmt: skip
     sid = info["session"]
     assert info["human"] == 2 and info["seed"] is None
     rng = random.Random(4)
@@ -263,7 +263,7 @@ def test_play_a_whole_game_through_the_api(client: TestClient) -> None:
 
 
 def test_bad_moves_change_nothing(client: TestClient) -> None:
-    info = new_game(client, game=KW, strategies=["random"] * 4, human_seat=0)
+    info = played_game(client, game=KW, strategies=["random"] * 4, human_seat=0)
     sid = info["session"]
     before = frame(client, sid, -1, 0)
     assert before["current_player"] == 0

@@ -1,11 +1,18 @@
 """The FastAPI application: a JSON API under `/api` and the static front end at `/`.
 
 Errors are JSON `{"detail": "a sentence"}`: bad input is 422, a request for another seat
-403, out of turn or a finished game 409, unknown things 404, oversized bodies 413.
+403, out of turn or a finished game 409, unknown things 404, oversized bodies 413, too
+many games or tournaments 429. An unexpected exception is logged and answered with a JSON
+500 (never a dropped connection). Clients are told apart by a cookie the server sets
+(`epigames_client`) together with their address; games and tournament jobs are capped
+per client.
 """
 
 from __future__ import annotations
 
+import logging
+import re
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator
@@ -18,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from epigames import __version__
@@ -37,6 +45,11 @@ from epigames.web.tournaments import MAX_WEB_GAMES, TournamentDir
 #: Largest request body accepted, in bytes.
 MAX_BODY = 16 * 1024
 STATIC = Path(__file__).parent / "static"
+#: The cookie that tells clients apart (with their address); not a secret or a login.
+CLIENT_COOKIE = "epigames_client"
+_CLIENT_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+log = logging.getLogger("epigames.web")
 
 Text = Annotated[str, Field(min_length=1, max_length=200)]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
@@ -169,6 +182,79 @@ class ServerTiming:
         await self.app(scope, receive, timed_send)
 
 
+class ClientCookie:
+    """ASGI middleware: give each client a random cookie, and the request its value.
+
+    The value is `scope["state"]["client_token"]` (so `request.state.client_token`); a
+    request without a well-formed cookie gets a new one, set on its response.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        header = dict(scope.get("headers") or []).get(b"cookie", b"")
+        token = cookie_parser(header.decode("latin-1")).get(CLIENT_COOKIE, "")
+        fresh = not _CLIENT_TOKEN.fullmatch(token)
+        if fresh:
+            token = secrets.token_urlsafe(16)
+        scope.setdefault("state", {})["client_token"] = token
+
+        async def send_cookie(message: Message) -> None:
+            if fresh and message["type"] == "http.response.start":
+                cookie = f"{CLIENT_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax"
+                headers = [*message.get("headers", []), (b"set-cookie", cookie.encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_cookie)
+
+
+class CatchAll:
+    """ASGI middleware: an unexpected exception becomes a logged JSON 500.
+
+    Starlette's own handler for `Exception` answers and then re-raises, and the server
+    drops the (kept-alive) connection on that; this one answers and keeps it.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception:
+            log.exception("unexpected error in %s %s", scope.get("method"), scope.get("path"))
+            if started:  # too late for a response of our own
+                raise
+            response = JSONResponse(
+                {"detail": "internal error: the server logged it; please report it"},
+                status_code=500,
+            )
+            await response(scope, _no_receive, send)
+
+
+def client_of(request: Request) -> tuple[str, str]:
+    """The client's key (its cookie and address) and its address."""
+    address = request.client.host if request.client is not None else ""
+    token = getattr(request.state, "client_token", "")
+    return f"{address} {token}", address
+
+
 def _sweeper(store: SessionStore, stop: threading.Event, every: float) -> None:
     """Evict idle sessions now and then, even when no request comes."""
     while not stop.wait(every):
@@ -180,17 +266,29 @@ def create_app(
     *,
     max_sessions: int = 200,
     idle_seconds: float = 900.0,
+    max_per_client: int = 20,
+    max_jobs: int = 2,
+    max_jobs_per_client: int = 1,
 ) -> FastAPI:
     """Build the app.
 
     Args:
         db_dir: a directory of tournament result files (`*.duckdb`) for the tournaments
             page; None for none.
-        max_sessions: most games held in memory (the least recently used go first).
+        max_sessions: most games held in memory (see `SessionStore` for which go first).
         idle_seconds: a game unused this long is evicted.
+        max_per_client: most games one client holds (its least recently used go first).
+        max_jobs: most tournaments running at once...
+        max_jobs_per_client: ...and for one client.
     """
-    store = SessionStore(max_sessions=max_sessions, idle_seconds=idle_seconds)
-    tournaments = TournamentDir(Path(db_dir) if db_dir is not None else None)
+    store = SessionStore(
+        max_sessions=max_sessions, idle_seconds=idle_seconds, max_per_client=max_per_client
+    )
+    tournaments = TournamentDir(
+        Path(db_dir) if db_dir is not None else None,
+        max_jobs=max_jobs,
+        max_jobs_per_client=max_jobs_per_client,
+    )
     stop = threading.Event()
 
     @asynccontextmanager
@@ -204,17 +302,19 @@ def create_app(
     app.state.sessions = store
     app.state.tournaments = tournaments
 
+    # Messages from the tournament store may name files by path: `scrub` takes it out.
     @app.exception_handler(SessionError)
     async def _session_error(request: Request, exc: SessionError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        return JSONResponse({"detail": tournaments.scrub(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(InputError)
     async def _input_error(request: Request, exc: InputError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=422)
+        return JSONResponse({"detail": tournaments.scrub(str(exc))}, status_code=422)
 
     @app.exception_handler(EpigamesError)
     async def _other_error(request: Request, exc: EpigamesError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=500)
+        log.error("error in %s %s: %s", request.method, request.url.path, exc, exc_info=exc)
+        return JSONResponse({"detail": tournaments.scrub(str(exc))}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -290,26 +390,36 @@ def create_app(
             }
 
     @app.post("/api/sessions", status_code=201)
-    def new_session(body: NewSession) -> dict[str, Any]:
-        """Start a watched game (played to the end at once) or a game a person plays."""
+    def new_session(body: NewSession, request: Request) -> dict[str, Any]:
+        """Start a watched game (played to the end at once) or a game a person plays.
+
+        A played game's seed is the server's: with the seed a player could replay the
+        deal offline and read the other hands. It is shown once the game is over.
+        """
         if body.human_seat is None:
             seed = body.seed if body.seed is not None else 0
             session = watch_session(body.game, body.strategies, seed)
         else:
+            if body.seed is not None:
+                raise InputError(
+                    "a game you play gets its seed from the server (with the seed you could "
+                    "replay the deal and see the other hands); leave out seed: it is shown "
+                    "when the game is over"
+                )
             game = load_game(body.game)
             seat = game.seat_index(body.human_seat)
             strategies = [HUMAN if s == seat else n for s, n in enumerate(body.strategies)]
-            session = play_session(body.game, strategies, seat, body.seed)
-        store.add(session)
+            session = play_session(body.game, strategies, seat)
+        store.add(session, *client_of(request))
         return _session_info(session.id)
 
     @app.post("/api/sessions/from-tournament", status_code=201)
-    def session_from_tournament(body: TournamentGame) -> dict[str, Any]:
+    def session_from_tournament(body: TournamentGame, request: Request) -> dict[str, Any]:
         """Watch a stored tournament game: replayed from its seed and strategies."""
         game, strategies, seed = tournaments.game(body.db, body.name, body.index)
         origin = f"{body.db} · {body.name} · game {body.index}"
         session = watch_session(game, strategies, seed, origin=origin)
-        store.add(session)
+        store.add(session, *client_of(request))
         return _session_info(session.id)
 
     @app.get("/api/sessions/{sid}")
@@ -321,7 +431,7 @@ def create_app(
     def close_session(sid: str) -> dict[str, Any]:
         """Close a game and free its memory."""
         if not store.remove(sid):
-            raise SessionError(f"no game {sid!r}", 404)
+            raise SessionError(f"no game {sid!r}: {store.why_gone(sid)}", 404)
         return {"closed": sid}
 
     @app.get("/api/sessions/{sid}/frames/{frame}")
@@ -392,8 +502,10 @@ def create_app(
         """The result files of `--db-dir` and their tournaments."""
         if tournaments.root is None:
             return {"db_dir": None, "files": [], "jobs": []}
-        jobs = [j.to_dict() for j in tournaments.jobs.values()]
-        return {"db_dir": str(tournaments.root), "files": tournaments.listing(), "jobs": jobs}
+        jobs = [j.to_dict() for j in list(tournaments.jobs.values())]
+        # The directory by name only: no response names a server path.
+        name = tournaments.root.name or "results"
+        return {"db_dir": name, "files": tournaments.listing(), "jobs": jobs}
 
     @app.get("/api/tournaments/{db}/{name}")
     def tournament_summary(db: str, name: str) -> dict[str, Any]:
@@ -416,17 +528,32 @@ def create_app(
         return FileResponse(tournaments.plot(db, name, plot), media_type="image/svg+xml")
 
     @app.post("/api/tournaments", status_code=202)
-    def start_tournament(body: NewTournament) -> dict[str, Any]:
+    def start_tournament(body: NewTournament, request: Request) -> dict[str, Any]:
         """Start a small tournament in the background; poll `/api/jobs/{id}`."""
         job = tournaments.start(
-            body.db, body.name, body.game, body.strategies, body.games, body.seed
+            body.db,
+            body.name,
+            body.game,
+            body.strategies,
+            body.games,
+            body.seed,
+            client=client_of(request)[0],
         )
         return job.to_dict()
 
     @app.get("/api/jobs/{job_id}")
     def job(job_id: str) -> dict[str, Any]:
-        """A tournament job's progress: done, total, state (running, done, failed)."""
+        """A job's progress: done, total, state (running, cancelling, done, cancelled, failed)."""
         return tournaments.job(job_id).to_dict()
+
+    @app.delete("/api/jobs/{job_id}")
+    def cancel_job(job_id: str, request: Request) -> dict[str, Any]:
+        """Cancel a tournament job this client started.
+
+        The job stops before its next game and keeps the games stored so far; its state
+        is cancelling, then cancelled.
+        """
+        return tournaments.cancel(job_id, client_of(request)[0]).to_dict()
 
     # --- the front end --------------------------------------------------------------
 
@@ -435,6 +562,9 @@ def create_app(
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # The last added is the outermost: CatchAll sits right outside the exception handlers.
+    app.add_middleware(CatchAll)
+    app.add_middleware(ClientCookie)
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.add_middleware(ServerTiming)
     app.state.started = time.time()

@@ -2,23 +2,30 @@
 
 Only public functions of `epigames.tournament` are used. Files are named by their base
 name inside the server's `--db-dir` (never by a path), so a client cannot reach other
-files. A small tournament started from the page runs in a background thread with one
-worker; its progress is polled.
+files, and no response names a server path (`TournamentDir.scrub`). A small tournament
+started from the page runs in a background thread with one worker; its progress is
+polled. Jobs are capped in all and per client, and can be cancelled: the games stored so
+far stay (running the same tournament again resumes it).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from epigames.errors import InputError
 from epigames.web.sessions import SessionError
+
+if TYPE_CHECKING:
+    from epigames.tournament import MatchFunction
 
 #: What a results file may be called (a base name: no directories).
 DB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}\.duckdb$")
@@ -26,6 +33,10 @@ DB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,80}\.duckdb$")
 PLOTS = ("win_rates", "returns", "lengths", "seat_advantage")
 #: Most games a tournament started from the page may have.
 MAX_WEB_GAMES = 5000
+#: Finished jobs remembered for the page (the oldest are forgotten first).
+KEEP_FINISHED_JOBS = 50
+#: Job states in which the job's thread still runs (and may write its file).
+ACTIVE = ("running", "cancelling")
 
 
 class TournamentDir:
@@ -33,13 +44,29 @@ class TournamentDir:
 
     Args:
         root: the directory (`epigames serve --db-dir`); None when the server has none.
+        max_jobs: most jobs running at once on the server...
+        max_jobs_per_client: ...and for one client.
+
+    Attributes:
+        match: the match function jobs play (None: `epigames.games.play_match`); tests set
+            it to make a job slow or block it deterministically.
     """
 
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, max_jobs: int = 2, max_jobs_per_client: int = 1) -> None:
         self.root = root
+        self.max_jobs = max_jobs
+        self.max_jobs_per_client = max_jobs_per_client
+        self.match: MatchFunction | None = None
         self.jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
         self._plot_dir = Path(tempfile.mkdtemp(prefix="epigames-plots-"))
+
+    def scrub(self, text: str) -> str:
+        """`text` with server paths taken out: files in the directory by name, others hidden."""
+        for path in {p for p in (self.root, self._plot_dir) if p is not None}:
+            for form in {str(path), str(path.resolve()), os.path.realpath(path)}:
+                text = text.replace(form + os.sep, "").replace(form, "the results directory")
+        return text
 
     def _require_root(self) -> Path:
         if self.root is None:
@@ -69,7 +96,7 @@ class TournamentDir:
     def busy(self, db: str) -> bool:
         """Whether a job is writing to the file now (DuckDB allows one writer)."""
         with self._lock:
-            return any(j.db == db and j.state == "running" for j in self.jobs.values())
+            return any(j.db == db and j.state in ACTIVE for j in self.jobs.values())
 
     def listing(self) -> list[dict[str, Any]]:
         """Every results file with its tournaments (name, game, size, stored games)."""
@@ -90,7 +117,7 @@ class TournamentDir:
                         row["stored"] = store.count(config.name)
                         entry["tournaments"].append(row)
             except StoreError as exc:
-                entry["error"] = str(exc)
+                entry["error"] = self.scrub(str(exc))
             files.append(entry)
         return files
 
@@ -190,13 +217,21 @@ class TournamentDir:
     # --- jobs -------------------------------------------------------------------------
 
     def start(
-        self, db: str, name: str, game: str, strategies: list[str], games: int, seed: int
+        self,
+        db: str,
+        name: str,
+        game: str,
+        strategies: list[str],
+        games: int,
+        seed: int,
+        client: str = "",
     ) -> Job:
-        """Start a small tournament in a background thread; returns its job.
+        """Start a small tournament in a background thread for a client; returns its job.
 
         Raises:
             InputError: bad game, strategies, size or file name.
-            SessionError: the file is busy (409).
+            SessionError: the file is busy (409); too many jobs running, on the server or
+                for this client (429).
         """
         from epigames.tournament import checked_config
 
@@ -208,12 +243,46 @@ class TournamentDir:
             )
         config = checked_config(game, strategies, games, seed=seed, name=name)
         with self._lock:
-            if any(j.db == db and j.state == "running" for j in self.jobs.values()):
+            active = [j for j in self.jobs.values() if j.state in ACTIVE]
+            if any(j.db == db for j in active):
                 raise SessionError(f"a tournament is already being played into {db}", 409)
-            job = Job(uuid.uuid4().hex[:12], db, config.name, config.games)
+            mine = sum(1 for j in active if j.client == client)
+            if mine >= self.max_jobs_per_client:
+                raise SessionError(
+                    f"you already run {mine} tournament(s), the most one client may; wait "
+                    "for it to end or cancel it",
+                    429,
+                )
+            if len(active) >= self.max_jobs:
+                raise SessionError(
+                    f"the server already runs {len(active)} tournaments, its most; try "
+                    "again when one ends",
+                    429,
+                )
+            self._forget_finished()
+            job = Job(uuid.uuid4().hex[:12], db, config.name, config.games, client=client)
             self.jobs[job.id] = job
-        thread = threading.Thread(target=job.run, args=(config, path), daemon=True)
+        thread = threading.Thread(
+            target=job.run, args=(config, path, self.match, self.scrub), daemon=True
+        )
         thread.start()
+        return job
+
+    def _forget_finished(self) -> None:
+        finished = [j for j in self.jobs.values() if j.state not in ACTIVE]
+        for old in finished[: max(0, len(finished) - KEEP_FINISHED_JOBS)]:
+            del self.jobs[old.id]
+
+    def cancel(self, job_id: str, client: str = "") -> Job:
+        """Ask a job to stop (it stops before its next game and keeps the stored games).
+
+        Raises:
+            SessionError: unknown (404), another client's (403).
+        """
+        job = self.job(job_id)
+        if job.client != client:
+            raise SessionError("this tournament was started by another client", 403)
+        job.cancel()
         return job
 
     def job(self, job_id: str) -> Job:
@@ -229,9 +298,22 @@ class TournamentDir:
         return job
 
 
+class JobCancelled(BaseException):
+    """Raised inside a cancelled job's run to stop it.
+
+    A BaseException, so that the runner's per-game error handling (which turns an
+    Exception into a failed match) lets it through; the runner stores the finished games
+    first, as for Ctrl-C.
+    """
+
+
 @dataclass
 class Job:
-    """A tournament being played for the page; also its progress sink."""
+    """A tournament being played for the page; also its progress sink.
+
+    `state` is running, cancelling (asked to stop, not stopped yet), done, cancelled or
+    failed.
+    """
 
     id: str
     db: str
@@ -240,29 +322,59 @@ class Job:
     done: int = 0
     state: str = "running"
     error: str = ""
+    client: str = field(default="", repr=False)
     started: float = field(default_factory=time.monotonic)
     seconds: float = 0.0
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    # Guards `state`: a cancel and the job's end may race.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def start(self, done: int, total: int) -> None:
         """Progress: the runner starts with `done` of `total` stored."""
         self.done, self.total = done, total
 
     def advance(self, games: int) -> None:
-        """Progress: more games finished."""
+        """Progress: more games finished; a cancelled job stops here or at its next game."""
         self.done += games
+        if self._stop.is_set():
+            raise JobCancelled
 
-    def run(self, config: Any, path: Path) -> None:
-        """Play the tournament (one worker; the server shares the machine)."""
+    def cancel(self) -> None:
+        """Ask the job to stop; no effect once it has ended."""
+        self._stop.set()
+        with self._lock:
+            if self.state == "running":
+                self.state = "cancelling"
+
+    def run(
+        self,
+        config: Any,
+        path: Path,
+        match: MatchFunction | None = None,
+        scrub: Callable[[str], str] = str,
+    ) -> None:
+        """Play the tournament (one worker, in this thread: the server shares the machine)."""
+        from epigames.games import play_match
         from epigames.tournament import TournamentStore, run_tournament
 
+        play = match or play_match
+
+        def checked_match(game: str, strategies: Sequence[str], seed: int) -> Any:
+            if self._stop.is_set():
+                raise JobCancelled
+            return play(game, strategies, seed)
+
+        state, error = "done", ""
         try:
             with TournamentStore.open(path) as store:
-                run_tournament(config, store, jobs=1, progress=self)
-            self.state = "done"
+                run_tournament(config, store, jobs=1, match=checked_match, progress=self)
+        except JobCancelled:
+            state = "cancelled"
         except Exception as exc:  # shown on the page; the server keeps running
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.state = "failed"
-        self.seconds = time.monotonic() - self.started
+            state, error = "failed", scrub(f"{type(exc).__name__}: {exc}")
+        with self._lock:
+            self.seconds = time.monotonic() - self.started
+            self.state, self.error = state, error
 
     def to_dict(self) -> dict[str, Any]:
         """JSON values for the client."""

@@ -71,27 +71,48 @@ async function refreshList() {
   } catch (e) { box.replaceChildren(h("div", { class: "hint" }, e.message)); }
 }
 
+// The job this page started and is following (null when none runs).
+let runningJob = null;
+
 async function startTournament(ev) {
   ev.preventDefault();
   const body = { db: $("t-db").value, name: $("t-name").value, game: $("t-game").value,
     strategies: $("t-strategies").value.split(",").map((s) => s.trim()), games: Number($("t-games").value), seed: Number($("t-seed").value) };
   try {
     let job = await api("/api/tournaments", { method: "POST", body });
-    while (job.state === "running") {
+    runningJob = job.id;
+    $("t-start").disabled = true;
+    $("t-cancel").disabled = false;
+    while (job.state === "running" || job.state === "cancelling") {
       $("t-progress-bar").style.width = `${(100 * job.done) / Math.max(1, job.total)}%`;
-      $("t-progress").textContent = `${job.done} / ${job.total} games · ${job.seconds} s`;
+      $("t-progress").textContent = `${job.done} / ${job.total} games · ${job.seconds} s` + (job.state === "cancelling" ? " · cancelling…" : "");
       await new Promise((r) => setTimeout(r, 400));
       job = await api(`/api/jobs/${job.id}`);
     }
-    $("t-progress-bar").style.width = job.state === "done" ? "100%" : "0";
-    $("t-progress").textContent = job.state === "done" ? `done: ${job.total} games in ${job.seconds} s` : `failed: ${job.error}`;
+    $("t-progress-bar").style.width = job.state === "done" ? "100%" : `${(100 * job.done) / Math.max(1, job.total)}%`;
+    $("t-progress").textContent = job.state === "done" ? `done: ${job.total} games in ${job.seconds} s`
+      : job.state === "cancelled" ? `cancelled: ${job.done} of ${job.total} games stored (start it again to resume)`
+      : `failed: ${job.error}`;
     await refreshList();
-    if (job.state === "done") await showTournament(job.db, job.name);
+    if (job.state === "done" || job.state === "cancelled") await showTournament(job.db, job.name);
   } catch (e) { $("t-progress").textContent = e.message; }
+  finally {
+    runningJob = null;
+    $("t-start").disabled = false;
+    $("t-cancel").disabled = true;
+  }
+}
+
+async function cancelTournament() {
+  if (!runningJob) return;
+  $("t-cancel").disabled = true;
+  try { await api(`/api/jobs/${runningJob}`, { method: "DELETE" }); }
+  catch (e) { $("t-progress").textContent = e.message; }
 }
 
 export function initTournaments(context) {
   ctx = context;
   $("tab-tournaments").addEventListener("click", refreshList);
   $("tournament-form").addEventListener("submit", startTournament);
+  $("t-cancel").addEventListener("click", cancelTournament);
 }
