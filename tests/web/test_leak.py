@@ -21,9 +21,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from epigames.games import load_game
+from epigames.games import CHANCE, State, load_game, play_match, registered_games
+from epigames.games.blufpoker import BlufpokerState
+from epigames.games.blufpoker.events import CupSeen
 from epigames.games.kwartet import Card, KwartetState
+from epigames.logic import parse
+from epigames.logic.syntax import atom_text
+from epigames.web import views
 from epigames.web.sessions import Session, replay_session, watch_session
+from tests.conformance.helpers import rollout
+from tests.web import toy
 
 CONFIGS = [
     ("kwartet(players=3,kinds=4)", 0),
@@ -230,3 +237,144 @@ def test_no_hidden_cup_in_any_seat_response(client: TestClient, seed: int) -> No
                 assert pic["true_world"] is None or pic["world_count"] == 1
             checked += bool(hidden)
     assert checked > 0
+
+
+# --- the generic no-peeking property: resampling what a seat cannot see ------------------
+
+#: Every registered game, in settings small enough to check every frame, seat and subject:
+#: (game, the agents that play it, how many seeded games); 50 or more games per game.
+RESAMPLE_SETTINGS = {
+    "kwartet": [
+        ("kwartet(players=3,kinds=3)", ("expert", "greedy", "mixed"), 35),
+        ("kwartet(players=4,kinds=3,ask_own=false)", ("owner", "random", "greedy", "silent"), 15),
+    ],
+    "blufpoker": [
+        ("blufpoker(players=3,penalties=2)", ("knowledge", "bayes", "random"), 30),
+        ("blufpoker(players=2,penalties=3)", ("bayes", "knowledge"), 20),
+    ],
+}
+
+
+def state_session(state: State) -> Session:
+    """A watched one-frame session of a state, as the web app would serve it."""
+    game = state.game
+    session = Session(f"s{id(state)}", game, ("random",) * game.num_players, 0)
+    session._head = state
+    session.frames.append(len(state.history))
+    session.event_counts.append(len(state.events))
+    session._checkpoints[0] = state.clone()
+    return session
+
+
+def seat_answers(state: State, seat: int) -> dict[str, Any]:
+    """Every response the web app makes for `seat` about a state, without the session id.
+
+    The frame (table, transcript, legal actions), the knowledge matrix, each subject's
+    picture with its probabilities, and formula answers: for every agent, `K` and `Kw` of
+    each picture's first atom.
+    """
+    session = state_session(state)
+    frame = views.frame_json(session, 0, seat)
+    frame.pop("session")
+    out: dict[str, Any] = {"frame": frame}
+    subjects = frame["subjects"]
+    if subjects:
+        out["matrix"] = views.matrix_json(session, 0, seat)
+    for subject in subjects:
+        pic = views.get_picture(session, 0, subject, seat)
+        out[subject] = views.picture_json(pic)
+        atom = atom_text(min(pic.model.atoms))
+        for agent in pic.model.agents:
+            for op in ("K", "Kw"):
+                text = f"{op}_{atom_text(agent)} {atom}"
+                out[f"{subject}: {text}"] = views.formula_json(pic, text)
+    return out
+
+
+def decision_states(spec: str, agents: tuple[str, ...], seed: int) -> list[State]:
+    """Every frame of one seeded game between agents: each decision, and the end."""
+    history = play_match(spec, agents, seed).history
+    state = load_game(spec).new_initial_state()
+    states: list[State] = []
+    for action in [*history, None]:
+        if state.current_player != CHANCE:
+            states.append(state.clone())
+        if action is not None:
+            state.apply(action)
+    return states
+
+
+def test_every_game_has_resample_settings() -> None:
+    assert set(RESAMPLE_SETTINGS) == {g for g in registered_games() if g != toy.NAME}
+
+
+@pytest.mark.parametrize(
+    ("spec", "agents", "games"),
+    [setting for settings in RESAMPLE_SETTINGS.values() for setting in settings],
+)
+def test_seat_answers_are_the_same_on_every_resampled_state(
+    spec: str, agents: tuple[str, ...], games: int
+) -> None:
+    """Sampled from a seat's own knowledge, the hidden part changes none of its answers.
+
+    Over many seeded games, every frame and every seat: the state is resampled with the
+    engine's sampler (`State.resample`), and every web response for the seat must be the
+    same on both states. The check has teeth: the resampled truth differs in many states.
+    """
+    compared = differed = 0
+    for seed in range(games):
+        rng = random.Random(seed)
+        for state in decision_states(spec, agents, seed):
+            for subject in state.picture_subjects():  # type: ignore[attr-defined]
+                state.picture(subject, None)  # type: ignore[attr-defined]  # the spectator's
+            for seat in range(state.game.num_players):
+                other = state.resample(seat, rng)
+                assert other.observation(seat).to_dict() == state.observation(seat).to_dict()
+                compared += 1
+                if other.to_json() == state.to_json() and truth(other) == truth(state):
+                    continue  # the same state: the same answers, nothing to compare
+                differed += 1
+                mine, theirs = seat_answers(state, seat), seat_answers(other, seat)
+                if mine != theirs:
+                    diff = sorted(k for k in mine if mine.get(k) != theirs.get(k))
+                    pytest.fail(
+                        f"{spec} seed {seed} frame at {len(state.history)} seat "
+                        f"{seat}: answers depend on hidden information: {diff[:5]}"
+                    )
+    assert compared > 0 and differed > compared // 10
+
+
+def truth(state: State) -> object:
+    """The hidden truth of a state, for counting states that the resampling changed."""
+    if isinstance(state, KwartetState):
+        return state.hands()
+    assert isinstance(state, BlufpokerState)
+    return state.cup
+
+
+def test_former_bidder_knows_the_roll_in_the_cup_picture() -> None:
+    """After Bob bids and Cas believes and takes the cup, Bob still knows what is in it."""
+    game = load_game("blufpoker(players=3,penalties=2)")
+    for seed in range(20):
+        found = False
+
+        def check(state: State) -> None:
+            nonlocal found
+            assert isinstance(state, BlufpokerState)
+            last = state.events[-1] if state.events else None
+            if not isinstance(last, CupSeen) or last.fresh or state.phase != "roll":
+                return  # wanted: a believer has just looked under the cup
+            bidder = state.observation(state.holder).bidder
+            if state.observation(0).board.known is not None or bidder == state.holder:
+                return
+            names = game.seat_names
+            cup = f'"cup_{state.cup}"'
+            pic = state.picture("cup", None)
+            assert pic.model.holds(parse(f"K_{names[bidder]} {cup}"), str(state.cup))
+            assert pic.model.holds(parse(f"K_{names[state.holder]} {cup}"), str(state.cup))
+            found = True
+
+        rollout(str(game), seed, check)
+        if found:
+            return
+    pytest.fail("no state where a seat believed a non-opening bid")

@@ -12,6 +12,7 @@ import abc
 import dataclasses
 import functools
 import json
+import random
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, ClassVar, Self, TypeVar
 
@@ -267,6 +268,18 @@ class State(abc.ABC):
     @abc.abstractmethod
     def history(self) -> Sequence[Hashable]:
         """Every action and chance outcome applied, in order."""
+
+    def resample(self, seat: int, rng: random.Random) -> Self:
+        """A state that `seat` cannot tell from this one, its hidden part drawn anew.
+
+        Like OpenSpiel's `ResampleFromInfostate`: the seat's view (hand, log, knowledge) is
+        the same in the result; what the seat cannot see (others' cards, the dice under a
+        cup) is drawn from the seat's knowledge with the engine's sampler. Everything made
+        for the seat (pictures, formula answers, its transcript) must be the same on both
+        states: the no-peeking tests check that. Other seats' private logs may be left
+        as they were: the result serves only `seat`'s questions.
+        """
+        raise NotImplementedError(f"{self.game.name} cannot resample hidden information")
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""

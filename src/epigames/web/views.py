@@ -300,8 +300,10 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
             }
         )
     # Seats in seat order first (the usual columns: holders), then anything else.
-    seats = list(session.game.seat_names)
-    columns.sort(key=lambda c: (0, seats.index(c)) if c in seats else (1, columns.index(c)))
+    # Sort keys are taken before sorting: list.sort empties the list while it runs.
+    order = {name: (0, i) for i, name in enumerate(session.game.seat_names)}
+    first_seen = {name: (1, i) for i, name in enumerate(columns)}
+    columns.sort(key=lambda c: order.get(c, first_seen[c]))
     if len(columns) > MAX_WORLDS:
         raise SessionError(
             f"a knowledge matrix of {len(columns)} columns is too wide to show; "

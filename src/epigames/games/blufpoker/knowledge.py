@@ -15,12 +15,14 @@ every world is possible and no probability is defined until the holder stops.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from epigames.errors import EpigamesError, InputError
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
+from epigames.games.blufpoker.events import Believed, DiceRolled, Opened
 from epigames.games.blufpoker.tables import (
     CONSISTENT,
     P_AT_LEAST,
@@ -28,6 +30,7 @@ from epigames.games.blufpoker.tables import (
     exact_at_least,
     exact_world,
 )
+from epigames.games.events import Event
 from epigames.games.picture import KripkePicture
 from epigames.logic import KripkeModel
 
@@ -153,13 +156,37 @@ def world_atoms(roll: Roll) -> list[str]:
     return [f"cup_{roll}", *(f"atleast_{ROLLS[r]}" for r in range(roll.rank + 1))]
 
 
+def cup_knowers(log: Sequence[Event]) -> frozenset[int]:
+    """The seats that know the cup's current roll, read from public events only.
+
+    Who looks under the cup is public: the opener and every believer of a non-poker bid
+    look, and the holder sees what it rolls. Once the holder rolls, the others' looks are
+    out of date. So, walking back from the newest public event: every believer since the
+    last roll (or opening) knows, and so does the seat that rolled (or opened).
+    """
+    knowers: set[int] = set()
+    for event in reversed(log):
+        kind = type(event)
+        if kind is Believed:
+            assert isinstance(event, Believed)
+            if not event.bid.is_poker:
+                knowers.add(event.seat)
+        elif kind is DiceRolled or kind is Opened:
+            assert isinstance(event, DiceRolled | Opened)
+            knowers.add(event.seat)
+            break
+    return frozenset(knowers)
+
+
 def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> KripkePicture:
     """The cup's S5 model from a seat's view (`seat`) or a spectator's (`None`).
 
     Worlds are the rolls consistent with the public record (visible dice, or the public
-    roll); the seat that saw the cup (the holder, or the bidder until the cup is rolled
-    again) tells every world apart, every other seat none. Probabilities are each seat's
-    own (exact under fair dice); the holder's are shown only to itself and a spectator.
+    roll). The seats that know the roll (`cup_knowers`, a public fact) tell every world
+    apart, every other seat none. A seat's picture is built from its own view alone: the
+    true world is marked only when the seat knows it, and the probabilities of seats that
+    know the roll are shown only to a seat that knows it too (they put 1 on the true
+    world); a spectator sees everything.
 
     Raises:
         InputError: the subject is not `cup`, or no die has been rolled yet.
@@ -167,23 +194,28 @@ def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> Kripke
     if subject != "cup" or not state.picture_subjects():
         choices = ", ".join(state.picture_subjects()) or "none yet"
         raise InputError(f"no picture {subject!r} in blufpoker; subjects: {choices}")
-    game = state.game
-    names = game.seat_names
-    spectator = state.observation(0).board  # the board is public: any seat's will do
-    public = CupKnowledge(-1, spectator.visible, spectator.known, spectator.rolling, None)
+    names = state.game.seat_names
+    # Each seat's knowledge comes from its own view: the board is public, a note is the
+    # seat's own look. A seat's picture reads another seat's note only through
+    # probabilities, and those of a knower only when the picture's seat knows the roll too.
+    knowledges = [state.observation(s).knowledge for s in range(len(names))]
+    board = state.observation(0 if seat is None else seat).board
+    public = CupKnowledge(-1, board.visible, board.known, board.rolling, None)
     ranks = public.world_ranks()
     worlds = [str(ROLLS[r]) for r in ranks]
-    knower = state.holder if public.known is None else None
+    log = state.observation(0 if seat is None else seat).log
+    knowers = cup_knowers([e for e in log if e.public])
     partitions: dict[str, list[list[str]]] = {}
     for s, name in enumerate(names):
-        if public.known is not None or s == knower:
+        if board.known is not None or s in knowers:
             partitions[name] = [[w] for w in worlds]
         else:
             partitions[name] = [list(worlds)]
-    truth = state.cup
-    view = None if seat is None else state.observation(seat)
-    sees = seat is None or (view is not None and view.knowledge.known is not None)
-    true_world = str(truth) if sees and truth is not None else None
+    if seat is None:
+        truth = board.known if board.known is not None else state.cup
+    else:
+        truth = knowledges[seat].known
+    true_world = str(truth) if truth is not None and truth.rank in ranks else None
     model = KripkeModel.build(
         worlds,
         {str(ROLLS[r]): world_atoms(ROLLS[r]) for r in ranks},
@@ -192,9 +224,9 @@ def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> Kripke
     )
     probabilities: dict[str, dict[str, float]] = {}
     for s, name in enumerate(names):
-        if s == knower and not (seat is None or seat == s):
-            continue  # what the holder saw is hidden from the other seats
-        knowledge = state.observation(s).knowledge
+        knowledge = knowledges[s]
+        if board.known is None and s in knowers and true_world is None:
+            continue  # what a knower believes would show the roll this perspective lacks
         if knowledge.rolling and knowledge.known is None:
             continue
         probabilities[name] = {str(ROLLS[r]): knowledge.probability(ROLLS[r]) for r in ranks}

@@ -19,6 +19,7 @@ penalty, so a game ends with probability 1.
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,6 +54,7 @@ from epigames.games.blufpoker.dice import (
     contains,
     dice_text,
     minus,
+    sort_dice,
 )
 from epigames.games.blufpoker.events import (
     Believed,
@@ -448,6 +450,49 @@ class BlufpokerState(State, HasPictures):
     def holder(self) -> int:
         """The seat that has, or last had, the cup."""
         return self._holder
+
+    def resample(self, seat: int, rng: random.Random) -> BlufpokerState:
+        """The same game with other dice under the cup, as far as `seat` can tell.
+
+        Only the cup's current content is redrawn (earlier cups are history). When the
+        holder has stopped rolling, the roll is drawn from the seat's exact belief (the
+        hidden dice given the visible ones) and every look of the seats that know the cup
+        is changed to match; while the holder is still rolling, its unseen dice are drawn
+        uniformly (the seat then considers every roll possible).
+        """
+        other = self.clone()
+        knowledge = self.observation(seat).knowledge
+        if knowledge.known is not None or self.cup is None:
+            return other  # nothing about the cup is hidden from this seat
+        if self._board.rolling:
+            untouched = sort_dice(rng.randint(1, 6) for _ in self._untouched)
+            kept = list(untouched)
+            rng.shuffle(kept)
+            other._pending = sort_dice(kept[: len(self._pending)])
+            other._untouched = untouched
+            other._fresh = sort_dice(rng.randint(1, 6) for _ in self._fresh)
+            holder = self._holder
+            if other._notes[holder] is not None:
+                other._notes[holder] = (other._untouched, other._fresh)
+            return other
+        visible = self._board.visible
+        ranks = knowledge.world_ranks()
+        weights = [knowledge.probability(ROLLS[r]) for r in ranks]
+        hidden = minus(ROLLS[rng.choices(ranks, weights)[0]].dice, visible)
+        truth = self.cup
+
+        def redrawn(untouched: Dice, fresh: Dice) -> tuple[Dice, Dice]:
+            # A look either saw the whole cup untouched (a believer before rolling) or the
+            # visible dice untouched and the hidden ones freshly rolled (the bidder).
+            assert ROLLS[RANK_OF[SORTED[untouched + fresh]]] == truth
+            if not fresh:
+                return SORTED[visible + hidden], ()
+            assert untouched == visible
+            return visible, hidden
+
+        other._untouched, other._fresh = redrawn(self._untouched, self._fresh)
+        other._notes = [None if n is None else redrawn(*n) for n in self._notes]
+        return other
 
     # --- pictures --------------------------------------------------------------------
 

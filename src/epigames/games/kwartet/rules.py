@@ -16,6 +16,7 @@ then score for nobody, and the points laid down so far decide (equal points tie)
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -31,6 +32,7 @@ from epigames.games.core import (
     View,
     illegal_action,
     register_game,
+    replay,
 )
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import (
@@ -184,6 +186,12 @@ class KwartetView(View):
         return f"hand {cards} · {len(self.hand)} cards · {points} point{'s' * (points != 1)}"
 
 
+def _replayed(game: KwartetGame, history: list[Hashable]) -> KwartetState:
+    state = replay(game, history)
+    assert isinstance(state, KwartetState)
+    return state
+
+
 @functools.cache
 def _asked_events(game: KwartetGame) -> dict[int, Asked]:
     """A per-game cache of `Asked` events: they are immutable values, so sharing is safe."""
@@ -312,6 +320,41 @@ class KwartetState(State, HasPictures):
         from epigames.games.kwartet.picture import card_picture
 
         return card_picture(self, subject, seat)
+
+    def resample(self, seat: int, rng: random.Random) -> KwartetState:
+        """The same game with another deal that `seat` cannot tell from the true one.
+
+        Draws where every card is now from the seat's exact knowledge (uniform over the
+        consistent deals), then rebuilds a deal that leads there through the same asks:
+        a card that never moved publicly has been with its holder since the deal; one that
+        moved was dealt to the seat it was first taken from. Replaying the history on that
+        deal gives a fully consistent state with the seat's observations unchanged.
+        """
+        game, n = self.game, len(self._sizes)
+        deck = game.kinds * MEMBERS
+        if self._dealt < deck:
+            # Mid-deal a seat has seen nothing yet: any order of the dealt cards will do.
+            dealt = list(self._history[: self._dealt])
+            rng.shuffle(dealt)
+            return _replayed(game, [*dealt, *self._history[self._dealt :]])
+        world = list(self.observation(seat).knowledge.sample_world(rng))
+        first_from: dict[int, int] = {}
+        for event in self._events:
+            if type(event) is Asked and event.success:
+                first_from.setdefault(event.card.index, event.target)
+            elif type(event) is LaidDown:
+                for card in range((event.card_kind - 1) * MEMBERS, event.card_kind * MEMBERS):
+                    if world[card] < 0:
+                        world[card] = event.seat  # removed: it was last with the layer
+        dealt_to: list[list[Card]] = [[] for _ in range(n)]
+        for card in range(deck):
+            dealt_to[first_from.get(card, world[card])].append(CARDS[card])
+        for hand in dealt_to:
+            rng.shuffle(hand)
+        deal = [dealt_to[i % n].pop() for i in range(deck)]
+        other = _replayed(game, [*deal, *self._history[deck:]])
+        assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
+        return other
 
     @property
     def events(self) -> list[Event]:
