@@ -83,7 +83,7 @@ def set_game(
     for name, value in params.items():
         pg.fill(f"[data-param='{name}']", value)
         pg.dispatch_event(f"[data-param='{name}']", "change")
-    pg.wait_for_timeout(300)  # the seat list is rebuilt from /api/game
+    pg.wait_for_selector("#seats[data-ready='1']")  # rebuilt from /api/game for these params
     for select in pg.query_selector_all("#seats select"):
         select.select_option(agents)
     if seed is not None:
@@ -140,7 +140,7 @@ def test_watch_a_kwartet_game_to_the_end(page: Any, tmp_path: Path) -> None:
     wait_frame(page, 3)
     page.click("#perspectives button[data-perspective='1']")
     page.wait_for_selector("#perspectives button.active[data-perspective='1']")
-    page.wait_for_timeout(300)
+    page.wait_for_function("document.querySelectorAll('#table .seat-1 .card title').length > 0")
     assert page.locator("#table .seat-1 .card title").count() > 0
     for other in (0, 2, 3):
         assert page.locator(f"#table .seat-{other} .card title").count() == 0
@@ -187,7 +187,7 @@ def test_kripke_panel_loses_worlds_after_a_failed_request(page: Any, tmp_path: P
 def test_kripke_panel_and_formula_box(page: Any, tmp_path: Path) -> None:
     """The panel on the toy game (always drawn): worlds go after a public announcement."""
     page.select_option("#game-select", "webtoy")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("#seats[data-ready='1']")
     for seat, strategy in enumerate(["passer", "shower", "passer"]):
         page.select_option(f"#seats select[data-seat='{seat}']", strategy)
     page.fill("#seed", "1")
@@ -236,10 +236,17 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
         assert page.locator("#perspectives button[data-perspective='spectator']").is_disabled()
         if clicks == 1:
             page.screenshot(path=str(tmp_path / "play.png"))
+        before = page.inner_text("#frame-label")
         page.locator("#human-bar .target").first.click()
         page.locator("#human-bar .ask-card").first.click()
         clicks += 1
-        page.wait_for_timeout(100)
+        # The move is in once the frame label moves on (or the game is over).
+        page.wait_for_function(
+            "b => document.querySelector('#frame-label').textContent !== b ||"
+            " document.querySelector('#turn').textContent.includes('Game over')",
+            arg=before,
+            timeout=30000,
+        )
     assert "Game over" in page.inner_text("#turn")
     assert clicks > 0
     assert page.locator("#log li.decision .who", has_text="South (you)").count() == clicks

@@ -64,15 +64,25 @@ function renderParams() {
   refreshSeats();
 }
 
+// Parameter changes can overlap: only the newest request draws the seats, and the box says
+// when it shows the current settings (data-ready), so nothing acts on a stale seat list.
+let seatRequest = 0;
+
 async function refreshSeats() {
   const g = currentGame();
+  const mine = ++seatRequest;
+  const box = $("seats");
+  box.dataset.ready = "0";
   let seats = g.seat_names;
   try {
     const d = await api("/api/game", { params: { spec: gameString() } });
+    if (mine !== seatRequest) return;
     seats = d.seat_names;
     status("");
-  } catch (e) { status(e.message); return; }
-  const box = $("seats");
+  } catch (e) {
+    if (mine === seatRequest) { status(e.message); box.dataset.ready = "1"; }
+    return;
+  }
   const fallback = g.strategies.includes("random") ? "random" : g.strategies[0];
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
@@ -95,6 +105,7 @@ async function refreshSeats() {
       h("span", { class: "seat-name" }, name), sel));
   });
   updatePlayLabel(seats);
+  box.dataset.ready = "1";
 }
 
 function updatePlayLabel(seats) {
