@@ -27,7 +27,14 @@ from epigames.games.core import (
     replay,
     state_from_json,
 )
-from epigames.games.match import MatchResult, MatchSetupError, TranscriptEntry, play_match
+from epigames.games.match import (
+    Match,
+    MatchError,
+    MatchResult,
+    MatchSetupError,
+    TranscriptEntry,
+    play_match,
+)
 from epigames.games.strategy import (
     Decision,
     Strategy,
@@ -50,6 +57,8 @@ __all__ = [
     "Game",
     "GameStringError",
     "MatchResult",
+    "Match",
+    "MatchError",
     "MatchSetupError",
     "Param",
     "PrivateObservation",

@@ -1,24 +1,32 @@
-"""Playing one match: a pure, picklable function of game string, strategies and seed."""
+"""Playing a match: `Match`, the one play loop, and `play_match`, a pure function of it.
+
+Everything that plays (the CLI, the web app, tournaments, experiments, benchmarks) drives a
+`Match`; `play_match(game, strategies, seed)` is `Match(...).run()`, pure and picklable.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from epigames.errors import IllegalActionError, InputError
-from epigames.games.core import TERMINAL, Game, load_game
+from epigames.errors import EpigamesError, IllegalActionError, InputError
+from epigames.games.core import CHANCE, TERMINAL, Game, State, View, load_game
 from epigames.games.events import Event
-from epigames.games.strategy import make_strategy
+from epigames.games.strategy import Strategy, make_strategy
 
 
 class MatchSetupError(InputError):
     """A match that cannot start: wrong number of strategies, a bad seed."""
+
+
+class MatchError(EpigamesError):
+    """A move asked of a match at the wrong time: an agent's step at a person's turn, …"""
 
 
 class TranscriptEntry(NamedTuple):
@@ -117,8 +125,192 @@ def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Rando
     return outcomes[-1][0]  # rounding left `total` a hair below 1
 
 
+class Match:
+    """One game between seated strategies and people: the only play loop there is.
+
+    It owns the state, one seeded agent per agent seat and the transcript. Chance and the
+    agents draw from `seed_streams(seed)`, so a seed gives the same game in the CLI, the
+    web app and a tournament. A seat in `humans` has no agent: play stops at its turn
+    until `apply` brings its action.
+
+    Args:
+        game: a game or game string.
+        strategies: one registered strategy name per seat (any text at a person's seat).
+        seed: a non-negative integer.
+        humans: the seats people play.
+
+    Raises:
+        MatchSetupError: wrong number of strategies or a negative seed.
+        UnknownGameError, UnknownStrategyError, GameStringError: bad names or parameters.
+    """
+
+    def __init__(
+        self,
+        game: Game | str,
+        strategies: Sequence[str],
+        seed: int,
+        humans: Collection[int] = (),
+    ) -> None:
+        self.game: Game = load_game(game)
+        names = tuple(strategies)
+        n = self.game.num_players
+        if isinstance(strategies, str) or len(names) != n:
+            raise MatchSetupError(
+                f"{self.game.name} with {n} seats needs {n} strategies; "
+                f"got {len(names)}: {', '.join(names)}"
+            )
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise MatchSetupError(f"seed {seed!r} is not a non-negative integer")
+        self.strategies = names
+        self.seed = seed
+        self.humans = frozenset(humans)
+        self._chance_rng, seat_rngs = seed_streams(seed, n)
+        self.agents: dict[int, Strategy] = {
+            s: make_strategy(self.game.name, name, seat_rngs[s])
+            for s, name in enumerate(names)
+            if s not in self.humans
+        }
+        self.state: State = self.game.new_initial_state()
+        self.transcript: list[TranscriptEntry] = []
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.current_player == TERMINAL
+
+    def waiting_for(self) -> int | None:
+        """The person's seat whose turn it is (after any chance moves), else None."""
+        self.run_chance()
+        seat = self.state.current_player
+        return seat if seat in self.humans else None
+
+    def run_chance(self) -> int:
+        """Apply chance outcomes until a seat is to move or the game ends; returns how many."""
+        state, done = self.state, 0
+        while state.current_player == CHANCE:
+            state.apply(sample_outcome(state.chance_outcomes(), self._chance_rng))
+            done += 1
+        return done
+
+    def step_action(self) -> TranscriptEntry | None:
+        """Apply exactly one action: a chance outcome (returns None) or an agent's decision.
+
+        Raises:
+            MatchError: it is a person's turn, or the game is over.
+            IllegalActionError: the agent chose an illegal action.
+        """
+        if self.state.current_player == CHANCE:
+            state = self.state
+            state.apply(sample_outcome(state.chance_outcomes(), self._chance_rng))
+            return None
+        return self.step()
+
+    def step(self, view: View | None = None) -> TranscriptEntry:
+        """Play chance, then one agent's decision.
+
+        Args:
+            view: the deciding seat's view, when the caller has built it already.
+
+        Raises:
+            MatchError: it is a person's turn, or the game is over.
+            IllegalActionError: the agent chose an illegal action (the state is unchanged).
+        """
+        self.run_chance()
+        seat = self.state.current_player
+        agent = self.agents.get(seat)
+        if agent is None:
+            whose = "the game is over" if seat == TERMINAL else f"{self._name(seat)} is a person"
+            raise MatchError(f"no agent can move now: {whose}")
+        decision = agent.choose(self.state.observation(seat) if view is None else view)
+        return self._play(seat, decision.action, decision.thought)
+
+    def apply(self, action: Hashable) -> TranscriptEntry:
+        """Play a person's action at its turn (after any chance moves).
+
+        Raises:
+            MatchError: it is an agent's turn, or the game is over.
+            IllegalActionError: not legal; the state is unchanged.
+        """
+        seat = self.waiting_for()
+        if seat is None:
+            raise MatchError("no person is to move now")
+        return self._play(seat, action, "")
+
+    def advance(self) -> int:
+        """Let the agents play until a person's turn or the end; returns their decisions."""
+        made = 0
+        while self.waiting_for() is None and not self.over:
+            self.step()
+            made += 1
+        return made
+
+    def run(self) -> MatchResult:
+        """Play to the end (agents only) and return the result.
+
+        Raises:
+            MatchError: a person's seat is to move.
+            IllegalActionError: a strategy chose an illegal action.
+        """
+        state, agents, transcript = self.state, self.agents, self.transcript
+        observe, apply = state.observation, state.apply  # bound once: this loop is hot
+        chance_rng = self._chance_rng
+        while True:
+            seat = state.current_player
+            if seat < 0:
+                if seat == TERMINAL:
+                    break
+                apply(sample_outcome(state.chance_outcomes(), chance_rng))
+                continue
+            agent = agents.get(seat)
+            if agent is None:
+                raise MatchError(f"{self._name(seat)} is a person: the match cannot run alone")
+            decision = agent.choose(observe(seat))
+            first = len(state.events)
+            try:
+                apply(decision.action)
+            except IllegalActionError as exc:
+                raise self._chose_badly(seat, exc) from None
+            transcript.append(TranscriptEntry(seat, decision.action, decision.thought, first))
+        return self.result()
+
+    def result(self) -> MatchResult:
+        """The match so far as a `MatchResult` (final once `over`)."""
+        state = self.state
+        return MatchResult(
+            game=str(self.game),
+            seed=self.seed,
+            strategies=self.strategies,
+            returns=tuple(state.returns()),
+            winners=state.winners(),
+            moves=len(self.transcript),
+            events=tuple(state.events),
+            transcript=tuple(self.transcript),
+            history=tuple(state.history),
+        )
+
+    def _play(self, seat: int, action: Hashable, thought: str) -> TranscriptEntry:
+        first = len(self.state.events)
+        try:
+            self.state.apply(action)
+        except IllegalActionError as exc:
+            if seat in self.humans:
+                raise
+            raise self._chose_badly(seat, exc) from None
+        entry = TranscriptEntry(seat, action, thought, first)
+        self.transcript.append(entry)
+        return entry
+
+    def _chose_badly(self, seat: int, exc: IllegalActionError) -> IllegalActionError:
+        return IllegalActionError(
+            f"strategy {self.strategies[seat]!r} at {self._name(seat)} chose badly: {exc}"
+        )
+
+    def _name(self, seat: int) -> str:
+        return self.game.seat_names[seat]
+
+
 def play_match(game_string: str, strategy_names: Sequence[str], seed: int) -> MatchResult:
-    """Play one match to the end and return its result.
+    """Play one match to the end and return its result (`Match(...).run()`).
 
     Pure and picklable: the result depends only on the arguments, so matches can run in
     any worker process.
@@ -133,44 +325,4 @@ def play_match(game_string: str, strategy_names: Sequence[str], seed: int) -> Ma
         UnknownGameError, UnknownStrategyError, GameStringError: bad names or parameters.
         IllegalActionError: a strategy chose an illegal action.
     """
-    game: Game = load_game(game_string)
-    names = tuple(strategy_names)
-    if isinstance(strategy_names, str) or len(names) != game.num_players:
-        raise MatchSetupError(
-            f"{game.name} with {game.num_players} seats needs {game.num_players} strategies; "
-            f"got {len(names)}: {', '.join(names)}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise MatchSetupError(f"seed {seed!r} is not a non-negative integer")
-    chance_rng, seat_rngs = seed_streams(seed, game.num_players)
-    players = [make_strategy(game.name, n, r) for n, r in zip(names, seat_rngs, strict=True)]
-    state = game.new_initial_state()
-    transcript: list[TranscriptEntry] = []
-    observe, apply = state.observation, state.apply  # bound once: this loop is hot
-    while True:
-        seat = state.current_player
-        if seat < 0:
-            if seat == TERMINAL:
-                break
-            apply(sample_outcome(state.chance_outcomes(), chance_rng))
-            continue
-        decision = players[seat].choose(observe(seat))
-        first = len(state.events)
-        try:
-            apply(decision.action)
-        except IllegalActionError as exc:
-            raise IllegalActionError(
-                f"strategy {names[seat]!r} at {game.seat_names[seat]} chose badly: {exc}"
-            ) from None
-        transcript.append(TranscriptEntry(seat, decision.action, decision.thought, first))
-    return MatchResult(
-        game=str(game),
-        seed=seed,
-        strategies=names,
-        returns=tuple(state.returns()),
-        winners=state.winners(),
-        moves=len(transcript),
-        events=tuple(state.events),
-        transcript=tuple(transcript),
-        history=tuple(state.history),
-    )
+    return Match(game_string, strategy_names, seed).run()

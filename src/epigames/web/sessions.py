@@ -13,7 +13,6 @@ a state per frame. `SessionStore` bounds the number of sessions and evicts idle 
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 import secrets
 import threading
@@ -24,19 +23,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from epigames.errors import EpigamesError, IllegalActionError, InputError
+from epigames.errors import EpigamesError, InputError
 from epigames.games import (
     CHANCE,
-    TERMINAL,
     Game,
+    Match,
     State,
-    Strategy,
+    TranscriptEntry,
     load_game,
-    make_strategy,
-    play_match,
     strategies_for,
 )
-from epigames.games.match import sample_outcome, seed_streams
 
 #: The strategy name that marks the seat a person plays.
 HUMAN = "human"
@@ -170,8 +166,8 @@ class Session:
     _head: State | None = field(default=None, repr=False)
     _checkpoints: dict[int, State] = field(default_factory=dict, repr=False)
     _cursor: tuple[int, State] | None = field(default=None, repr=False)
-    _agents: dict[int, Strategy] = field(default_factory=dict, repr=False)
-    _chance_rng: random.Random | None = field(default=None, repr=False)
+    # The match that plays the game (None for a replayed history).
+    _match: Match | None = field(default=None, repr=False)
     _picture_cache: OrderedDict[tuple[int, str, int | None], Any] = field(
         default_factory=OrderedDict, repr=False
     )
@@ -207,26 +203,29 @@ class Session:
         self.head.apply(action)
         self.history.append(action)
 
-    def _decide(self, seat: int, action: Hashable, thought: str, lazy: bool = False) -> None:
-        """Apply a player's action and record the decision (the state checks legality).
-
-        With `lazy`, who may read the thought is left for `ensure_readers` (a watched game
-        makes hundreds of decisions at once; most are never seen from a seat).
-        """
-        state = self.head
-        first = len(state.events)
-        private = seat_items(state) if thought and not lazy else None
+    def _decide(self, seat: int, action: Hashable) -> None:
+        """Apply a replayed player's action and record it (the state checks legality)."""
+        first = len(self.head.events)
         self._apply(action)
-        readers: frozenset[int] | None = None
-        if not thought:
-            readers = frozenset(range(self.game.num_players))
-        elif private is not None:
-            public = " ".join(e.text for e in state.events[first:] if e.public)
-            readers = thought_readers(seat, thought, private, public)
-        text = self.game.action_to_string(action)
-        self.decisions.append(Decision(seat, text, thought, first, readers))
+        self._record(TranscriptEntry(seat, action, "", first))
+
+    def _record(self, entry: TranscriptEntry) -> None:
+        """Record a decision that was just applied to the head.
+
+        Who may read a thought is left for `ensure_readers`: a watched game makes hundreds
+        of decisions at once, and most are never seen from a seat.
+        """
+        self.history.extend(self.head.history[len(self.history) :])
+        readers = None if entry.thought else frozenset(range(self.game.num_players))
+        text = self.game.action_to_string(entry.action)
+        self.decisions.append(Decision(entry.seat, text, entry.thought, entry.first_event, readers))
         if readers is not None and self._readers_done == len(self.decisions) - 1:
             self._readers_done += 1
+
+    def _run_chance(self) -> None:
+        assert self._match is not None
+        self._match.run_chance()
+        self.history.extend(self.head.history[len(self.history) :])
 
     def ensure_readers(self, upto: int) -> None:
         """Work out `thought_for` of decisions `0..upto-1` (once; on a private replay)."""
@@ -251,11 +250,11 @@ class Session:
                 self.decisions[k] = dataclasses.replace(dec, thought_for=readers)
         self._readers_done = upto
 
-    def _run_chance(self) -> None:
-        state = self.head
-        while state.current_player == CHANCE:
-            assert self._chance_rng is not None
-            self._apply(sample_outcome(state.chance_outcomes(), self._chance_rng))
+    def advance_agents_from_start(self) -> None:
+        """Mark the first frame (after the opening chance moves), then let agents play."""
+        self._run_chance()
+        self._mark_frame()
+        self.advance_agents()
 
     def advance_agents(self) -> int:
         """Let agents move (with chance in between) until a person's turn or the end.
@@ -263,24 +262,19 @@ class Session:
         Returns:
             How many decisions the agents made.
         """
+        match = self._match
+        assert match is not None
         made = 0
-        state = self.head
-        while True:
-            self._run_chance()
-            seat = state.current_player
-            if seat == TERMINAL or seat == self.human:
-                return made
-            view = state.observation(seat)
-            decision = self._agents[seat].choose(view)
-            try:
-                self._decide(seat, decision.action, decision.thought)
-            except IllegalActionError as exc:
-                raise EpigamesError(
-                    f"strategy {self.strategies[seat]!r} at {self.game.seat_names[seat]} "
-                    f"chose badly: {exc}"
-                ) from None
-            self._mark_frame()
+        while not match.over and match.waiting_for() is None:
+            self._record(match.step())
+            self._after_move()
             made += 1
+        return made
+
+    def _after_move(self) -> None:
+        """Mark the frame after a decision: the state once its chance moves are done."""
+        self._run_chance()
+        self._mark_frame()
 
     def play(self, seat: int, action_text: str) -> int:
         """Play a person's move, then the agents' moves up to the person's next turn.
@@ -308,8 +302,9 @@ class Session:
             whose = self.game.seat_names[state.current_player]
             raise SessionError(f"it is not your turn: {whose} is to move", 409)
         action = self.game.parse_action(action_text)
-        self._decide(seat, action, "")  # raises IllegalActionError, state unchanged
-        self._mark_frame()
+        assert self._match is not None
+        self._record(self._match.apply(action))  # raises IllegalActionError, state unchanged
+        self._after_move()
         self._cursor = None
         return 1 + self.advance_agents()
 
@@ -397,28 +392,16 @@ def _new_id() -> str:
 def watch_session(
     game_text: str, strategies: Sequence[str], seed: int, origin: str = ""
 ) -> Session:
-    """A watched game: played to the end by `play_match`, then split into frames.
+    """A watched game, played to the end by a `Match` and kept as frames.
 
     The same (game, strategies, seed) gives the same game as a tournament or the CLI.
     """
     game = load_game(game_text)
     names = check_strategies(game, strategies, None)
-    result = play_match(str(game), names, seed)
     session = Session(_new_id(), game, names, seed, origin=origin)
-    session._head = game.new_initial_state()
-    history = iter(result.history)
-    transcript = iter(result.transcript)
-    state = session.head
-    while True:
-        while state.current_player == CHANCE:
-            session._apply(next(history))
-        session._mark_frame()
-        if state.is_terminal():
-            break
-        entry = next(transcript)
-        action = next(history)
-        assert action == entry.action and state.current_player == entry.seat
-        session._decide(entry.seat, action, entry.thought, lazy=True)
+    session._match = Match(game, names, seed)
+    session._head = session._match.state
+    session.advance_agents_from_start()
     return session
 
 
@@ -447,7 +430,7 @@ def replay_session(game_text: str, history: Sequence[Hashable], origin: str = ""
         action = next(actions, None)
         if action is None or state.is_terminal():
             break
-        session._decide(state.current_player, action, "")
+        session._decide(state.current_player, action)
     return session
 
 
@@ -465,18 +448,10 @@ def play_session(
     names = check_strategies(game, strategies, human)
     if seed is None:
         seed = secrets.randbelow(2**63)
-    chance_rng, seat_rngs = seed_streams(seed, game.num_players)
     session = Session(_new_id(), game, names, seed, human=human)
-    session._chance_rng = chance_rng
-    session._agents = {
-        s: make_strategy(game.name, name, seat_rngs[s])
-        for s, name in enumerate(names)
-        if s != human
-    }
-    session._head = game.new_initial_state()
-    session._run_chance()
-    session._mark_frame()
-    session.advance_agents()
+    session._match = Match(game, names, seed, humans=(human,))
+    session._head = session._match.state
+    session.advance_agents_from_start()
     return session
 
 
