@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from epigames.commands.play import json_lines, replay_steps
-from epigames.games import load_game, play_match
+from epigames.commands.play import json_lines, match_steps
+from epigames.games import Match, load_game, play_match
 from epigames.games.kwartet import Dealt, KwartetState
 from tests.conformance.oracles import kwartet_hidden
 from tests.games.test_play_command import run
@@ -79,18 +79,17 @@ def test_json_trace_for_one_seat_shows_only_its_knowledge(
 
 
 def test_without_trace_json_has_no_knowledge_lines() -> None:
-    result = play_match(SPEC, ["random"] * 3, 4)
-    assert not [line for line in json_lines(result, None) if line["type"] == "knowledge"]
+    match = Match(SPEC, ["random"] * 3, 4)
+    assert not [line for line in json_lines(match, None) if line["type"] == "knowledge"]
 
 
 def test_transcript_names_what_agents_learn(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["play", SPEC, "--seed", "4", "--players", PLAYERS], capsys)
     assert code == 0
-    result = play_match(SPEC, ["random"] * 3, 4)
     names = load_game(SPEC).seat_names
     expected = []
     previous: dict[int, dict[str, str]] = {}
-    for step in replay_steps(result, range(3), knowledge=True):
+    for step in match_steps(Match(SPEC, ["random"] * 3, 4), range(3), knowledge=True):
         assert isinstance(step.state, KwartetState)
         if step.entry is not None:
             for seat in range(3):

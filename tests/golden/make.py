@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from epigames.commands.play import json_lines
-from epigames.games import load_game, play_match
+from epigames.games import Match, load_game, play_match
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.runner import play_games
 from tests.conformance.oracles import SETTINGS
@@ -137,8 +137,8 @@ def settings() -> list[Setting]:
 
 def transcript_text(setting: Setting, seed: int) -> str:
     """What `epigames play ... --seed SEED --json` prints, built in-process as it does."""
-    result = play_match(setting.game, setting.lineup, seed)
-    return "".join(json.dumps(line) + "\n" for line in json_lines(result, None))
+    match = Match(setting.game, setting.lineup, seed)
+    return "".join(json.dumps(line) + "\n" for line in json_lines(match, None))
 
 
 def stored_row(config: TournamentConfig, row: Any) -> dict[str, Any]:

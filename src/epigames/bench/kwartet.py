@@ -28,9 +28,8 @@ from rich.table import Table
 
 from epigames.cards import blocks, feasibility, knowledge
 from epigames.errors import EpigamesError
-from epigames.games import TERMINAL, load_game, make_strategy, play_match
-from epigames.games.kwartet import KwartetState, KwartetView
-from epigames.games.match import sample_outcome, seed_streams
+from epigames.games import Match, play_match
+from epigames.games.kwartet import KwartetView
 
 GAME = "kwartet(players=4,kinds=13,ask_own=true)"
 REPORT_2020 = ("greedy", "silent", "mixed", "random")
@@ -65,19 +64,15 @@ def update_cost(games: int, cold: bool) -> tuple[float, int]:
     (a full solve unless propagation already placed the card). With `cold`, the engine's
     memos are cleared before each update.
     """
-    game = load_game(GAME)
     total, count = 0.0, 0
     for seed in range(games):
-        chance, seats = seed_streams(seed, 4)
-        players = [make_strategy("kwartet", n, r) for n, r in zip(REPORT_2020, seats, strict=True)]
-        state = game.new_initial_state()
-        assert isinstance(state, KwartetState)
-        while state.current_player != TERMINAL:
-            seat = state.current_player
-            if seat < 0:
-                state.apply(sample_outcome(state.chance_outcomes(), chance))
-                continue
-            view = state.observation(seat)
+        match = Match(GAME, REPORT_2020, seed)
+        state = match.state
+        while not match.over:
+            match.run_chance()
+            if match.over:
+                break
+            view = state.observation(state.current_player)
             assert isinstance(view, KwartetView)
             own = set(view.hand)
             wanted = next(c for c in view.askable_cards if c not in own)
@@ -87,7 +82,7 @@ def update_cost(games: int, cold: bool) -> tuple[float, int]:
             view.knowledge.holder(wanted)
             total += time.process_time() - start
             count += 1
-            state.apply(players[seat].choose(view).action)
+            match.step(view)
     return total / count * 1e6, count
 
 

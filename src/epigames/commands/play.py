@@ -16,12 +16,12 @@ from epigames.errors import InputError
 from epigames.games import (
     CHANCE,
     Event,
+    Match,
     MatchResult,
     State,
     TranscriptEntry,
     View,
     load_game,
-    play_match,
     registered_games,
     strategies_for,
 )
@@ -94,14 +94,14 @@ def register(app: typer.Typer) -> None:
         loaded = load_game(game)
         viewer = loaded.seat_index(seat) if seat else None
         names = _strategy_names(players, loaded.num_players)
-        result = play_match(str(loaded), names, seed)
+        match = Match(loaded, names, seed)
         if as_json:
-            for line in json_lines(result, viewer, trace_knowledge=trace_knowledge):
+            for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
                 typer.echo(json.dumps(line))
         else:
             # soft_wrap: one line per event, however wide, so transcripts grep and diff well
             console = Console(highlight=False, soft_wrap=True)
-            print_transcript(console, result, viewer, trace_knowledge=trace_knowledge)
+            print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
 
 
 def _strategy_names(players: str, seats: int) -> list[str]:
@@ -143,13 +143,13 @@ def known_facts(view: View) -> Known | None:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One action of a replayed match, with what the shown agents know after it.
+    """One action of a match, with what the shown agents know after it.
 
     Attributes:
         state: the live state right after the action (it changes at the next step).
         move: the decision's number (1-based), or 0 for a chance outcome.
         entry: the decision, None for a chance outcome.
-        events: the indices (into `MatchResult.events`) of the events the action caused.
+        events: the indices (into `state.events`) of the events the action caused.
         known: agent seat → `known_facts` after the action, for the agents shown; empty
             while nobody has knowledge (during the deal) or when not asked for.
     """
@@ -161,23 +161,19 @@ class Step:
     known: dict[int, Known]
 
 
-def replay_steps(result: MatchResult, agents: Sequence[int], knowledge: bool) -> Iterator[Step]:
-    """Replay a match action by action; with `knowledge`, read each agent's view after each.
+def match_steps(match: Match, agents: Sequence[int], knowledge: bool) -> Iterator[Step]:
+    """Play a match action by action; with `knowledge`, read each agent's view after each.
 
     Only `agents`' views are built, so with one seat nothing derived from other seats'
     hands is computed at all.
     """
-    game = load_game(result.game)
-    state = game.new_initial_state()
-    decisions = iter(result.transcript)  # one entry per non-chance action, in order
+    state = match.state
     move = 0
-    for action in result.history:
-        entry = None
-        if state.current_player >= 0:
-            entry = next(decisions)
-            move += 1
+    while not match.over:
         start = len(state.events)
-        state.apply(action)
+        entry = match.step_action()
+        if entry is not None:
+            move += 1
         known: dict[int, Known] = {}
         if knowledge and state.current_player != CHANCE:
             for seat in agents:
@@ -203,9 +199,9 @@ def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str,
 
 
 def json_lines(
-    result: MatchResult, viewer: int | None, *, trace_knowledge: bool = False
+    match: Match, viewer: int | None, *, trace_knowledge: bool = False
 ) -> list[dict[str, Any]]:
-    """The JSON-lines transcript of a `MatchResult`; with `viewer`, only what that seat sees.
+    """Play a match and return its JSON-lines transcript; with `viewer`, what that seat sees.
 
     Each decision comes just before the first event it caused; other seats' decisions
     (their thoughts) are left out for a viewer, their effects show in the public events.
@@ -213,20 +209,21 @@ def json_lines(
     the deal is over: for each agent (only `viewer` when given), what it knows
     (`known_facts`: card → holder name).
     """
-    game = load_game(result.game)
+    game = match.game
     names = game.seat_names
     lines: list[dict[str, Any]] = [
         {
             "type": "match",
-            "game": result.game,
-            "seed": result.seed,
+            "game": str(game),
+            "seed": match.seed,
             "seats": list(names),
-            "strategies": list(result.strategies),
+            "strategies": list(match.strategies),
             "viewer": viewer,
         }
     ]
     agents = range(game.num_players) if viewer is None else [viewer]
-    for step in replay_steps(result, agents, trace_knowledge):
+    events = match.state.events
+    for step in match_steps(match, agents, trace_knowledge):
         entry = step.entry
         if entry is not None and (viewer is None or entry.seat == viewer):
             lines.append(
@@ -239,7 +236,7 @@ def json_lines(
                 }
             )
         for index in step.events:
-            event = result.events[index]
+            event = events[index]
             if viewer is None or event.visible_to(viewer):
                 lines.append({"type": "event", "index": index, **event.to_dict()})
         if step.known and step.events:
@@ -251,6 +248,7 @@ def json_lines(
                     "known": {names[seat]: known for seat, known in step.known.items()},
                 }
             )
+    result = match.result()
     lines.append(
         {
             "type": "result",
@@ -263,30 +261,30 @@ def json_lines(
 
 
 def print_transcript(
-    console: Console, result: MatchResult, viewer: int | None, *, trace_knowledge: bool = False
+    console: Console, match: Match, viewer: int | None, *, trace_knowledge: bool = False
 ) -> None:
-    """Print a readable transcript; with `viewer`, only what that seat observes and thinks.
+    """Play a match and print a readable transcript; with `viewer`, only what that seat sees.
 
-    The match is replayed from its history so that, for a seat, its own situation and
-    knowledge are read from its `View` (built from its observations), never from the true
-    state. After each request, every agent's newly learned facts (only the viewer's when
-    given); with `trace_knowledge`, also everything each such agent knows, whenever that
-    changed.
+    For a seat, its own situation and knowledge are read from its `View` (built from its
+    observations) after every action, never from the true state. After each request, every
+    agent's newly learned facts (only the viewer's when given); with `trace_knowledge`, also
+    everything each such agent knows, whenever that changed.
     """
-    game = load_game(result.game)
+    game = match.game
     names = game.seat_names
-    title = Text(f"{result.game}", style="bold")
-    title.append(f"  seed {result.seed}", style="dim")
+    title = Text(f"{game}", style="bold")
+    title.append(f"  seed {match.seed}", style="dim")
     if viewer is not None:
         title.append(f"  as seen by {names[viewer]}", style="bold cyan")
     console.print(title)
     console.print(
-        "Seats: " + " · ".join(f"{n} ({s})" for n, s in zip(names, result.strategies, strict=True))
+        "Seats: " + " · ".join(f"{n} ({s})" for n, s in zip(names, match.strategies, strict=True))
     )
     agents = range(game.num_players) if viewer is None else [viewer]
     summary = ""
     before: dict[int, Known] = {}
-    for step in replay_steps(result, agents, knowledge=True):
+    events = match.state.events
+    for step in match_steps(match, agents, knowledge=True):
         entry = step.entry
         if entry is not None and (viewer is None or entry.seat == viewer):
             line = Text(f"{step.move:>4}  ", style="dim")
@@ -294,7 +292,7 @@ def print_transcript(
             line.append(entry.thought, style="italic magenta")
             console.print(line)
         for index in step.events:
-            event = result.events[index]
+            event = events[index]
             if viewer is None or event.visible_to(viewer):
                 _print_event(console, event, private=not event.public)
         if viewer is not None and step.state.current_player != CHANCE:
@@ -313,7 +311,7 @@ def print_transcript(
                     _print_known(console, names[seat], known)
         if step.known:
             before = step.known
-    _print_scores(console, result, names)
+    _print_scores(console, match.result(), names)
 
 
 def _print_learned(console: Console, name: str, new: dict[str, list[str]]) -> None:
