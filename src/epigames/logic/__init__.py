@@ -43,6 +43,9 @@ from epigames.logic.model import KripkeModel
 from epigames.logic.relations import Partition, Relation
 from epigames.logic.syntax import parse
 
+# Installs `Formula.to_latex()` (syntax, imported above, installs `str()` and `Formula.parse`).
+from epigames.logic import latex  # noqa: F401  # isort: skip
+
 __all__ = [
     "ActionModel",
     "And",

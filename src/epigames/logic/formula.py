@@ -3,15 +3,57 @@
 Every node is a frozen, slotted dataclass, so formulas can be dictionary keys (the model
 checker memoises on them) and compare structurally. `str()` prints the project's own
 syntax (see `epigames.logic.syntax`), which `parse()` reads back to an equal formula.
+This module imports no other module of the engine: the printers and the parser install
+themselves here (`install_renderers`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import product
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 Group = tuple[str, ...]
+_F = TypeVar("_F")
+
+
+class _Renderers:
+    """The printers and the parser behind `str()`, `to_latex()` and `Formula.parse`.
+
+    They live in `syntax.py` and `latex.py`, which import this module and install
+    themselves here (see `install_renderers`); importing them from here would make an
+    import circle. `epigames.logic` imports both, so they are installed before any
+    formula can be built.
+    """
+
+    text: Callable[[Formula], str] | None = None
+    latex: Callable[[Formula], str] | None = None
+    parse: Callable[[str], Formula] | None = None
+
+
+_RENDERERS = _Renderers()
+
+
+def install_renderers(
+    *,
+    text: Callable[[Formula], str] | None = None,
+    latex: Callable[[Formula], str] | None = None,
+    parse: Callable[[str], Formula] | None = None,
+) -> None:
+    """Install the functions `str()`, `to_latex()` and `Formula.parse` call (those given)."""
+    if text is not None:
+        _RENDERERS.text = text
+    if latex is not None:
+        _RENDERERS.latex = latex
+    if parse is not None:
+        _RENDERERS.parse = parse
+
+
+def _installed(fn: _F | None, module: str) -> _F:
+    if fn is None:  # only when formula.py is loaded outside the epigames.logic package
+        raise RuntimeError(f"import epigames.logic.{module} first")
+    return fn
 
 
 class Formula:
@@ -32,22 +74,17 @@ class Formula:
         return Implies(self, other)
 
     def __str__(self) -> str:
-        from epigames.logic.syntax import to_text
-
-        return to_text(self)
+        text = _RENDERERS.text
+        return repr(self) if text is None else text(self)
 
     def to_latex(self) -> str:
         """The formula as LaTeX math (without surrounding dollars)."""
-        from epigames.logic.latex import to_latex
-
-        return to_latex(self)
+        return _installed(_RENDERERS.latex, "latex")(self)
 
     @classmethod
     def parse(cls, text: str) -> Formula:
         """Read a formula in the project's syntax; see `epigames.logic.syntax.parse`."""
-        from epigames.logic.syntax import parse
-
-        return parse(text)
+        return _installed(_RENDERERS.parse, "syntax")(text)
 
     def children(self) -> tuple[Formula, ...]:
         """The direct subformulas, in order."""

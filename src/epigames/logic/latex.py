@@ -1,4 +1,4 @@
-"""LaTeX rendering of formulas."""
+"""LaTeX rendering of formulas; `Formula.to_latex()` calls `to_latex` here."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from epigames.logic.formula import (
     Quantified,
     Top,
     Xor,
+    install_renderers,
 )
 
 _SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "#": r"\#",
@@ -73,3 +74,7 @@ def to_latex(f: Formula) -> str:
         q = r"\forall" if f.keyword == "forall" else r"\exists"
         return f"{q} " + ",".join(_text(v) for v in f.variables) + ". " + to_latex(f.arg)
     raise TypeError(f"not a formula: {f!r}")
+
+
+# `Formula.to_latex()` calls this (formula.py cannot import this module: it imports formula).
+install_renderers(latex=to_latex)

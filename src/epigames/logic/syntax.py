@@ -64,6 +64,7 @@ from epigames.logic.formula import (
     Quantified,
     Top,
     Xor,
+    install_renderers,
 )
 
 KEYWORDS = frozenset(
@@ -492,3 +493,7 @@ def to_text(f: Formula) -> str:
     if isinstance(f, Connective):  # pragma: no cover - every connective is handled above
         raise TypeError(f"unprintable connective {f!r}")
     raise TypeError(f"not a formula: {f!r}")
+
+
+# `str()` and `Formula.parse` call these (formula.py cannot import this module: it imports formula).
+install_renderers(text=to_text, parse=parse)
