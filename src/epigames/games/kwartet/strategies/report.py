@@ -17,6 +17,32 @@ from epigames.games.kwartet.strategies.reading import Reading, pick
 from epigames.games.strategy import Decision, Strategy, register_strategy
 
 
+class ReadingStrategy(Strategy):
+    """A strategy that decides on its seat's `Reading` of the view (built once per move)."""
+
+    def choose(self, view: View) -> Decision:
+        """Read the view, then `decide`."""
+        return self.decide(Reading(view))
+
+    def decide(self, read: Reading) -> Decision:
+        """The decision on a reading of the seat's view."""
+        raise NotImplementedError
+
+
+class KnownFirst(ReadingStrategy):
+    """The 2023 report's rules: ask for a card whose holder is known, else `otherwise`."""
+
+    def decide(self, read: Reading) -> Decision:
+        """A known holder's card (a random one), else the rule's own choice."""
+        if read.known:
+            return read.ask_known(self.rng, read.known)
+        return self.otherwise(read)
+
+    def otherwise(self, read: Reading) -> Decision:
+        """The choice when no holder of a needed card is known."""
+        raise NotImplementedError
+
+
 def _greedy(self: Strategy, read: Reading) -> Decision:
     if read.known:
         return read.ask_known(self.rng, read.known)
@@ -50,18 +76,18 @@ def _silent(self: Strategy, read: Reading) -> Decision:
 
 
 @register_strategy("kwartet", "greedy")
-class Greedy(Strategy):
+class Greedy(ReadingStrategy):
     """2020: ask for a card whose holder it knows (a random such one), else a random request."""
 
     name = "greedy"
 
-    def choose(self, view: View) -> Decision:
+    def decide(self, read: Reading) -> Decision:
         """Known holder first, else a uniformly random legal ask."""
-        return _greedy(self, Reading(view))
+        return _greedy(self, read)
 
 
 @register_strategy("kwartet", "silent")
-class Silent(Strategy):
+class Silent(ReadingStrategy):
     """2020: ask for known cards only when it knows where all missing cards of the kind are.
 
     Otherwise a random request 2/3 of the time and 1/3 of the time a decoy: a card it
@@ -71,41 +97,32 @@ class Silent(Strategy):
 
     name = "silent"
 
-    def choose(self, view: View) -> Decision:
+    def decide(self, read: Reading) -> Decision:
         """A known card of a kind it can complete, else random or decoy (2:1)."""
-        return _silent(self, Reading(view))
+        return _silent(self, read)
 
 
 @register_strategy("kwartet", "mixed")
-class Mixed(Strategy):
+class Mixed(ReadingStrategy):
     """2020: each request, a fair coin picks the greedy or the silent rule."""
 
     name = "mixed"
 
-    def choose(self, view: View) -> Decision:
+    def decide(self, read: Reading) -> Decision:
         """Greedy or silent, a coin flip per request."""
-        read = Reading(view)
         if self.rng.random() < 0.5:
             return _greedy(self, read)
         return _silent(self, read)
 
 
-def _known_first(self: Strategy, read: Reading) -> Decision | None:
-    return read.ask_known(self.rng, read.known) if read.known else None
-
-
 @register_strategy("kwartet", "owner")
-class Owner(Strategy):
+class Owner(KnownFirst):
     """2023: known holder first; else a random needed card, asked of one of its possible holders."""
 
     name = "owner"
 
-    def choose(self, view: View) -> Decision:
-        """Known holder, else a random missing card from a random possible holder."""
-        read = Reading(view)
-        known = _known_first(self, read)
-        if known is not None:
-            return known
+    def otherwise(self, read: Reading) -> Decision:
+        """A random missing card from a random possible holder."""
         rng = self.rng
         card = pick(rng, read.missing)
         holders = read.possible(card)
@@ -120,7 +137,7 @@ class Owner(Strategy):
 
 
 @register_strategy("kwartet", "defensive")
-class Defensive(Strategy):
+class Defensive(KnownFirst):
     """2023: known holder first; else the kinds needing fewest cards, then the surest card.
 
     Among the kinds it needs fewest cards to complete, it takes the missing cards with the
@@ -129,12 +146,8 @@ class Defensive(Strategy):
 
     name = "defensive"
 
-    def choose(self, view: View) -> Decision:
-        """Known holder, else the closest kind's card with fewest possible holders."""
-        read = Reading(view)
-        known = _known_first(self, read)
-        if known is not None:
-            return known
+    def otherwise(self, read: Reading) -> Decision:
+        """The closest kind's card with fewest possible holders."""
         fewest = min(read.needed[k] for k in read.missing_by_kind)
         cards = [
             c for k, cs in read.missing_by_kind.items() if read.needed[k] == fewest for c in cs
@@ -153,7 +166,7 @@ class Defensive(Strategy):
 
 
 @register_strategy("kwartet", "aggressive")
-class Aggressive(Strategy):
+class Aggressive(KnownFirst):
     """2023: known holder first; else ask the leading opponent for its most probable card.
 
     Opponents with cards are tried by score, highest first (ties in random order); the
@@ -163,12 +176,8 @@ class Aggressive(Strategy):
 
     name = "aggressive"
 
-    def choose(self, view: View) -> Decision:
-        """Known holder, else the leader's most probable needed card."""
-        read = Reading(view)
-        known = _known_first(self, read)
-        if known is not None:
-            return known
+    def otherwise(self, read: Reading) -> Decision:
+        """The leader's most probable needed card."""
         rng = self.rng
         scores = read.view.scores
         order = sorted(read.view.targets, key=lambda t: (-scores[t], rng.random()))
