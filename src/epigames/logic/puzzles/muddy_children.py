@@ -1,0 +1,124 @@
+"""The muddy children: n children, some muddy, a father who asks who knows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from epigames.errors import ModelError
+from epigames.logic.formula import Atom, Formula, Kw, Not, conj, disj
+from epigames.logic.model import KripkeModel
+from epigames.logic.puzzles.common import frozen_mask
+from epigames.logic.relations import Partition
+
+
+def _check_children(n: int, muddy: Iterable[int]) -> frozenset[int]:
+    if n < 1:
+        raise ModelError(f"muddy children needs at least one child, got n={n}")
+    chosen = frozenset(muddy)
+    bad = sorted(c for c in chosen if not 1 <= c <= n)
+    if bad:
+        raise ModelError(f"muddy children {bad} are not children 1..{n}")
+    return chosen
+
+
+def muddy_children(n: int, muddy: Iterable[int]) -> KripkeModel:
+    """The muddy children model for `n` children, before the father speaks.
+
+    The agents are the children `"1"` … `"n"` (so formulas read `K_1 m1`); atom `m<i>` says
+    child i is muddy. There is one world per set of muddy children (2^n worlds); a world's
+    name is a string of 0/1 whose i-th character is child i's state (`"110"`: children 1
+    and 2 muddy). Child i sees every forehead but its own, so it cannot tell apart two
+    worlds that differ only in `m<i>`. The designated world is the given muddy set.
+
+    Args:
+        n: the number of children (2^n worlds: keep n ≤ 20 or so).
+        muddy: the muddy children, numbered 1..n (may be empty).
+    """
+    chosen = _check_children(n, muddy)
+    ids = np.arange(1 << n, dtype=np.int64)
+    agents = tuple(str(i) for i in range(1, n + 1))
+    worlds = tuple(format(w, f"0{n}b")[::-1] for w in range(1 << n))
+    valuation = {f"m{i}": frozen_mask(((ids >> (i - 1)) & 1).astype(bool)) for i in range(1, n + 1)}
+    relations = {str(i): Partition.from_ids(ids & ~(1 << (i - 1))) for i in range(1, n + 1)}
+    actual = sum(1 << (i - 1) for i in chosen)
+    return KripkeModel(agents, worlds, valuation, dict(relations), (actual,))
+
+
+def someone_muddy(n: int) -> Formula:
+    """The father's announcement: at least one child is muddy, `m1 | … | mn`."""
+    return disj(*(Atom(f"m{i}") for i in range(1, n + 1)))
+
+
+def nobody_knows(n: int) -> Formula:
+    """No child knows whether it is muddy: `~Kw_1 m1 & … & ~Kw_n mn`."""
+    return conj(*(Not(Kw(str(i), Atom(f"m{i}"))) for i in range(1, n + 1)))
+
+
+def _knowers(model: KripkeModel, n: int) -> frozenset[int]:
+    return frozenset(i for i in range(1, n + 1) if model.holds(Kw(str(i), Atom(f"m{i}"))))
+
+
+@dataclass(frozen=True)
+class MuddyRound:
+    """One announcement of the muddy children story.
+
+    Attributes:
+        announcement: the formula announced (the father's, then "nobody knows").
+        worlds: the number of worlds left after it.
+        knowers: the children who then know whether they are muddy (at the actual world).
+    """
+
+    announcement: Formula
+    worlds: int
+    knowers: frozenset[int]
+
+
+@dataclass(frozen=True)
+class MuddyStory:
+    """The muddy children story played out: every announcement and the last model.
+
+    Attributes:
+        n: number of children.
+        muddy: the muddy children.
+        rounds: the father's announcement first, then each "nobody knows", until someone
+            knows. With m ≥ 1 muddy children there are m rounds and the last one's knowers
+            are exactly the muddy children.
+        model: the model after the last announcement.
+    """
+
+    n: int
+    muddy: frozenset[int]
+    rounds: tuple[MuddyRound, ...]
+    model: KripkeModel
+
+
+def play_muddy_children(model: KripkeModel) -> MuddyStory:
+    """Play the story on a model from `muddy_children`.
+
+    The father announces `someone_muddy(n)`; then, while no child knows whether it is
+    muddy, `nobody_knows(n)` is announced. Raises ModelError when nobody is muddy (the
+    father's announcement is then false).
+    """
+    n = len(model.agents)
+    if len(model.designated) != 1:
+        raise ModelError("play_muddy_children needs a model with one designated world")
+    actual = model.designated[0]
+    muddy = frozenset(i for i in range(1, n + 1) if model.valuation[f"m{i}"][actual])
+    rounds: list[MuddyRound] = []
+    announcement = someone_muddy(n)
+    while True:
+        model = model.announce(announcement)
+        knowers = _knowers(model, n)
+        rounds.append(MuddyRound(announcement, model.size, knowers))
+        if knowers:
+            break
+        announcement = nobody_knows(n)
+    return MuddyStory(n, muddy, tuple(rounds), model)
+
+
+def muddy_children_story(n: int, muddy: Iterable[int]) -> MuddyStory:
+    """Build the model for `n` children with the given muddy ones and play the story."""
+    return play_muddy_children(muddy_children(n, muddy))
