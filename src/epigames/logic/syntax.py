@@ -1,4 +1,8 @@
-"""The project's formula syntax: a parser with caret errors and the printer `str()` uses.
+"""The formula lexer and parser (one for every dialect), our syntax, and its printer.
+
+`tokenize` and `FormulaParser` are the machinery; a `Dialect` gives the tokens, a parser
+subclass its atoms and modalities. The project's own syntax (`parse`) is one dialect,
+SMCDEL's (`epigames.logic.smcdel.dialect`) the other. `to_text` prints for `str()`.
 
 The grammar, loosest binding first (all binary operators are infix)::
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from epigames.errors import FormulaSyntaxError, line_and_column
 from epigames.logic.formula import (
@@ -91,6 +96,336 @@ _NARY: dict[str, type[And] | type[Or] | type[Xor] | type[OneOf]] = {
 #: 1000 frames even when it starts deep in a web server's stack.
 MAX_DEPTH = 100
 
+
+# --- the machinery every dialect shares -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One lexical token with its position (0-based offset into the source).
+
+    `kind` is "op" (an operator, keyword or punctuation, canonical in `value`), "modal"
+    (`K_a`, `C_{`), "ident" (a name), "int" (a number, where the dialect tells numbers
+    from names), "str" (a quoted name, unquoted in `value`) or "eof".
+    """
+
+    kind: str
+    value: str
+    raw: str
+    pos: int
+
+    @property
+    def end(self) -> int:
+        """The offset just after the token."""
+        return self.pos + len(self.raw)
+
+
+class Dialect:
+    """A formula language for `tokenize`: its token pattern and how matches become tokens.
+
+    `pattern` is tried at each position; `token` turns its match into a token (None for
+    whitespace and comments) or raises FormulaSyntaxError; text it does not match is an
+    unexpected character, reported as such with `unexpected` as what was expected.
+    """
+
+    pattern: re.Pattern[str]
+    unexpected: str = "a formula"
+
+    def token(self, text: str, m: re.Match[str]) -> Token | None:
+        """The token for the match `m` (its group names are the dialect's to choose)."""
+        raise NotImplementedError
+
+
+def tokenize(text: str, dialect: Dialect | None = None) -> list[Token]:
+    """Split the source into tokens, ending with "eof"; the project's syntax by default.
+
+    Raises:
+        FormulaSyntaxError: an unexpected character (or what the dialect rejects).
+    """
+    rules = _PROJECT if dialect is None else dialect
+    tokens: list[Token] = []
+    pos = 0
+    while pos < len(text):
+        m = rules.pattern.match(text, pos)
+        if m is None:
+            raise syntax_error(text, pos, f"unexpected character {text[pos]!r}", rules.unexpected)
+        tok = rules.token(text, m)
+        if tok is not None:
+            tokens.append(tok)
+        pos = m.end()
+    tokens.append(Token("eof", "", "", len(text)))
+    return tokens
+
+
+def syntax_error(text: str, pos: int, message: str, expected: str = "") -> FormulaSyntaxError:
+    """A FormulaSyntaxError at offset `pos` of `text`."""
+    line, col = line_and_column(text, pos)
+    return FormulaSyntaxError(message, text, line, col, expected)
+
+
+def depth_error(text: str, pos: int, depth: int, exact: bool = True) -> FormulaSyntaxError:
+    """The error for a formula nesting `depth` levels (at least, unless `exact`)."""
+    how = f"{depth}" if exact else f"at least {depth}"
+    return syntax_error(text, pos, f"formula nests {how} levels deep; the limit is {MAX_DEPTH}")
+
+
+def formula_depth(f: Formula) -> int:
+    """The number of operators on the longest path from the root (0 for an atom).
+
+    Iterative, so it measures formulas of any depth (built in Python, say) safely.
+    """
+    deepest = 0
+    stack: list[tuple[Formula, int]] = [(f, 0)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.children()
+        if children:
+            stack.extend((c, depth + 1) for c in children)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+class FormulaParser:
+    """Recursive descent over a dialect's tokens: the grammar every dialect shares.
+
+    Shared: the token cursor, errors with a caret, the depth limit, `<->` (left-assoc),
+    `->` (right-assoc), `&` and `|` (n-ary), parentheses, negation, the n-ary forms,
+    announcements and quantifiers. A dialect subclass sets `dialect` and the few hints
+    below, and writes `atomic` and `prefixed`: what an atom and a modality look like.
+    """
+
+    dialect: ClassVar[Dialect]
+    #: Whether `&` binds tighter than `|` (else mixing them needs parentheses).
+    and_binds_tighter: ClassVar[bool] = True
+    #: What may follow a complete formula when something else does.
+    after_formula: ClassVar[str] = "an operator (&, |, ->, <->) or the end of the formula"
+    #: The hint when an announcement lacks its `!`.
+    announce_hint: ClassVar[str] = "(an announcement is written [!φ]ψ, [?!φ]ψ or [a,b!φ]ψ)"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text, self.dialect)
+        self.i = 0
+        # Parentheses and prefix operators the parser is inside now (see `MAX_DEPTH`).
+        self.depth = 0
+
+    # the cursor and errors
+
+    @property
+    def tok(self) -> Token:
+        return self.tokens[self.i]
+
+    def peek(self, k: int = 1) -> Token:
+        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+
+    def at(self, value: str) -> bool:
+        """Whether the current token is the operator (or keyword) `value`."""
+        return self.tok.kind == "op" and self.tok.value == value
+
+    def advance(self) -> Token:
+        t = self.tok
+        self.i += 1
+        return t
+
+    def where(self, tok: Token) -> tuple[int, int]:
+        return line_and_column(self.text, tok.pos)
+
+    def error(self, message: str, tok: Token, expected: str = "") -> FormulaSyntaxError:
+        return syntax_error(self.text, tok.pos, message, expected)
+
+    def fail(self, expected: str, tok: Token | None = None) -> FormulaSyntaxError:
+        t = tok or self.tok
+        found = "end of input" if t.kind == "eof" else repr(t.raw)
+        return self.error(f"unexpected {found}", t, expected)
+
+    def expect(self, value: str, expected: str = "") -> Token:
+        if not self.at(value):
+            raise self.fail(expected or repr(value))
+        return self.advance()
+
+    # the depth limit
+
+    def enter(self, t: Token, levels: int = 1) -> None:
+        """Go `levels` deeper at token `t`; past `MAX_DEPTH`, fail before recursing."""
+        self.depth += levels
+        if self.depth > MAX_DEPTH:
+            # The parser stops here, so name how deep the text goes at least: count the
+            # run of `~` and `(` that follows (the usual shape of such input).
+            k = start = self.tokens.index(t) + 1
+            while self.tokens[k].kind == "op" and self.tokens[k].value in ("~", "("):
+                k += 1
+            raise depth_error(self.text, t.pos, self.depth + k - start, exact=False)
+
+    def leave(self, levels: int = 1) -> None:
+        self.depth -= levels
+
+    def checked(self, f: Formula, pos: int) -> Formula:
+        """`f`, unless its tree is deeper than `MAX_DEPTH` (the model checker recurses)."""
+        depth = formula_depth(f)
+        if depth > MAX_DEPTH:
+            raise depth_error(self.text, pos, depth)
+        return f
+
+    def whole(self, pos: int = 0) -> Formula:
+        """The text from here to the end as one formula (depth errors point at `pos`)."""
+        if self.tok.kind == "eof":
+            raise self.fail("a formula")
+        f = self.formula()
+        if self.tok.kind != "eof":
+            raise self.fail(self.after_formula)
+        return self.checked(f, pos)
+
+    # the shared grammar
+
+    def formula(self) -> Formula:
+        """`φ -> ψ` (right-assoc) under `φ <-> ψ` (left-assoc): one frame for both.
+
+        Loops instead of one method per level, so that a parenthesis costs few stack
+        frames. The depth counts as if nested: each `<->` holds a level to the end of
+        the chain, each `->` one until its implication is complete.
+        """
+        f: Formula | None = None
+        chain = 0
+        while True:
+            parts = [self.boolean()]
+            arrows = 0
+            while self.at("->"):
+                self.enter(self.advance())
+                arrows += 1
+                parts.append(self.boolean())
+            self.leave(arrows)
+            g = parts.pop()
+            while parts:
+                g = Implies(parts.pop(), g)
+            f = g if f is None else Iff(f, g)
+            if not self.at("<->"):
+                break
+            # Each `<->` nests the chain so far one level deeper (left-assoc).
+            self.enter(self.advance())
+            chain += 1
+        self.leave(chain)
+        return f
+
+    def boolean(self) -> Formula:
+        """`&` and `|` chains, n-ary: `&` binding tighter, or mixing them refused."""
+        if self.and_binds_tighter:
+            args = [self.conjunction()]
+            while self.at("|"):
+                self.advance()
+                args.append(self.conjunction())
+            return args[0] if len(args) == 1 else Or(tuple(args))
+        first = self.unary()
+        if not (self.at("&") or self.at("|")):
+            return first
+        op = self.tok.value
+        args = [first]
+        while self.at("&") or self.at("|"):
+            if self.tok.value != op:
+                raise self.error(
+                    f"'{op}' and '{self.tok.raw}' cannot be mixed without parentheses",
+                    self.tok,
+                    "parentheses, e.g. (p & q) | r",
+                )
+            self.advance()
+            args.append(self.unary())
+        return And(tuple(args)) if op == "&" else Or(tuple(args))
+
+    def conjunction(self) -> Formula:
+        args = [self.unary()]
+        while self.at("&"):
+            self.advance()
+            args.append(self.unary())
+        return args[0] if len(args) == 1 else And(tuple(args))
+
+    def unary(self) -> Formula:
+        """A formula without a binary operator outside parentheses; prefixes nest a level."""
+        t = self.tok
+        atom = self.atomic()
+        if atom is not None:
+            return atom
+        self.enter(t)
+        if self.at("(") and not self.paren_is_prefix():
+            # Inline rather than a method: parentheses nest deepest, so save frames.
+            self.advance()
+            f = self.formula()
+            self.expect(")", self.close_expected)
+        else:
+            f = self.prefixed()
+        self.leave()
+        return f
+
+    #: What is expected where a parenthesised formula lacks its `)`.
+    close_expected: ClassVar[str] = "')'"
+
+    def paren_is_prefix(self) -> bool:
+        """Whether the `(` here starts a prefix (a group, say) rather than a subformula."""
+        return False
+
+    def atomic(self) -> Formula | None:
+        """An atom, ⊤ or ⊥ (consumed), or None when a prefixed formula starts here."""
+        raise NotImplementedError
+
+    def prefixed(self) -> Formula:
+        """A formula that starts with a prefix operator or a parenthesis."""
+        raise NotImplementedError
+
+    def negation(self) -> Formula:
+        self.advance()
+        return Not(self.unary())
+
+    def nary(self, word: str) -> Formula:
+        """`and(φ, …)`, `or(…)`, `xor(…)`, `oneof(…)` (the word is the current token)."""
+        t = self.advance()
+        self.expect("(", f"'(' after {t.raw}")
+        args: list[Formula] = []
+        if self.nary_needs_one or not self.at(")"):
+            args.append(self.formula())
+            while self.at(","):
+                self.advance()
+                args.append(self.formula())
+        self.expect(")", "',' or ')'")
+        return _NARY[word](tuple(args))
+
+    #: Whether the n-ary forms need at least one argument (`and()` is ⊤ where they do not).
+    nary_needs_one: ClassVar[bool] = False
+
+    def announcement(self) -> Formula:
+        """`[G?!φ]ψ` or `<G?!φ>ψ`, the group and `?` optional (the opener is current)."""
+        opener = self.advance()
+        self.allow_modality("an announcement", opener)
+        diamond = opener.value == "<"
+        closer = ">" if diamond else "]"
+        group = self.announcement_group()
+        whether = False
+        if self.at("?"):
+            self.advance()
+            whether = True
+        if not self.at("!"):
+            raise self.fail("'!' " + self.announce_hint)
+        self.advance()
+        pre = self.formula()
+        self.expect(closer, f"an operator or {closer!r}")
+        return Announce(pre, self.unary(), group, whether, diamond)
+
+    def announcement_group(self) -> tuple[str, ...] | None:
+        """The agents before `?!` or `!` in an announcement, None for a public one."""
+        raise NotImplementedError
+
+    def quantified(self) -> Formula:
+        """`forall VARS φ` or `exists VARS φ` (the keyword is current)."""
+        cls = Forall if self.advance().value == "forall" else Exists
+        names = self.quantified_variables()
+        return cls(names, self.unary())
+
+    def quantified_variables(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def allow_modality(self, what: str, tok: Token) -> None:
+        """Hook: raise if a modality (`what`, at `tok`) is not allowed here."""
+
+
+# --- the project's dialect --------------------------------------------------------------
+
 _IDENT = re.compile(r"[^\W\d]\w*|\d+")
 _NAME = re.compile(r"\w+")
 _MODAL = re.compile(r"(Kw|K|M|Ew|Cw|Dw|E|C|D)_")
@@ -121,174 +456,48 @@ _CANON = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One lexical token with its position (0-based offset into the source)."""
+class _ProjectDialect(Dialect):
+    pattern = _TOKEN
 
-    kind: str  # "op", "modal", "ident", "str", "eof"
-    value: str
-    raw: str
-    pos: int
-
-
-def _error(text: str, pos: int, message: str, expected: str = "") -> FormulaSyntaxError:
-    line, col = line_and_column(text, pos)
-    return FormulaSyntaxError(message, text, line, col, expected)
-
-
-def depth_error(text: str, pos: int, depth: int, exact: bool = True) -> FormulaSyntaxError:
-    """The error for a formula nesting `depth` levels (at least, unless `exact`)."""
-    how = f"{depth}" if exact else f"at least {depth}"
-    return _error(text, pos, f"formula nests {how} levels deep; the limit is {MAX_DEPTH}")
-
-
-def formula_depth(f: Formula) -> int:
-    """The number of operators on the longest path from the root (0 for an atom).
-
-    Iterative, so it measures formulas of any depth (built in Python, say) safely.
-    """
-    deepest = 0
-    stack: list[tuple[Formula, int]] = [(f, 0)]
-    while stack:
-        node, depth = stack.pop()
-        children = node.children()
-        if children:
-            stack.extend((c, depth + 1) for c in children)
-        deepest = max(deepest, depth)
-    return deepest
-
-
-def tokenize(text: str) -> list[Token]:
-    """Split the source into tokens; an unknown character raises FormulaSyntaxError."""
-    tokens: list[Token] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise _error(text, pos, f"unexpected character {text[pos]!r}", "a formula")
+    def token(self, text: str, m: re.Match[str]) -> Token | None:
         kind = m.lastgroup or ""
         raw = m.group()
+        pos = m.start()
+        if kind == "ws":
+            return None
         if kind == "unterminated":
-            raise _error(text, pos, "unterminated quoted name", 'a closing "')
+            raise syntax_error(text, pos, "unterminated quoted name", 'a closing "')
         if kind == "noagent":
-            raise _error(
+            raise syntax_error(
                 text,
                 m.end(),
                 f"{raw} needs an agent",
                 f"an agent name, as in {raw}a or {raw}{{name}}",
             )
         if kind == "str":
-            tokens.append(Token("str", _unquote(raw), raw, pos))
-        elif kind == "ident":
+            return Token("str", _unquote(raw), raw, pos)
+        if kind == "ident":
             value = _CANON.get(raw, raw)
             is_op = value != raw or raw in KEYWORDS
-            tokens.append(Token("op" if is_op else "ident", value, raw, pos))
-        elif kind == "op":
-            tokens.append(Token("op", _CANON.get(raw, raw), raw, pos))
-        elif kind == "modal":
-            tokens.append(Token("modal", raw, raw, pos))
-        pos = m.end()
-    tokens.append(Token("eof", "", "", len(text)))
-    return tokens
+            return Token("op" if is_op else "ident", value, raw, pos)
+        if kind == "op":
+            return Token("op", _CANON.get(raw, raw), raw, pos)
+        return Token("modal", raw, raw, pos)
+
+
+_PROJECT = _ProjectDialect()
 
 
 def _unquote(raw: str) -> str:
     return re.sub(r"\\(.)", r"\1", raw[1:-1], flags=re.DOTALL)
 
 
-class _Parser:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.tokens = tokenize(text)
-        self.i = 0
-        # Parentheses and prefix operators the parser is inside now (see `MAX_DEPTH`).
-        self.depth = 0
+class _Parser(FormulaParser):
+    """The project's syntax (see the module docstring for the grammar)."""
 
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.i]
+    dialect = _PROJECT
 
-    def enter(self, t: Token, levels: int = 1) -> None:
-        """Go `levels` deeper at token `t`; past `MAX_DEPTH`, fail before recursing."""
-        self.depth += levels
-        if self.depth > MAX_DEPTH:
-            # The parser stops here, so name how deep the text goes at least: count the
-            # run of `~` and `(` that follows (the usual shape of such input).
-            k = self.tokens.index(t) + 1
-            while self.tokens[k].kind == "op" and self.tokens[k].value in ("~", "("):
-                k += 1
-            run = k - self.tokens.index(t) - 1
-            raise depth_error(self.text, t.pos, self.depth + run, exact=False)
-
-    def leave(self, levels: int = 1) -> None:
-        self.depth -= levels
-
-    def peek(self, k: int = 1) -> Token:
-        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
-
-    def at(self, value: str) -> bool:
-        return self.tok.kind == "op" and self.tok.value == value
-
-    def advance(self) -> Token:
-        t = self.tok
-        self.i += 1
-        return t
-
-    def fail(self, expected: str, tok: Token | None = None) -> FormulaSyntaxError:
-        t = tok or self.tok
-        found = "end of input" if t.kind == "eof" else repr(t.raw)
-        return _error(self.text, t.pos, f"unexpected {found}", expected)
-
-    def expect(self, value: str) -> Token:
-        if not self.at(value):
-            raise self.fail(repr(value))
-        return self.advance()
-
-    def parse(self) -> Formula:
-        if self.tok.kind == "eof":
-            raise self.fail("a formula")
-        f = self.iff()
-        if self.tok.kind != "eof":
-            raise self.fail("an operator (&, |, ->, <->) or the end of the formula")
-        depth = formula_depth(f)
-        if depth > MAX_DEPTH:
-            raise depth_error(self.text, 0, depth)
-        return f
-
-    def iff(self) -> Formula:
-        f = self.implies()
-        chain = 0
-        while self.at("<->"):
-            # Each `<->` nests the chain so far one level deeper (left-assoc).
-            self.enter(self.advance())
-            chain += 1
-            f = Iff(f, self.implies())
-        self.leave(chain)
-        return f
-
-    def implies(self) -> Formula:
-        f = self.disjunction()
-        if self.at("->"):
-            self.enter(self.advance())
-            f = Implies(f, self.implies())
-            self.leave()
-        return f
-
-    def disjunction(self) -> Formula:
-        args = [self.conjunction()]
-        while self.at("|"):
-            self.advance()
-            args.append(self.conjunction())
-        return args[0] if len(args) == 1 else Or(tuple(args))
-
-    def conjunction(self) -> Formula:
-        args = [self.unary()]
-        while self.at("&"):
-            self.advance()
-            args.append(self.unary())
-        return args[0] if len(args) == 1 else And(tuple(args))
-
-    def unary(self) -> Formula:
+    def atomic(self) -> Formula | None:
         t = self.tok
         if t.kind == "eof":
             raise self.fail("a formula")
@@ -298,62 +507,39 @@ class _Parser:
         if t.kind == "str":
             self.advance()
             if not t.value:
-                raise _error(self.text, t.pos, "an atom needs a name", "a non-empty quoted name")
+                raise self.error("an atom needs a name", t, "a non-empty quoted name")
             return Atom(t.value)
-        if t.kind == "modal":
-            return self.modal()
-        v = t.value
-        if v in ("&", "|") and t.raw in ("and", "or") and self.peek().value == "(":
-            return self.nary(t.raw)
-        if v in ("xor", "oneof"):
-            return self.nary(v)
-        if v == "~":
-            self.enter(self.advance())
-            f: Formula = Not(self.unary())
-            self.leave()
-            return f
-        if v == "top":
+        if t.kind == "op" and t.value in ("top", "bot"):
             self.advance()
-            return Top()
-        if v == "bot":
-            self.advance()
-            return Bot()
-        if v == "(":
-            self.enter(self.advance())
-            f = self.iff()
-            self.expect(")")
-            self.leave()
-            return f
-        if v in ("[", "<"):
-            self.enter(t)
-            f = self.announcement()
-            self.leave()
-            return f
-        if v in ("forall", "exists"):
-            self.enter(self.advance())
-            names = self.braced_names(atoms=True)
-            cls = Forall if v == "forall" else Exists
-            f = cls(names, self.unary())
-            self.leave()
-            return f
+            return Top() if t.value == "top" else Bot()
+        if t.kind == "modal" or self.nary_word() or t.value in _PREFIXES:
+            return None
         raise self.fail("a formula (an atom, ~, K_a, [!…], a parenthesis, …)")
 
-    def nary(self, word: str) -> Formula:
-        self.enter(self.advance())
-        self.expect("(")
-        args: list[Formula] = []
-        if not self.at(")"):
-            args.append(self.iff())
-            while self.at(","):
-                self.advance()
-                args.append(self.iff())
-        self.expect(")")
-        self.leave()
-        return _NARY[word](tuple(args))
+    def nary_word(self) -> str | None:
+        """`and`/`or` before `(`, `xor`, `oneof`: the n-ary form's word, else None."""
+        t = self.tok
+        if t.kind != "op":
+            return None
+        if t.value in ("&", "|") and t.raw in ("and", "or") and self.peek().value == "(":
+            return t.raw
+        return t.value if t.value in ("xor", "oneof") else None
+
+    def prefixed(self) -> Formula:
+        t = self.tok
+        if t.kind == "modal":
+            return self.modal()
+        word = self.nary_word()
+        if word is not None:
+            return self.nary(word)
+        if t.value == "~":
+            return self.negation()
+        if t.value in ("[", "<"):
+            return self.announcement()
+        return self.quantified()
 
     def modal(self) -> Formula:
         t = self.advance()
-        self.enter(t)
         op, rest = t.raw.split("_", 1)
         if rest == "{":
             self.i -= 1  # re-read the brace as a name list
@@ -363,12 +549,9 @@ class _Parser:
             names = (rest,)
         if op in _AGENT_OPS:
             if len(names) != 1:
-                raise _error(self.text, t.pos, f"{op}_ takes one agent", f"{op}_name")
-            f = _AGENT_OPS[op](names[0], self.unary())
-        else:
-            f = _GROUP_OPS[op](names, self.unary())
-        self.leave()
-        return f
+                raise self.error(f"{op}_ takes one agent", t, f"{op}_name")
+            return _AGENT_OPS[op](names[0], self.unary())
+        return _GROUP_OPS[op](names, self.unary())
 
     def name(self, atoms: bool) -> str:
         t = self.tok
@@ -386,29 +569,20 @@ class _Parser:
         self.expect("}")
         return tuple(names)
 
-    def announcement(self) -> Formula:
-        opener = self.advance()
-        diamond = opener.value == "<"
-        closer = ">" if diamond else "]"
-        group: tuple[str, ...] | None = None
-        if not (self.at("!") or self.at("?")):
-            names = [self.name(atoms=False)]
-            while self.at(","):
-                self.advance()
-                names.append(self.name(atoms=False))
-            group = tuple(names)
-        whether = False
-        if self.at("?"):
+    def announcement_group(self) -> tuple[str, ...] | None:
+        if self.at("!") or self.at("?"):
+            return None
+        names = [self.name(atoms=False)]
+        while self.at(","):
             self.advance()
-            whether = True
-        if not self.at("!"):
-            raise self.fail("'!' (an announcement is written [!φ]ψ, [?!φ]ψ or [a,b!φ]ψ)")
-        self.advance()
-        pre = self.iff()
-        if not self.at(closer):
-            raise self.fail(repr(closer))
-        self.advance()
-        return Announce(pre, self.unary(), group, whether, diamond)
+            names.append(self.name(atoms=False))
+        return tuple(names)
+
+    def quantified_variables(self) -> tuple[str, ...]:
+        return self.braced_names(atoms=True)
+
+
+_PREFIXES = frozenset({"~", "(", "[", "<", "forall", "exists"})
 
 
 def parse(text: str) -> Formula:
@@ -420,7 +594,7 @@ def parse(text: str) -> Formula:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse() takes a string, got {type(text).__name__}")
-    return _Parser(text).parse()
+    return _Parser(text).whole()
 
 
 # --- printing -------------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""Reader for SMCDEL's knowledge-structure files (`*.smcdel.txt`) and formula syntax.
+
+SMCDEL (the reference symbolic model checker for dynamic epistemic logic) reads files like::
+
+    -- three muddy children
+    VARS 1,2,3
+    LAW  Top
+    OBS  alice: 2,3
+         bob:   1,3
+         carol: 1,2
+    TRUE? {1,2,3} alice knows that (2 & 3) & ~ alice knows whether 1
+    VALID? [! (1|2|3)] ~ alice knows whether 1
+    WHERE? < ! (1|2|3) > (alice knows whether 1)
+
+`parse_smcdel` reads such a file into a `SmcdelInput`; `SmcdelInput.model()` builds the
+explicit S5 Kripke model it describes; `run_jobs` answers its `TRUE?`, `VALID?` and
+`WHERE?` questions. `parse_smcdel_formula` reads one formula.
+
+Modules: `dialect` (SMCDEL's formulas, read by the engine's one lexer and parser in
+`epigames.logic.syntax`), `reader` (the file: VARS, LAW, OBS, jobs), `structure`
+(`SmcdelInput` and its explicit model), `jobs` (the questions and answers), `run`
+(answering them), `errors`.
+
+Semantics (as SMCDEL's): the worlds are the valuations of VARS that satisfy LAW (LAW must
+be Boolean); an agent cannot tell apart two valuations that agree on every variable it
+observes. An integer n is the atom `Atom("n")`. States are written as the set of their
+true variables; `WHERE?` lists them sorted by the ascending tuple of their true variables
+(so `{}` < `{1}` < `{1,2}` < `{2}`).
+
+The formula grammar, loosest binding first::
+
+    formula := implies ('iff' implies)*                       left-assoc
+    implies := boolean ('->' implies)?                         right-assoc
+    boolean := unary ('&' unary)* | unary ('|' unary)*         n-ary; mixing & and |
+                                                               needs parentheses
+    unary   := Top | Bot | INT | '(' formula ')'
+             | ('~' | '¬' | 'Not' | 'not') unary
+             | ('AND' | 'OR' | 'XOR' | 'ONEOF') '(' formula (',' formula)* ')'
+             | ('K' | 'Kw') agent unary
+             | agent ('knows that' | 'knows whether') unary
+             | agent 'knows whether' '(' formula (',' formula)+ ')'   conjunction of Kw
+             | group ('comknow' | 'distknow') ('that' | 'whether') unary
+             | '[' [agents] ['?'] '!' formula ']' unary
+             | '<' [agents] ['?'] '!' formula '>' unary
+             | ('Forall' | 'ForAll' | 'Exists') INT (',' INT)* unary
+    group   := agent | '(' agent (',' agent)* ')'
+
+Every prefix operator takes the smallest formula that follows it, so
+`alice knows that (2 & 3) & ~ alice knows whether 1` is
+`(K alice (2 & 3)) & ~(Kw alice 1)`. SMCDEL's own grammar gives `K`, `Kw`, `Forall` and
+`Exists` no precedence, which lets its parser extend them over a following `&`; files that
+parenthesise the argument read the same in both. `p & q | r` is rejected with a request
+for parentheses rather than guessed. Differences from SMCDEL that only accept more: an
+agent may observe nothing (`carol:`), `OBS` may list no agent, `distknow` and the list
+form of `knows whether` are read.
+
+`[a,b ! φ] ψ` is `Announce(φ, ψ, group=("a", "b"))`: as in SMCDEL, the group learns φ and
+everyone knows that it did. `Forall`/`Exists` over a formula with modalities follow the
+engine's `Quantified.expand` (substitution, also under modalities), which is not SMCDEL's
+reading (quantifying the BDD of the formula); on Boolean formulas the two agree.
+"""
+
+from __future__ import annotations
+
+from epigames.logic.smcdel.dialect import parse_smcdel_formula
+from epigames.logic.smcdel.errors import SmcdelModelError, SmcdelUnknownAgentError
+from epigames.logic.smcdel.jobs import Job, JobKind, JobResult, state_text
+from epigames.logic.smcdel.reader import parse_smcdel
+from epigames.logic.smcdel.run import run_jobs
+from epigames.logic.smcdel.structure import MAX_VARIABLES, SmcdelInput
+
+__all__ = [
+    "MAX_VARIABLES",
+    "Job",
+    "JobKind",
+    "JobResult",
+    "SmcdelInput",
+    "SmcdelModelError",
+    "SmcdelUnknownAgentError",
+    "parse_smcdel",
+    "parse_smcdel_formula",
+    "run_jobs",
+    "state_text",
+]
