@@ -9,7 +9,7 @@ import pytest
 from epigames.errors import IllegalActionError
 from epigames.games import CHANCE, TERMINAL, load_game, play_match
 from epigames.games.blufpoker import BELIEVE, BIDS, CALL, STOP, Keep, Roll, RollDice, Throw
-from epigames.games.blufpoker.events import Called, Opened, PokerDone, Stopped
+from epigames.games.blufpoker.events import Called, Cup, Opened, PokerDone, Stopped
 from tests.games.blufpoker_helpers import BLUFF, scripted, snapshot
 
 
@@ -18,7 +18,7 @@ def test_a_round_opens_with_a_true_bid_and_passes_on() -> None:
     assert state.current_player == 1 and state.phase == "decide"
     assert set(state.legal_actions()) == {CALL, BELIEVE}
     opened = [e for e in state.events if isinstance(e, Opened)]
-    assert opened[0].roll == Roll(6, 5, 3) and ("cup", Roll(6, 5, 3)) in opened[0].facts
+    assert opened[0].roll == Roll(6, 5, 3) and Cup(Roll(6, 5, 3)) in opened[0].facts
 
 
 def test_believing_rolling_stopping_and_bidding() -> None:

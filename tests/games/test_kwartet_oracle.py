@@ -20,14 +20,15 @@ import itertools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+from epigames.cards import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
 from epigames.games import CHANCE, load_game, play_match, strategies_for
-from epigames.games.events import Event
+from epigames.games.events import Event, Fact
 from epigames.games.kwartet import (
     Ask,
     Asked,
@@ -447,27 +448,26 @@ class DealModel:
             for seat in range(self.game.players):
                 self.announce(Not(And(tuple(holds(names, seat, c) for c in cards))))
 
-    def apply(self, facts: Sequence[Sequence[Hashable]]) -> None:
+    def apply(self, facts: Sequence[Fact]) -> None:
         """Replay an event's facts: claims are announced, moves and removals change atoms."""
         names = self.names
         for fact in facts:
-            kind, args = fact[0], tuple[Any, ...](fact[1:])
-            if kind == "holds":
-                self.announce(holds(names, args[0], args[1]))
-            elif kind == "lacks":
-                self.announce(Not(holds(names, args[0], args[1])))
-            elif kind == "at_least_one":
-                self.announce(Or(tuple(holds(names, args[0], c) for c in args[1])))
-            elif kind == "moved":
-                card, dst = cast(Card, args[0]), cast(int, args[2])
-                self.where[:, card.index] = dst
-                self._revalue()
-            elif kind == "removed":
-                for gone in cast(tuple[Card, ...], args[0]):
-                    self.where[:, gone.index] = -1
-                self._revalue()
-            else:
-                assert kind == "count"  # hand sizes are the same in every world
+            match fact:
+                case Holds(holder=seat, card=card):
+                    self.announce(holds(names, seat, cast(Card, card)))
+                case Lacks(holder=seat, card=card):
+                    self.announce(Not(holds(names, seat, cast(Card, card))))
+                case HoldsAtLeastOne(holder=seat, cards=cards):
+                    self.announce(Or(tuple(holds(names, seat, cast(Card, c)) for c in cards)))
+                case Moved(card=card, dst=dst):
+                    self.where[:, cast(Card, card).index] = dst
+                    self._revalue()
+                case Removed(cards=gone):
+                    for card in gone:
+                        self.where[:, cast(Card, card).index] = -1
+                    self._revalue()
+                case _:
+                    assert isinstance(fact, Count)  # hand sizes are the same in every world
 
 
 GAMES_WITH_LOGIC = 6

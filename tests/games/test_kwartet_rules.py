@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from epigames.cards import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
 from epigames.errors import IllegalActionError
 from epigames.games import CHANCE, TERMINAL, load_game
 from epigames.games.kwartet import (
@@ -44,8 +45,8 @@ def test_each_seat_privately_sees_its_own_hand_and_everyone_sees_the_sizes() -> 
     assert [e.seat for e in dealt_events] == [0, 1, 2]
     assert all(not e.public for e in dealt_events)
     assert dealt_events[2].cards == tuple(cards("1.4 2.4"))
-    assert ("count", 2, 2) in dealt_events[2].facts
-    assert ("holds", 2, Card(2, 4)) in dealt_events[2].facts
+    assert Count(2, 2) in dealt_events[2].facts
+    assert Holds(2, Card(2, 4)) in dealt_events[2].facts
     done = [e for e in state.events if isinstance(e, DealDone)]
     assert done[0].hand_sizes == (3, 3, 2) and done[0].public
     for seat in range(3):
@@ -64,9 +65,9 @@ def test_success_moves_the_card_and_the_asker_asks_again() -> None:
     event = state.events[-1]
     assert isinstance(event, Asked) and event.success and event.public
     assert event.facts == (
-        ("at_least_one", 0, tuple(cards("1.1 1.2 1.3 1.4"))),
-        ("holds", 1, Card(1, 3)),
-        ("moved", Card(1, 3), 1, 0),
+        HoldsAtLeastOne(0, tuple(cards("1.1 1.2 1.3 1.4"))),
+        Holds(1, Card(1, 3)),
+        Moved(Card(1, 3), 1, 0),
     )
     assert event.text == "South asks Northwest for ⟨1,3⟩: Northwest hands it over."
     assert state.observation(2).hand_sizes == (4, 2, 2)
@@ -78,7 +79,7 @@ def test_a_completed_kind_is_laid_down_at_once_for_a_point() -> None:
     state.apply(Ask(2, Card(1, 4)))
     event = state.events[-1]
     assert isinstance(event, LaidDown) and (event.seat, event.card_kind, event.points) == (0, 1, 1)
-    assert event.facts[-1] == ("removed", tuple(cards("1.1 1.2 1.3 1.4")))
+    assert event.facts[-1] == Removed(tuple(cards("1.1 1.2 1.3 1.4")))
     assert state.returns() == (1, 0, 0)
     assert state.hands()[0] == (Card(2, 1),)
     # Kind 1 is gone: nobody may ask for it any more.
@@ -91,7 +92,7 @@ def test_failure_passes_the_turn_clockwise_and_shows_the_target_lacks_the_card()
     state.apply(Ask(2, Card(2, 1)))  # South asks for its own card: allowed by default
     event = state.events[-1]
     assert isinstance(event, Asked) and not event.success
-    assert event.facts[-1] == ("lacks", 2, Card(2, 1))
+    assert event.facts[-1] == Lacks(2, Card(2, 1))
     assert state.current_player == 1
 
 
@@ -107,7 +108,7 @@ def test_ask_own_false_forbids_asking_for_own_cards_and_the_ask_reveals_it() -> 
         state.apply(Ask(1, Card(2, 1)))
     assert state.to_json() == before
     state.apply(Ask(2, Card(2, 2)))
-    assert ("lacks", 0, Card(2, 2)) in state.events[-1].facts
+    assert Lacks(0, Card(2, 2)) in state.events[-1].facts
 
 
 def test_only_kinds_held_and_only_opponents_with_cards() -> None:

@@ -7,28 +7,61 @@ Typical use::
     public = public.at_least_one("East", hearts).move(ace_of_hearts, "West", "East")
     me = CardKnowledge.create(public, "North", my_hand)
     me.holder(queen_of_hearts), me.possible_holders(queen_of_hearts), me.worlds_count()
+
+Besides seats, holders may be locations (`TABLE`, `DECK`, `DISCARD`, `OUT`, or any
+`Location`): `CardLayout.with_locations(cards, seats, [TABLE, DECK, DISCARD])`. Games
+describe public events with typed facts (`Holds`, `Moved`, `Reshuffled`, …), which
+`epigames.cards.facts.apply_facts` folds into a `PublicInfo`.
 """
 
 from epigames.cards.counting import Rng
-from epigames.cards.errors import InconsistentCardsError, UnknownCardError
+from epigames.cards.errors import (
+    InconsistentCardsError,
+    UnknownCardError,
+    UnsupportedFactError,
+)
+from epigames.cards.fact_types import (
+    CardFact,
+    Count,
+    Holds,
+    HoldsAtLeastOne,
+    Lacks,
+    Moved,
+    Removed,
+    Reshuffled,
+)
 from epigames.cards.formulas import CardFormula
 from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.kripke import CardKripke, kripke_worlds, spectator_kripke
-from epigames.cards.layout import CardLayout, HolderRef
+from epigames.cards.layout import DECK, DISCARD, OUT, TABLE, CardLayout, HolderRef, Location
 from epigames.cards.public import REMOVED, UNKNOWN, PublicInfo
 
 __all__ = [
+    "DECK",
+    "DISCARD",
+    "OUT",
     "REMOVED",
+    "TABLE",
     "UNKNOWN",
+    "CardFact",
     "CardFormula",
     "CardKnowledge",
     "CardKripke",
     "CardLayout",
+    "Count",
     "HolderRef",
+    "Holds",
+    "HoldsAtLeastOne",
     "InconsistentCardsError",
+    "Lacks",
+    "Location",
+    "Moved",
     "PublicInfo",
+    "Removed",
+    "Reshuffled",
     "Rng",
     "UnknownCardError",
+    "UnsupportedFactError",
     "kripke_worlds",
     "spectator_kripke",
 ]

@@ -15,3 +15,12 @@ class InconsistentCardsError(InputError):
     The message names the card and/or holder involved when a single fact is to blame;
     when only the combination of facts is impossible it says so.
     """
+
+
+class UnsupportedFactError(InputError):
+    """A fact the engine cannot fold into its public information exactly.
+
+    E.g. reshuffling a pile with unknown cards into one that is known to lack different
+    cards: the merged pile would need a bound on how many of those cards it holds, which
+    the engine's facts cannot state. The message names the fact and why.
+    """

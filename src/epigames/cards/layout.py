@@ -12,6 +12,33 @@ HolderRef = int | str
 
 
 @dataclass(frozen=True, slots=True)
+class Location:
+    """A place cards can be besides the players' hands: a table, a deck, a discard pile.
+
+    Everyone always knows how many cards lie at a location. At a *public* location (cards
+    face up, e.g. the table) everyone also sees which: a game must announce every card
+    that gets there (a public move does). At a hidden one (face down: a deck, a discard
+    pile, cards put out of the game unseen) only the count is public, and the cards are
+    known only as far as the moves that put them there were seen.
+
+    Attributes:
+        name: the holder name, unique among the layout's holders.
+        public: whether its cards lie face up.
+    """
+
+    name: str
+    public: bool = False
+
+
+#: The usual locations: cards face up on the table, the face-down deck and discard pile,
+#: and cards put out of the game unseen.
+TABLE = Location("table", public=True)
+DECK = Location("deck")
+DISCARD = Location("discard")
+OUT = Location("out")
+
+
+@dataclass(frozen=True, slots=True)
 class CardLayout:
     """All cards and holders of a game, with their engine indices.
 
@@ -22,13 +49,16 @@ class CardLayout:
     Attributes:
         cards: the cards, in index order.
         holders: the holder names, in index order.
-        players: indices of the holders that are agents (the rest are places such as a
-            table or a deck); used for Kripke pictures.
+        players: indices of the holders that are agents (the rest are locations such as
+            a table or a deck); used for Kripke pictures.
+        public: indices of the locations whose cards lie face up (see `Location`);
+            every other holder's cards are hidden from the other players.
     """
 
     cards: tuple[Hashable, ...]
     holders: tuple[str, ...]
     players: frozenset[int]
+    public: frozenset[int] = frozenset()
     _card_index: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
     _card_text: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _holder_index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
@@ -45,6 +75,11 @@ class CardLayout:
             raise UnknownCardError(
                 f"players {bad} are not holder indices 0..{len(self.holders) - 1}"
             )
+        bad = sorted(self.public & self.players) or [
+            p for p in self.public if not 0 <= p < len(self.holders)
+        ]
+        if bad:
+            raise UnknownCardError(f"public locations {bad} must be holders that are not players")
         object.__setattr__(self, "_card_index", index)
         object.__setattr__(self, "_card_text", {str(card): i for i, card in enumerate(self.cards)})
         object.__setattr__(self, "_holder_index", names)
@@ -60,6 +95,26 @@ class CardLayout:
         names = tuple(holders)
         chosen = range(len(names)) if players is None else players
         return cls(tuple(cards), names, frozenset(chosen))
+
+    @classmethod
+    def with_locations(
+        cls, cards: Iterable[Hashable], seats: Iterable[str], locations: Iterable[Location]
+    ) -> CardLayout:
+        """Build a layout of player seats followed by locations (`TABLE`, `DECK`, …).
+
+        The seats get holder indices ``0..n-1`` and are the players; the locations follow
+        in the order given.
+        """
+        names = tuple(seats)
+        places = tuple(locations)
+        n = len(names)
+        public = frozenset(n + i for i, place in enumerate(places) if place.public)
+        return cls(tuple(cards), (*names, *(p.name for p in places)), frozenset(range(n)), public)
+
+    @property
+    def locations(self) -> tuple[int, ...]:
+        """The indices of the holders that are not players, in order."""
+        return tuple(h for h in range(len(self.holders)) if h not in self.players)
 
     @property
     def n_cards(self) -> int:

@@ -14,6 +14,11 @@ A `PublicInfo` is an immutable value; every update returns a new one and costs a
 bitmask operations per holder. All moves are public, so every fact refers to the present:
 a card that was not seen moving is where it was when a fact about it was announced. That
 makes the bookkeeping on `PublicInfo.move` exact (see its docstring).
+
+Holders are seats and locations (`epigames.cards.layout.Location`): a face-up table, a
+face-down deck or discard pile. Every count is public. A card moved to any location in
+public view is known to be there; `reshuffle` turns one pile into (part of) another,
+e.g. the discard pile into the deck, as a public step whose cards are those of the pile.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
 
 #: Location of a card whose holder is not known.
@@ -285,6 +290,66 @@ class PublicInfo:
             self._place(c, s),
             self.groups,
         )
+
+    def reshuffle(self, src: HolderRef, dst: HolderRef) -> PublicInfo:
+        """Announce that every card of ``src`` goes to ``dst`` (e.g. discard pile to deck).
+
+        The engine keeps holders, not orders, so the cards join ``dst`` and ``src`` is
+        empty. Cards publicly known to be in ``src`` become known to be in ``dst``. If
+        ``src`` also holds cards of unknown identity, the two piles merge; that is exact
+        (the consistent deals after the step are exactly those the merged facts allow,
+        each reached from equally many deals before it) when neither pile has an
+        at-least-one constraint and both are known to lack the same unknown cards, which
+        holds whenever cards reach the piles only by public moves and no fact names a
+        card a pile lacks. Otherwise it raises `UnsupportedFactError`.
+        """
+        s, d = self.layout.holder_index(src), self.layout.holder_index(dst)
+        if s == d:
+            raise InconsistentCardsError(
+                f"reshuffle: source and destination are both {self._holder(s)}"
+            )
+        unknown = self.unknown
+        if self.holding[s].bit_count() < self.counts[s]:
+            # Unknown cards in src: the merge must not lose what set the piles apart.
+            if self.lacking[s] & unknown != self.lacking[d] & unknown:
+                raise UnsupportedFactError(
+                    f"reshuffle: {self._holder(s)} and {self._holder(d)} are known to lack "
+                    f"different cards of unknown location; merging them is not exact"
+                )
+            if any(h in (s, d) for h, _ in self.constraints):
+                raise UnsupportedFactError(
+                    f"reshuffle: {self._holder(s)} or {self._holder(d)} is announced to hold "
+                    f"at least one of some cards; merging them is not exact"
+                )
+        holding = list(self.holding)
+        holding[d] |= holding[s]
+        holding[s] = 0
+        counts = list(self.counts)
+        counts[d] += counts[s]
+        counts[s] = 0
+        return PublicInfo(
+            self.layout,
+            tuple(counts),
+            tuple(holding),
+            self.lacking,
+            self.removed,
+            self.constraints,
+            self.groups,
+        )
+
+    def check_public_locations(self) -> None:
+        """Raise `InconsistentCardsError` unless every card at a public location is known.
+
+        A face-up location (a table) shows its cards, so a game must announce each card
+        that lies there; call this after a whole public step.
+        """
+        for h in self.layout.public:
+            known = self.holding[h].bit_count()
+            if known != self.counts[h]:
+                raise InconsistentCardsError(
+                    f"{self._holder(h)} is a public location with {self.counts[h]} cards, "
+                    f"but {known} of them are announced"
+                )
 
     def remove(self, card: Hashable, src: HolderRef) -> PublicInfo:
         """Announce that ``card`` leaves play from ``src`` (e.g. a completed quartet).

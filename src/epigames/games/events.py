@@ -1,15 +1,20 @@
 """Events of the game log: public announcements and private observations.
 
 Every event is a frozen, slotted dataclass with structured fields, a human `text` and a
-formula-ready `facts` tuple. Facts are plain tuples whose first item names the fact and
-whose other items are seats (ints), cards (the game's card values) or tuples of cards:
+formula-ready `facts` tuple. Facts are typed values (see `Fact`): card games use those of
+`epigames.cards.fact_types`, whose holders are seat (or location) indices:
 
-- `("holds", seat, card)`: the seat holds the card (at this point of the event).
-- `("lacks", seat, card)`: the seat does not hold the card.
-- `("at_least_one", seat, cards)`: the seat holds at least one of the cards.
-- `("count", seat, n)`: the seat holds exactly `n` cards.
-- `("moved", card, src, dst)`: the card moved from seat `src` to seat `dst`.
-- `("removed", cards)`: the cards left play (e.g. a completed kind was laid down).
+- `Holds(seat, card)`: the seat holds the card (at this point of the event).
+- `Lacks(seat, card)`: the seat does not hold the card.
+- `HoldsAtLeastOne(seat, cards)`: the seat holds at least one of the cards.
+- `Count(seat, n)`: the seat holds exactly `n` cards.
+- `Moved(card, src, dst)`: the card moved from holder `src` to holder `dst`.
+- `Removed(cards)`: the cards left play (e.g. a completed kind was laid down).
+- `Reshuffled(src, dst)`: a pile's cards go to another and are shuffled.
+
+Other games define their own (Blufpoker's dice facts in `games/blufpoker/events.py`).
+Consumers dispatch on the type; the JSON of an event gives each fact in its positional
+form (`Fact.as_tuple`, e.g. `["holds", 2, "⟨8,4⟩"]`).
 
 Facts are listed in the order they happen: claims first, then the changes they describe,
 so a logic engine can replay them as announcements followed by updates.
@@ -20,10 +25,23 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-#: One formula-ready fact, e.g. `("lacks", 2, Card(8, 4))`.
-Fact = tuple[Hashable, ...]
+
+class Fact(Protocol):
+    """One formula-ready fact, e.g. `Lacks(2, Card(8, 4))`: a frozen value with a readable `str()`.
+
+    Card facts are in `epigames.cards.fact_types`; games may add their own (Blufpoker's
+    dice facts).
+    """
+
+    def as_tuple(self) -> tuple[Hashable, ...]:
+        """The positional form, e.g. `("lacks", 2, Card(8, 4))`; the event JSON uses it."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """Named JSON fields, with `"fact"` the fact's name."""
+        ...
 
 
 def to_jsonable(value: object) -> Any:
@@ -75,7 +93,8 @@ class Event:
             if f.name != "names":
                 data[f.name] = to_jsonable(getattr(self, f.name))
         data["text"] = self.text
-        data["facts"] = to_jsonable(self.facts)
+        # The positional form keeps the JSON what it was when facts were plain tuples.
+        data["facts"] = [to_jsonable(fact.as_tuple()) for fact in self.facts]
         return data
 
 

@@ -1,24 +1,132 @@
 """The events of a Blufpoker game: rolls, looks under the cup, bids, calls, the poker phase.
 
-Facts (see `epigames.games.events`) use this vocabulary; a bid is a *claim*, never a fact
-about the cup, except the opening bid, which the rules force to be true:
+Facts (see `epigames.games.events`) are the typed dice facts below; a bid is a *claim*,
+never a fact about the cup, except the opening bid, which the rules force to be true:
 
-- `("rolled", seat, count)`: the seat rolled `count` dice under the cup.
-- `("sees", seat, roll)`: the seat sees the cup holds `roll` (private).
-- `("visible", seat, dice)`: the dice the seat did not roll lie outside the cup.
-- `("claims", seat, roll)`: the seat bids `roll` (it may be a bluff).
-- `("cup", roll)`: the cup holds `roll` (an opening bid, a lifted cup, open poker dice).
-- `("believes", seat, bidder, roll)` / `("calls", seat, bidder, roll)`.
-- `("penalty", seat, count)`: the seat now has `count` penalties.
+- `Rolled(seat, count)`: the seat rolled `count` dice under the cup.
+- `Sees(seat, roll)`: the seat sees the cup holds `roll` (private).
+- `Visible(seat, dice)`: the dice the seat did not roll lie outside the cup.
+- `Claims(seat, roll)`: the seat bids `roll` (it may be a bluff).
+- `Cup(roll)`: the cup holds `roll` (an opening bid, a lifted cup, open poker dice).
+- `Believes(seat, bidder, roll)` / `Calls(seat, bidder, roll)`.
+- `Penalty(seat, count)`: the seat now has `count` penalties.
+
+Each has a positional form (`as_tuple`, e.g. `("rolled", 1, 3)`), which the event JSON
+gives, and named fields (`to_dict`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from collections.abc import Hashable
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 from epigames.games.blufpoker.dice import Dice, Roll, dice_text
 from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+
+
+@dataclass(frozen=True, slots=True)
+class DiceFact:
+    """Base of the dice facts: ``name`` and the fields give the positional form."""
+
+    name: ClassVar[str] = "fact"
+
+    def _values(self) -> tuple[Hashable, ...]:
+        values: tuple[Hashable, ...] = tuple(getattr(self, f.name) for f in fields(self))
+        return values
+
+    def __str__(self) -> str:
+        args = ", ".join(dice_text(v) if isinstance(v, tuple) else str(v) for v in self._values())
+        return f"{self.name}({args})"
+
+    def as_tuple(self) -> tuple[Hashable, ...]:
+        """The name, then the fields in order, e.g. ``("rolled", 1, 3)``."""
+        return (self.name, *self._values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"fact": name, field: value, …}``; a roll as its ``str()``, dice as a list."""
+        data: dict[str, Any] = {"fact": self.name}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else _json(value)
+        return data
+
+
+def _json(value: Hashable) -> int | str:
+    return value if isinstance(value, int) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(DiceFact):
+    """``seat`` rolled ``count`` dice under the cup."""
+
+    name: ClassVar[str] = "rolled"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Sees(DiceFact):
+    """``seat`` sees that the cup holds ``roll`` (a private observation)."""
+
+    name: ClassVar[str] = "sees"
+    seat: int
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Visible(DiceFact):
+    """The ``dice`` that ``seat`` did not roll lie outside the cup."""
+
+    name: ClassVar[str] = "visible"
+    seat: int
+    dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class Claims(DiceFact):
+    """``seat`` bids ``roll``: a claim, which may be a bluff."""
+
+    name: ClassVar[str] = "claims"
+    seat: int
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Cup(DiceFact):
+    """The cup holds ``roll`` (an opening bid, a lifted cup, open poker dice)."""
+
+    name: ClassVar[str] = "cup"
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Believes(DiceFact):
+    """``seat`` believes ``bidder``'s bid ``roll`` (still only a claim)."""
+
+    name: ClassVar[str] = "believes"
+    seat: int
+    bidder: int
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Calls(DiceFact):
+    """``seat`` calls ``bidder``'s bid ``roll``."""
+
+    name: ClassVar[str] = "calls"
+    seat: int
+    bidder: int
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty(DiceFact):
+    """``seat`` now has ``count`` penalties."""
+
+    name: ClassVar[str] = "penalty"
+    seat: int
+    count: int
 
 
 def _penalty_text(count: int, limit: int) -> str:
@@ -55,7 +163,7 @@ class CupSeen(PrivateObservation):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat sees the roll."""
-        return (("sees", self.seat, self.roll),)
+        return (Sees(self.seat, self.roll),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +194,9 @@ class Opened(PublicAnnouncement):
     def facts(self) -> tuple[Fact, ...]:
         """The seat rolled three dice, claims the roll, and the rules make it true."""
         return (
-            ("rolled", self.seat, 3),
-            ("claims", self.seat, self.roll),
-            ("cup", self.roll),
+            Rolled(self.seat, 3),
+            Claims(self.seat, self.roll),
+            Cup(self.roll),
         )
 
 
@@ -130,9 +238,9 @@ class Called(PublicAnnouncement):
     def facts(self) -> tuple[Fact, ...]:
         """The call, the lifted cup and the penalty."""
         return (
-            ("calls", self.seat, self.bidder, self.bid),
-            ("cup", self.roll),
-            ("penalty", self.loser, self.penalties),
+            Calls(self.seat, self.bidder, self.bid),
+            Cup(self.roll),
+            Penalty(self.loser, self.penalties),
         )
 
 
@@ -162,7 +270,7 @@ class Believed(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat believes the claim (still only a claim)."""
-        return (("believes", self.seat, self.bidder, self.bid),)
+        return (Believes(self.seat, self.bidder, self.bid),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +295,7 @@ class DiceRolled(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """How many dice were rolled."""
-        return (("rolled", self.seat, self.count),)
+        return (Rolled(self.seat, self.count),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +322,7 @@ class Stopped(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The visible dice (part of the cup: a public announcement)."""
-        return (("visible", self.seat, self.visible),)
+        return (Visible(self.seat, self.visible),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,7 +348,7 @@ class BidMade(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """A claim, not a fact about the cup."""
-        return (("claims", self.seat, self.roll),)
+        return (Claims(self.seat, self.roll),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +380,7 @@ class PokerThrow(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The open dice."""
-        return (("cup", Roll.of(self.dice)),)
+        return (Cup(Roll.of(self.dice)),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,7 +423,7 @@ class PokerDone(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The penalty, if any."""
-        return () if self.loser < 0 else (("penalty", self.loser, self.penalties),)
+        return () if self.loser < 0 else (Penalty(self.loser, self.penalties),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,4 +448,4 @@ class GameOver(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """Every seat's penalties."""
-        return tuple(("penalty", s, n) for s, n in enumerate(self.penalties))
+        return tuple(Penalty(s, n) for s, n in enumerate(self.penalties))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from epigames.cards.fact_types import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
 from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
 from epigames.games.kwartet.cards import Card, kind_cards
 
@@ -29,8 +30,8 @@ class Dealt(PrivateObservation):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat holds each card, and exactly that many."""
-        held: tuple[Fact, ...] = tuple(("holds", self.seat, c) for c in self.cards)
-        return (*held, ("count", self.seat, len(self.cards)))
+        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
+        return (*held, Count(self.seat, len(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +50,7 @@ class DealDone(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """Each seat's card count."""
-        return tuple(("count", s, n) for s, n in enumerate(self.hand_sizes))
+        return tuple(Count(s, n) for s, n in enumerate(self.hand_sizes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +83,14 @@ class Asked(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The asker holds a card of the kind; the answer; the move if any."""
-        facts: list[Fact] = [("at_least_one", self.asker, kind_cards(self.card.kind))]
+        facts: list[Fact] = [HoldsAtLeastOne(self.asker, kind_cards(self.card.kind))]
         if not self.own_allowed:
-            facts.append(("lacks", self.asker, self.card))
+            facts.append(Lacks(self.asker, self.card))
         if self.success:
-            facts.append(("holds", self.target, self.card))
-            facts.append(("moved", self.card, self.target, self.asker))
+            facts.append(Holds(self.target, self.card))
+            facts.append(Moved(self.card, self.target, self.asker))
         else:
-            facts.append(("lacks", self.target, self.card))
+            facts.append(Lacks(self.target, self.card))
         return tuple(facts)
 
 
@@ -125,8 +126,8 @@ class LaidDown(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat held all four; they leave play."""
-        held: tuple[Fact, ...] = tuple(("holds", self.seat, c) for c in self.cards)
-        return (*held, ("removed", self.cards))
+        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
+        return (*held, Removed(self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ class OutOfCards(PublicAnnouncement):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat holds no card."""
-        return (("count", self.seat, 0),)
+        return (Count(self.seat, 0),)
 
 
 @dataclass(frozen=True, slots=True)
