@@ -208,3 +208,22 @@ def test_formula_parse_classmethod() -> None:
 def test_atom_names_are_kept_verbatim(name: str) -> None:
     assert Atom(name).name == name
     assert Atom(name).atoms() == {name}
+
+
+def test_quantifier_expansion_past_the_bound_is_a_clear_error_not_a_hang() -> None:
+    from epigames.errors import InputError
+    from epigames.logic import KripkeModel, parse
+    from epigames.logic.formula import MAX_EXPANSION, FormulaError, expanded_size
+
+    model = KripkeModel.build(["w"], {"w": ["p1"]}, partitions={"a": [["w"]]}, designated=["w"])
+    wide = parse("forall {" + ",".join(f"p{i}" for i in range(30)) + "} p1")
+    nested = parse("".join(f"exists {{p{i}}} " for i in range(40)) + "p1")
+    for f in (wide, nested):
+        assert expanded_size(f) == MAX_EXPANSION + 1
+        with pytest.raises(FormulaError, match="the bound is MAX_EXPANSION") as info:
+            model.holds(f)
+        assert isinstance(info.value, InputError)
+        assert f"{MAX_EXPANSION:,}" in str(info.value)
+    # Under the bound, quantifiers still expand and evaluate as before.
+    assert expanded_size(parse("forall {p,q} (p | q)")) == 13
+    assert model.holds(parse("forall {p,q} (p | ~p) & exists {p} p"))

@@ -14,7 +14,20 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import ClassVar, TypeVar
 
+from epigames.errors import InputError
+
 Group = tuple[str, ...]
+
+#: The most nodes a formula may have once its quantifiers are expanded. A quantifier over
+#: k variables makes 2^k copies of its argument, and nested ones multiply, so a short
+#: formula can expand beyond any memory; past this bound `expand` refuses at once.
+MAX_EXPANSION = 100_000
+
+
+class FormulaError(InputError):
+    """A well-formed formula that cannot be evaluated: its expansion exceeds a bound."""
+
+
 _F = TypeVar("_F")
 
 
@@ -396,7 +409,19 @@ class Quantified(Formula):
         return (self.arg,)
 
     def expand(self) -> Formula:
-        """The quantifier-free equivalent: a conjunction (∀) or disjunction (∃) of instances."""
+        """The quantifier-free equivalent: a conjunction (∀) or disjunction (∃) of instances.
+
+        Raises:
+            FormulaError: the expansion (with every nested quantifier expanded too) would
+                have more than `MAX_EXPANSION` nodes.
+        """
+        if expanded_size(self) > MAX_EXPANSION:
+            names = ",".join(self.variables)
+            raise FormulaError(
+                f"{self.keyword} {{{names}}} expands to more than {MAX_EXPANSION:,} subformulas "
+                f"(2^{len(self.variables)} instances, nested quantifiers multiplying); the bound "
+                "is MAX_EXPANSION in epigames.logic.formula"
+            )
         instances = []
         for values in product((Top(), Bot()), repeat=len(self.variables)):
             instances.append(substitute(self.arg, dict(zip(self.variables, values, strict=True))))
@@ -419,6 +444,31 @@ class Exists(Quantified):
     variables: tuple[str, ...]
     arg: Formula
     keyword: ClassVar[str] = "exists"
+
+
+def expanded_size(f: Formula) -> int:
+    """How many nodes `f` has with every quantifier expanded (capped past `MAX_EXPANSION`).
+
+    Iterative (formulas built in Python may be deep), and cheap: it counts, it does not
+    expand.
+    """
+    cap = MAX_EXPANSION + 1
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Formula, bool]] = [(f, False)]
+    while stack:
+        node, done = stack.pop()
+        children = node.children()
+        if not done:
+            stack.append((node, True))
+            stack.extend((c, False) for c in children)
+            continue
+        total = 1 + sum(sizes[id(c)] for c in children)
+        if isinstance(node, Quantified):
+            # 2^k copies of the argument; k past 64 is past any cap, so skip the power.
+            k = len(node.variables)
+            total = cap if k > 64 else 1 + (sizes[id(node.arg)] << k)
+        sizes[id(node)] = min(total, cap)
+    return sizes[id(f)]
 
 
 def substitute(f: Formula, mapping: dict[str, Formula]) -> Formula:
