@@ -302,6 +302,10 @@ class PublicInfo:
         at-least-one constraint and both are known to lack the same unknown cards, which
         holds whenever cards reach the piles only by public moves and no fact names a
         card a pile lacks. Otherwise it raises `UnsupportedFactError`.
+
+        A seat's private facts about the two piles (`CardKnowledge` ``seen_holds`` /
+        ``seen_lacks``) describe them before the step: build that seat's knowledge
+        without them afterwards (no game in this package has any).
         """
         s, d = self.layout.holder_index(src), self.layout.holder_index(dst)
         if s == d:
