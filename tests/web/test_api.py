@@ -11,7 +11,8 @@ from fastapi.testclient import TestClient
 
 from epigames.games import load_game
 from epigames.web.app import MAX_BODY, create_app
-from epigames.web.sessions import SessionStore, watch_session
+from epigames.web.builders import watch_session
+from epigames.web.store import SessionStore
 from tests.web.conftest import new_game, played_game
 
 KW = "kwartet(players=4,kinds=4)"
@@ -288,7 +289,8 @@ def test_bad_moves_change_nothing(client: TestClient) -> None:
 
 
 def test_out_of_turn_is_refused(client: TestClient) -> None:
-    from epigames.web.sessions import SessionError, play_session
+    from epigames.web.builders import play_session
+    from epigames.web.session import SessionError
 
     session = play_session("webtoy", ["passer", "passer", "passer"], human=1, seed=3)
     session.head.apply("pass")  # the person's turn passes without it (as if by a race)

@@ -19,7 +19,7 @@ import pytest
 
 from epigames.games.kwartet import KwartetState
 from epigames.web.app import create_app
-from epigames.web.sessions import watch_session
+from epigames.web.builders import watch_session
 
 playwright = pytest.importorskip("playwright.sync_api", reason="needs the browser-tests extra")
 uvicorn = pytest.importorskip("uvicorn")

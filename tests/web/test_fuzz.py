@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 
 from epigames.games import load_game, registered_games, strategies_for
 from epigames.web.app import create_app
-from epigames.web.sessions import Session, play_session, watch_session
+from epigames.web.builders import play_session, watch_session
+from epigames.web.session import Session
 
 #: A small instance of each game (the registry's defaults for the others).
 SMALL = {"kwartet": "kwartet(players=4,kinds=3)", "blufpoker": "blufpoker(players=3,penalties=2)"}

@@ -28,7 +28,8 @@ from epigames.games.kwartet import Card, KwartetState
 from epigames.logic import parse
 from epigames.logic.syntax import atom_text
 from epigames.web import views
-from epigames.web.sessions import Session, replay_session, watch_session
+from epigames.web.builders import replay_session, watch_session
+from epigames.web.session import Session
 from tests.conformance.helpers import rollout
 from tests.web import toy
 

@@ -16,7 +16,9 @@ from fastapi.testclient import TestClient
 from epigames.games import play_match
 from epigames.web import views
 from epigames.web.app import CLIENT_COOKIE, create_app
-from epigames.web.sessions import SessionError, SessionStore, play_session, watch_session
+from epigames.web.builders import play_session, watch_session
+from epigames.web.session import SessionError
+from epigames.web.store import SessionStore
 from tests.web.conftest import new_game
 
 TOY = {"game": "webtoy", "strategies": ["passer"] * 3}

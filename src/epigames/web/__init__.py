@@ -5,7 +5,8 @@ at `/`); `epigames serve` runs it with uvicorn. FastAPI and uvicorn come with th
 extra.
 """
 
-from epigames.web.sessions import HUMAN, Session, SessionError, SessionStore
+from epigames.web.session import HUMAN, Session, SessionError
+from epigames.web.store import SessionStore
 
 __all__ = ["HUMAN", "Session", "SessionError", "SessionStore", "create_app"]
 

@@ -32,14 +32,9 @@ from epigames import __version__
 from epigames.errors import EpigamesError, InputError
 from epigames.games import game_class, load_game, registered_games, strategies_for
 from epigames.web import views
-from epigames.web.sessions import (
-    HUMAN,
-    MAX_SEED,
-    SessionError,
-    SessionStore,
-    play_session,
-    watch_session,
-)
+from epigames.web.builders import MAX_SEED, play_session, watch_session
+from epigames.web.session import HUMAN, SessionError
+from epigames.web.store import SessionStore
 from epigames.web.tournaments import MAX_WEB_GAMES, TournamentDir
 
 #: Largest request body accepted, in bytes.

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from epigames.errors import InputError
-from epigames.web.sessions import SessionError
+from epigames.web.session import SessionError
 
 if TYPE_CHECKING:
     from epigames.tournament import MatchFunction

@@ -16,7 +16,7 @@ from epigames.games import TERMINAL, Game, State
 from epigames.games.picture import KripkePicture
 from epigames.logic import Partition, parse
 from epigames.logic.syntax import atom_text, to_text
-from epigames.web.sessions import Session, SessionError
+from epigames.web.session import Session, SessionError
 
 #: Most worlds a picture response carries (a Blufpoker cup can have thousands of rolls).
 MAX_WORLDS = 120
@@ -66,7 +66,7 @@ def log_entries(
     """The log up to a frame as seen from a perspective: events and decisions interleaved.
 
     A decision comes just before the events it caused. A seat sees the public events,
-    its own private ones and the thoughts it may read (`Decision.thought_for`), even
+    its own private ones and the thoughts it may read (`MoveRecord.thought_for`), even
     after the game (the perspective shows what the seat knew then); the spectator sees
     everything.
 

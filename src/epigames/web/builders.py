@@ -1,0 +1,94 @@
+"""Sessions made to order: a watched game, a replayed history, a game a person plays.
+
+Each builder reads the game string, checks one strategy per seat and gives the session
+an unguessable id; `watch_session` and `play_session` let a `Match` drive it, so the same
+(game, strategies, seed) gives the same game as a tournament or the CLI.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Hashable, Sequence
+
+from epigames.errors import InputError
+from epigames.games import Game, Match, load_game, strategies_for
+from epigames.web.session import HUMAN, Session
+
+#: The largest seed a client may choose (tournament seeds are 63-bit).
+MAX_SEED = 2**63 - 1
+
+
+def check_strategies(game: Game, strategies: Sequence[str], human: int | None) -> tuple[str, ...]:
+    """One registered strategy per seat (the person's seat may say `human` or anything).
+
+    Raises:
+        InputError: wrong count or an unknown strategy.
+    """
+    names = list(strategies)
+    n = game.num_players
+    if len(names) != n:
+        raise InputError(
+            f"{game} has {n} seats ({', '.join(game.seat_names)}) but {len(names)} "
+            f"strategies were given; give one per seat"
+        )
+    known = strategies_for(game.name)
+    for seat, name in enumerate(names):
+        if seat == human:
+            names[seat] = HUMAN
+        elif name not in known:
+            raise InputError(
+                f"unknown strategy {name!r} for {game.name} at {game.seat_names[seat]}; "
+                f"choose one of: {', '.join(known) or '(none registered)'}"
+            )
+    return tuple(names)
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def watch_session(
+    game_text: str, strategies: Sequence[str], seed: int, origin: str = ""
+) -> Session:
+    """A watched game, played to the end by a `Match` and kept as frames.
+
+    The same (game, strategies, seed) gives the same game as a tournament or the CLI.
+    """
+    game = load_game(game_text)
+    names = check_strategies(game, strategies, None)
+    session = Session(_new_id(), game, names, seed, origin=origin)
+    session.drive(Match(game, names, seed))
+    return session
+
+
+def replay_session(game_text: str, history: Sequence[Hashable], origin: str = "") -> Session:
+    """A watched session of a given history (actions and chance outcomes; no thoughts).
+
+    The history may stop anywhere; its last frame is where it stops.
+
+    Raises:
+        IllegalActionError: the history holds an illegal action.
+    """
+    game = load_game(game_text)
+    session = Session(_new_id(), game, ("?",) * game.num_players, 0, origin=origin)
+    session.load_history(history)
+    return session
+
+
+def play_session(
+    game_text: str, strategies: Sequence[str], human: int, seed: int | None = None
+) -> Session:
+    """A game a person plays at seat `human` against agents; agents move up to its turn.
+
+    The seed is drawn by the server unless given, and kept from the person until the game
+    ends: with the seed, a spectator replay would show the deal.
+    """
+    game = load_game(game_text)
+    if not 0 <= human < game.num_players:
+        raise InputError(f"no seat {human} in {game}; seats are 0..{game.num_players - 1}")
+    names = check_strategies(game, strategies, human)
+    if seed is None:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    session = Session(_new_id(), game, names, seed, human=human)
+    session.drive(Match(game, names, seed, humans=(human,)))
+    return session

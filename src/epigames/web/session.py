@@ -1,0 +1,325 @@
+"""One game in memory: a `Session`, its frames and the moves recorded in it.
+
+A `Session` is one game: its config, the strategy per seat, the seed, the full history
+(actions and chance outcomes) and one *frame* per decision point. Frame `k` is the state
+before decision `k` (after any chance moves), so frame `k + 1` shows decision `k`'s result;
+the last frame is the terminal state, or in a game being played the state now.
+
+States of frames are rebuilt by replaying the history from checkpoints (cheap clones
+every `CHECKPOINT_EVERY` frames), so a session keeps one live state and a few clones, not
+a state per frame. `web.builders` makes sessions; `web.store.SessionStore` holds them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+from epigames.errors import EpigamesError
+from epigames.games import CHANCE, Game, Match, State, TranscriptEntry
+from epigames.games.picture import KripkePicture
+from epigames.web.readers import seat_items, thought_readers
+
+#: The strategy name that marks the seat a person plays.
+HUMAN = "human"
+#: A clone of the state is kept every this many frames, to step back cheaply.
+CHECKPOINT_EVERY = 24
+#: Most pictures a session keeps built (building one may take a while).
+PICTURE_CACHE = 64
+
+
+class SessionError(EpigamesError):
+    """A request about a session that cannot be served; `status` is the HTTP status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One recorded move of a session: who moved, what, and who may read why.
+
+    Not `games.strategy.Decision` (what a strategy returns): this is the session's
+    record of a move already applied, with the seats allowed to read its thought.
+
+    Attributes:
+        seat: who decided.
+        action: the action's text (`game.action_to_string`).
+        thought: the agent's reason ("" for a person's move).
+        first_event: index into the full event log of the first event it caused.
+        thought_for: the seats allowed to read the thought: the decider, and every seat
+            for which it names none of another seat's private items (see
+            `web.readers.thought_readers`); None until `Session.ensure_readers` works it out.
+    """
+
+    seat: int
+    action: str
+    thought: str
+    first_event: int
+    thought_for: frozenset[int] | None
+
+
+@dataclass
+class Session:
+    """One game in memory; see the module docstring for frames.
+
+    Attributes:
+        id: the unguessable id clients use.
+        game: the game.
+        strategies: strategy name per seat (`HUMAN` at a person's seat).
+        seed: the match seed (kept from a person playing until the game ends).
+        human: the seat a person plays, or None when the session is watched.
+        history: every action and chance outcome so far.
+        frames: the history length at each frame.
+        event_counts: the length of the full event log at each frame.
+        decisions: decision `k` leads from frame `k` to frame `k + 1`.
+        origin: where the game came from (e.g. a tournament and game index), for display.
+        client: the client that started it (see `SessionStore`); address: its address.
+    """
+
+    id: str
+    game: Game
+    strategies: tuple[str, ...]
+    seed: int
+    human: int | None = None
+    history: list[Hashable] = field(default_factory=list)
+    frames: list[int] = field(default_factory=list)
+    event_counts: list[int] = field(default_factory=list)
+    decisions: list[MoveRecord] = field(default_factory=list)
+    origin: str = ""
+    client: str = field(default="", repr=False)
+    address: str = field(default="", repr=False)
+    last_used: float = field(default_factory=time.monotonic)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    # The live state (at the end of the history) and checkpoints: frame -> clone.
+    _head: State | None = field(default=None, repr=False)
+    _checkpoints: dict[int, State] = field(default_factory=dict, repr=False)
+    _cursor: tuple[int, State] | None = field(default=None, repr=False)
+    # The match that plays the game (None for a replayed history).
+    _match: Match | None = field(default=None, repr=False)
+    _picture_cache: OrderedDict[tuple[int, str, int | None], KripkePicture] = field(
+        default_factory=OrderedDict, repr=False
+    )
+    # Records before this index have their `thought_for` worked out.
+    _readers_done: int = field(default=0, repr=False)
+
+    # --- building -------------------------------------------------------------------
+
+    @property
+    def head(self) -> State:
+        """The state at the end of the history."""
+        assert self._head is not None
+        return self._head
+
+    @property
+    def last_frame(self) -> int:
+        """The index of the latest frame."""
+        return len(self.frames) - 1
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.head.is_terminal()
+
+    def _mark_frame(self) -> None:
+        frame = len(self.frames)
+        self.frames.append(len(self.history))
+        self.event_counts.append(len(self.head.events))
+        if frame % CHECKPOINT_EVERY == 0:
+            self._checkpoints[frame] = self.head.clone()
+
+    def _apply(self, action: Hashable) -> None:
+        self.head.apply(action)
+        self.history.append(action)
+
+    def _decide(self, seat: int, action: Hashable) -> None:
+        """Apply a replayed player's action and record it (the state checks legality)."""
+        first = len(self.head.events)
+        self._apply(action)
+        self._record(TranscriptEntry(seat, action, "", first))
+
+    def _record(self, entry: TranscriptEntry) -> None:
+        """Record a decision that was just applied to the head.
+
+        Who may read a thought is left for `ensure_readers`: a watched game makes hundreds
+        of decisions at once, and most are never seen from a seat.
+        """
+        self.history.extend(self.head.history[len(self.history) :])
+        readers = None if entry.thought else frozenset(range(self.game.num_players))
+        text = self.game.action_to_string(entry.action)
+        record = MoveRecord(entry.seat, text, entry.thought, entry.first_event, readers)
+        self.decisions.append(record)
+        if readers is not None and self._readers_done == len(self.decisions) - 1:
+            self._readers_done += 1
+
+    def _run_chance(self) -> None:
+        assert self._match is not None
+        self._match.run_chance()
+        self.history.extend(self.head.history[len(self.history) :])
+
+    def ensure_readers(self, upto: int) -> None:
+        """Work out `thought_for` of decisions `0..upto-1` (once; on a private replay)."""
+        done = self._readers_done
+        upto = min(upto, len(self.decisions))
+        if done >= upto:
+            return
+        start = max(f for f in self._checkpoints if f <= done)
+        state = self._checkpoints[start].clone()
+        for action in self.history[self.frames[start] : self.frames[done]]:
+            state.apply(action)
+        events = self.head.events
+        for k in range(done, upto):
+            dec = self.decisions[k]
+            private = seat_items(state) if dec.thought_for is None else None
+            for action in self.history[self.frames[k] : self.frames[k + 1]]:
+                state.apply(action)
+            if private is not None:
+                happened = events[dec.first_event : self.event_counts[k + 1]]
+                public = " ".join(e.text for e in happened if e.public)
+                readers = thought_readers(dec.seat, dec.thought, private, public)
+                self.decisions[k] = dataclasses.replace(dec, thought_for=readers)
+        self._readers_done = upto
+
+    def drive(self, match: Match) -> None:
+        """Let `match` play the game from its start: agents move up to a person's turn.
+
+        The match's state becomes the head; the first frame is marked after the opening
+        chance moves, then the agents play until a person's turn or the end.
+        """
+        self._match = match
+        self._head = match.state
+        self._run_chance()
+        self._mark_frame()
+        self.advance_agents()
+
+    def load_history(self, history: Iterable[Hashable]) -> None:
+        """Replay a history (actions and chance outcomes; no thoughts) from a new deal.
+
+        The history may stop anywhere; the last frame is where it stops.
+
+        Raises:
+            IllegalActionError: the history holds an illegal action.
+        """
+        self._head = state = self.game.new_initial_state()
+        actions = iter(history)
+        while True:
+            while state.current_player == CHANCE:
+                outcome = next(actions, None)
+                if outcome is None:
+                    break
+                self._apply(outcome)
+            if state.current_player == CHANCE:
+                break
+            self._mark_frame()
+            action = next(actions, None)
+            if action is None or state.is_terminal():
+                break
+            self._decide(state.current_player, action)
+
+    def advance_agents(self) -> int:
+        """Let agents move (with chance in between) until a person's turn or the end.
+
+        Returns:
+            How many decisions the agents made.
+        """
+        match = self._match
+        assert match is not None
+        made = 0
+        while not match.over and match.waiting_for() is None:
+            self._record(match.step())
+            self._after_move()
+            made += 1
+        return made
+
+    def _after_move(self) -> None:
+        """Mark the frame after a decision: the state once its chance moves are done."""
+        self._run_chance()
+        self._mark_frame()
+
+    def play(self, seat: int, action_text: str) -> int:
+        """Play a person's move, then the agents' moves up to the person's next turn.
+
+        Returns:
+            How many decisions were added (the person's and the agents').
+
+        Raises:
+            SessionError: not a played session, another seat, not its turn, game over
+                (403/409); InputError: unreadable or illegal action (the state is unchanged).
+        """
+        if self.human is None:
+            raise SessionError("this game is watched, not played: nobody can move in it", 409)
+        if seat != self.human:
+            names = self.game.seat_names
+            raise SessionError(
+                f"you play {names[self.human]} (seat {self.human}), not "
+                f"{names[seat] if 0 <= seat < len(names) else seat}",
+                403,
+            )
+        state = self.head
+        if state.is_terminal():
+            raise SessionError("the game is over; start a new one", 409)
+        if state.current_player != seat:
+            whose = self.game.seat_names[state.current_player]
+            raise SessionError(f"it is not your turn: {whose} is to move", 409)
+        action = self.game.parse_action(action_text)
+        assert self._match is not None
+        self._record(self._match.apply(action))  # raises IllegalActionError, state unchanged
+        self._after_move()
+        self._cursor = None
+        return 1 + self.advance_agents()
+
+    # --- frames ---------------------------------------------------------------------
+
+    def check_frame(self, frame: int) -> int:
+        """`frame` if it exists (negative counts from the end), else a 404 SessionError."""
+        last = self.last_frame
+        if frame < 0:
+            frame += last + 1
+        if not 0 <= frame <= last:
+            raise SessionError(f"no frame {frame} in this game; frames are 0..{last}", 404)
+        return frame
+
+    def state_at(self, frame: int) -> State:
+        """The state at a frame (do not modify it: it may be cached)."""
+        frame = self.check_frame(frame)
+        if frame == self.last_frame:
+            return self.head
+        cursor = self._cursor
+        if cursor is not None and cursor[0] == frame:
+            return cursor[1]
+        # Start from the nearest checkpoint at or before the frame, or the cursor when it
+        # is nearer (stepping forward one frame at a time applies one decision).
+        start = max(f for f in self._checkpoints if f <= frame)
+        if cursor is not None and start < cursor[0] < frame:
+            state = cursor[1]
+            start = cursor[0]
+        else:
+            state = self._checkpoints[start].clone()
+        for action in self.history[self.frames[start] : self.frames[frame]]:
+            state.apply(action)
+        self._cursor = (frame, state)
+        return state
+
+    def picture_cached(
+        self, frame: int, subject: str, seat: int | None, build: Callable[[], KripkePicture]
+    ) -> KripkePicture:
+        """A per-session cache of the few latest pictures (building one may take a while)."""
+        key = (frame, subject, seat)
+        cache = self._picture_cache
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        value = build()
+        cache[key] = value
+        while len(cache) > PICTURE_CACHE:
+            cache.popitem(last=False)
+        return value
+
+    def touch(self) -> None:
+        """Mark the session as used now (for idle eviction)."""
+        self.last_used = time.monotonic()
