@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from epigames import __version__
 from epigames.errors import EpigamesError, InputError
 from epigames.games import game_class, load_game, registered_games, strategies_for
+from epigames.games.picture import HasPictures
 from epigames.web import views
 from epigames.web.builders import MAX_SEED, play_session, watch_session
 from epigames.web.session import HUMAN, SessionError
@@ -351,7 +352,7 @@ def create_app(
                     ],
                     "strategies": strategies_for(name),
                     "seat_names": list(game.seat_names),
-                    "pictures": hasattr(game.new_initial_state(), "picture"),
+                    "pictures": isinstance(game.new_initial_state(), HasPictures),
                 }
             )
         return out
@@ -438,8 +439,7 @@ def create_app(
     ) -> dict[str, Any]:
         """One frame from a perspective (`spectator`, a seat number or a seat name)."""
         with store.using(sid) as session:
-            seat = views.parse_perspective(session.game, perspective)
-            seat = views.allowed_perspective(session, seat)
+            seat = views.seen_as(session, perspective)
             return views.frame_json(session, frame, seat, since)
 
     @app.get("/api/sessions/{sid}/frames/{frame}/picture")
@@ -451,8 +451,7 @@ def create_app(
     ) -> dict[str, Any]:
         """The Kripke model of one subject (a card, the cup) at a frame."""
         with store.using(sid) as session:
-            seat = views.parse_perspective(session.game, perspective)
-            seat = views.allowed_perspective(session, seat)
+            seat = views.seen_as(session, perspective)
             result = views.picture_json(views.get_picture(session, frame, subject, seat))
             result["frame"] = session.check_frame(frame)
             return result
@@ -465,16 +464,14 @@ def create_app(
     ) -> dict[str, Any]:
         """The knowledge matrix: subjects × possible holders, probability per agent."""
         with store.using(sid) as session:
-            seat = views.parse_perspective(session.game, perspective)
-            seat = views.allowed_perspective(session, seat)
+            seat = views.seen_as(session, perspective)
             return views.matrix_json(session, frame, seat)
 
     @app.post("/api/sessions/{sid}/formula")
     def formula(sid: str, body: FormulaQuery) -> dict[str, Any]:
         """Evaluate a formula on a subject's picture; syntax errors are 422 with a caret."""
         with store.using(sid) as session:
-            seat = views.parse_perspective(session.game, body.perspective)
-            seat = views.allowed_perspective(session, seat)
+            seat = views.seen_as(session, body.perspective)
             pic = views.get_picture(session, body.frame, body.subject, seat)
             return views.formula_json(pic, body.formula)
 

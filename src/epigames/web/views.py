@@ -13,7 +13,7 @@ import numpy as np
 
 from epigames.errors import InputError
 from epigames.games import TERMINAL, Game, State
-from epigames.games.picture import KripkePicture
+from epigames.games.picture import HasPictures, KripkePicture
 from epigames.logic import Partition, parse
 from epigames.logic.syntax import atom_text, to_text
 from epigames.web.session import Session, SessionError
@@ -49,6 +49,16 @@ def allowed_perspective(session: Session, perspective: int | None) -> int | None
             403,
         )
     return perspective
+
+
+def seen_as(session: Session, text: str | None) -> int | None:
+    """The perspective a request names (`parse_perspective`), if the session allows it.
+
+    Raises:
+        SeatError: no such seat.
+        SessionError: a played game asked from another perspective (403).
+    """
+    return allowed_perspective(session, parse_perspective(session.game, text))
 
 
 def player_label(game: Game, player: int) -> str:
@@ -155,9 +165,7 @@ def frame_json(
     player = state.current_player
     length, start, log = log_entries(session, frame, perspective, since)
     terminal = state.is_terminal()
-    subjects: list[str] = []
-    if hasattr(state, "picture_subjects"):
-        subjects = list(state.picture_subjects())
+    subjects = list(state.picture_subjects()) if isinstance(state, HasPictures) else []
     data: dict[str, Any] = {
         "session": session.id,
         "game": str(game),
@@ -196,7 +204,21 @@ def frame_json(
     return data
 
 
-def get_picture(session: Session, frame: int, subject: str, perspective: int | None) -> Any:
+def pictured_state(session: Session, frame: int) -> HasPictures:
+    """The state at a (checked) frame, as one that draws pictures.
+
+    Raises:
+        SessionError: the game draws no pictures (404).
+    """
+    state = session.state_at(frame)
+    if not isinstance(state, HasPictures):
+        raise SessionError(f"{session.game.name} draws no Kripke pictures yet", 404)
+    return state
+
+
+def get_picture(
+    session: Session, frame: int, subject: str, perspective: int | None
+) -> KripkePicture:
     """The state's `picture(subject, perspective)`, cached per session.
 
     Raises:
@@ -204,15 +226,13 @@ def get_picture(session: Session, frame: int, subject: str, perspective: int | N
         InputError: an unknown subject (from the game).
     """
     frame = session.check_frame(frame)
-    state = session.state_at(frame)
-    if not hasattr(state, "picture"):
-        raise SessionError(f"{session.game.name} draws no Kripke pictures yet", 404)
+    state = pictured_state(session, frame)
     return session.picture_cached(
         frame, subject, perspective, lambda: state.picture(subject, perspective)
     )
 
 
-def _blocks(partition: Any, keep: list[int]) -> list[list[int]]:
+def _blocks(partition: object, keep: list[int]) -> list[list[int]]:
     """An agent's blocks among the kept worlds (as positions in `keep`)."""
     index = {w: i for i, w in enumerate(keep)}
     if isinstance(partition, Partition):
@@ -277,10 +297,7 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
     probabilities its picture carries.
     """
     frame = session.check_frame(frame)
-    state = session.state_at(frame)
-    if not hasattr(state, "picture_subjects"):
-        raise SessionError(f"{session.game.name} draws no Kripke pictures yet", 404)
-    subjects = list(state.picture_subjects())
+    subjects = list(pictured_state(session, frame).picture_subjects())
     columns: list[str] = []
     agents: list[str] = []
     rows = []
