@@ -10,8 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from epigames.games import load_game
-from epigames.web.app import MAX_BODY, create_app
+from epigames.web.app import create_app
 from epigames.web.builders import watch_session
+from epigames.web.middleware import MAX_BODY
 from epigames.web.store import SessionStore
 from tests.web.conftest import new_game, played_game
 

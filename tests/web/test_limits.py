@@ -15,8 +15,9 @@ from fastapi.testclient import TestClient
 
 from epigames.games import play_match
 from epigames.web import views
-from epigames.web.app import CLIENT_COOKIE, create_app
+from epigames.web.app import create_app
 from epigames.web.builders import play_session, watch_session
+from epigames.web.middleware import CLIENT_COOKIE
 from epigames.web.session import SessionError
 from epigames.web.store import SessionStore
 from tests.web.conftest import new_game

@@ -12,8 +12,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypedDict
 
 from epigames.web.session import Session, SessionError
+
+
+class StoreLimits(TypedDict, total=False):
+    """`SessionStore`'s limits as keyword arguments; `create_app(**limits)` passes them on."""
+
+    max_sessions: int
+    idle_seconds: float
+    max_per_client: int
+    max_played_per_address: int
+    max_gone: int
 
 
 class SessionStore:

@@ -1,0 +1,147 @@
+"""Routes of games in memory: start one (watched, played, or from a tournament), describe
+it, close it, read its frames, and make a person's moves.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from pydantic import Field
+
+from epigames.errors import InputError
+from epigames.games import load_game
+from epigames.web import views
+from epigames.web.builders import play_session, watch_session
+from epigames.web.routes.common import (
+    Body,
+    Name,
+    Perspective,
+    Seed,
+    Store,
+    Text,
+    Tournaments,
+    client_of,
+)
+from epigames.web.session import HUMAN, SessionError
+from epigames.web.store import SessionStore
+
+router = APIRouter(prefix="/api/sessions")
+
+
+class NewSession(Body):
+    """Start a game: watched (no `human_seat`) or played by a person at `human_seat`."""
+
+    game: Text = Field(examples=["kwartet(players=4,kinds=13)"])
+    strategies: list[Name] = Field(min_length=1, max_length=8)
+    seed: Seed | None = None
+    human_seat: int | Name | None = None
+
+
+class TournamentGame(Body):
+    """Watch game `index` of a stored tournament."""
+
+    db: Name
+    name: Name
+    index: int = Field(ge=0, le=2**31)
+
+
+class Move(Body):
+    """A person's move: the seat it plays and the action's text."""
+
+    seat: int | Name
+    action: Text
+
+
+def _session_info(store: SessionStore, sid: str) -> dict[str, Any]:
+    with store.using(sid) as session:
+        playing = session.human is not None and not session.finished
+        return {
+            "session": session.id,
+            "game": str(session.game),
+            "game_name": session.game.name,
+            "seat_names": list(session.game.seat_names),
+            "human": session.human,
+            "last_frame": session.last_frame,
+            "finished": session.finished,
+            "seed": None if playing else session.seed,
+            "origin": session.origin,
+        }
+
+
+@router.post("", status_code=201)
+def new_session(body: NewSession, request: Request, store: Store) -> dict[str, Any]:
+    """Start a watched game (played to the end at once) or a game a person plays.
+
+    A played game's seed is the server's: with the seed a player could replay the
+    deal offline and read the other hands. It is shown once the game is over.
+    """
+    if body.human_seat is None:
+        seed = body.seed if body.seed is not None else 0
+        session = watch_session(body.game, body.strategies, seed)
+    else:
+        if body.seed is not None:
+            raise InputError(
+                "a game you play gets its seed from the server (with the seed you could "
+                "replay the deal and see the other hands); leave out seed: it is shown "
+                "when the game is over"
+            )
+        game = load_game(body.game)
+        seat = game.seat_index(body.human_seat)
+        strategies = [HUMAN if s == seat else n for s, n in enumerate(body.strategies)]
+        session = play_session(body.game, strategies, seat)
+    store.add(session, *client_of(request))
+    return _session_info(store, session.id)
+
+
+@router.post("/from-tournament", status_code=201)
+def session_from_tournament(
+    body: TournamentGame, request: Request, store: Store, tournaments: Tournaments
+) -> dict[str, Any]:
+    """Watch a stored tournament game: replayed from its seed and strategies."""
+    game, strategies, seed = tournaments.game(body.db, body.name, body.index)
+    origin = f"{body.db} · {body.name} · game {body.index}"
+    session = watch_session(game, strategies, seed, origin=origin)
+    store.add(session, *client_of(request))
+    return _session_info(store, session.id)
+
+
+@router.get("/{sid}")
+def session_info(sid: str, store: Store) -> dict[str, Any]:
+    """A game's summary: game, seats, frames, the person's seat."""
+    return _session_info(store, sid)
+
+
+@router.delete("/{sid}")
+def close_session(sid: str, store: Store) -> dict[str, Any]:
+    """Close a game and free its memory."""
+    if not store.remove(sid):
+        raise SessionError(f"no game {sid!r}: {store.why_gone(sid)}", 404)
+    return {"closed": sid}
+
+
+@router.get("/{sid}/frames/{frame}")
+def frame(
+    sid: str,
+    frame: int,
+    store: Store,
+    perspective: Perspective = None,
+    since: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """One frame from a perspective (`spectator`, a seat number or a seat name)."""
+    with store.using(sid) as session:
+        seat = views.seen_as(session, perspective)
+        return views.frame_json(session, frame, seat, since)
+
+
+@router.post("/{sid}/moves")
+def move(sid: str, body: Move, store: Store) -> dict[str, Any]:
+    """A person's move; then the agents move until the person's turn or the end."""
+    with store.using(sid) as session:
+        seat = session.game.seat_index(body.seat)
+        added = session.play(seat, body.action)
+        return {
+            "added": added,
+            "last_frame": session.last_frame,
+            "finished": session.finished,
+        }
