@@ -145,7 +145,10 @@ HUGE = st.sampled_from([2**31, 2**63, 2**64, -(2**63) - 1, 10**30, -(10**30), 10
 NUMBERS = st.one_of(st.integers(-5, 50), HUGE, st.floats(allow_nan=True, allow_infinity=True))
 TEXT = st.one_of(
     st.text(max_size=30),
-    st.text(alphabet=st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF, codec="utf-8"), max_size=10),
+    st.text(
+        alphabet=st.characters(min_codepoint=0x80, max_codepoint=0x10FFFF, codec="utf-8"),
+        max_size=10,
+    ),
     st.sampled_from(["", " ", "null", "../etc/passwd", "%00", "\x00", "a" * 5000, "~" * 400]),
 )
 JSON = st.recursive(
