@@ -24,7 +24,8 @@ from fastapi.testclient import TestClient
 from epigames.games import CHANCE, State, load_game, play_match, registered_games
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.events import CupSeen
-from epigames.games.kwartet import Card, KwartetState
+from epigames.games.kwartet import Card, KwartetGame, KwartetState
+from epigames.games.picture import HasPictures
 from epigames.logic import parse
 from epigames.logic.syntax import atom_text
 from epigames.web import views
@@ -41,7 +42,6 @@ CONFIGS = [
     ("kwartet(players=6,kinds=7)", 4),
     ("kwartet(players=4,kinds=13)", 5),
 ]
-HAS_PICTURES = hasattr(KwartetState, "picture")
 
 
 def add(client: TestClient, session: Session) -> str:
@@ -83,9 +83,8 @@ def seat_responses(
     """The seat's frame, and its pictures of `subjects` (default: every subject)."""
     base = f"/api/sessions/{sid}/frames/{frame}"
     out: dict[str, Any] = {"frame": get(client, base, perspective=seat)}
-    if HAS_PICTURES:
-        for subject in out["frame"]["subjects"] if subjects is None else subjects:
-            out[subject] = get(client, base + "/picture", subject=subject, perspective=seat)
+    for subject in out["frame"]["subjects"] if subjects is None else subjects:
+        out[subject] = get(client, base + "/picture", subject=subject, perspective=seat)
     return out
 
 
@@ -103,7 +102,7 @@ def test_no_hidden_card_in_any_seat_response(client: TestClient, game: str, seed
             hidden = hidden_cards(session, frame, seat)
             # Pictures of the hidden cards: the ones whose true world must stay unmarked.
             state = session.state_at(frame)
-            in_play = set(state.picture_subjects()) if HAS_PICTURES else set()
+            in_play = set(state.picture_subjects())
             responses = seat_responses(client, sid, frame, seat, sorted(hidden & in_play))
             data = responses["frame"]
             assert set(data["table"]["views"]) == {str(seat)}
@@ -130,7 +129,8 @@ def same_kind_swap(session: Session, frame: int, seat: int, rng: random.Random) 
     """The history with two hidden same-kind cards of two other seats swapped in the deal."""
     game = session.game
     n = game.num_players
-    deck = len(game.deck)  # type: ignore[attr-defined]
+    assert isinstance(game, KwartetGame)
+    deck = len(game.deck)
     deal = session.history[:deck]
     seen = visible_texts(session, frame, seat)
     hidden = [
@@ -169,7 +169,7 @@ def test_seat_responses_do_not_depend_on_what_it_cannot_see(
             assert t_state.hands() != a_state.hands()  # the true states differ...
             # Pictures of the swapped cards (and of a few others) must not differ either.
             moved = [str(c) for c, d in zip(true.history, alt.history, strict=True) if c != d]
-            subjects = true.head.picture_subjects() if HAS_PICTURES else []  # type: ignore[attr-defined]
+            subjects = true.head.picture_subjects()
             some = sorted({*moved, *rng.sample(subjects, min(4, len(subjects)))} & set(subjects))
             mine = seat_responses(client, add(client, true), frame, seat, some)
             theirs = seat_responses(client, add(client, alt), frame, seat, some)
@@ -326,8 +326,9 @@ def test_seat_answers_are_the_same_on_every_resampled_state(
     for seed in range(games):
         rng = random.Random(seed)
         for state in decision_states(spec, agents, seed):
-            for subject in state.picture_subjects():  # type: ignore[attr-defined]
-                state.picture(subject, None)  # type: ignore[attr-defined]  # the spectator's
+            assert isinstance(state, HasPictures)
+            for subject in state.picture_subjects():
+                state.picture(subject, None)  # the spectator's
             for seat in range(state.game.num_players):
                 other = state.resample(seat, rng)
                 assert other.observation(seat).to_dict() == state.observation(seat).to_dict()
