@@ -12,9 +12,25 @@ Besides seats, holders may be locations (`TABLE`, `DECK`, `DISCARD`, `OUT`, or a
 `Location`): `CardLayout.with_locations(cards, seats, [TABLE, DECK, DISCARD])`. Games
 describe public events with typed facts (`Holds`, `Moved`, `Reshuffled`, …), which
 `epigames.cards.facts.apply_facts` folds into a `PublicInfo`.
+
+Playing cards as values (`Card.parse("J♥")`, `deck(ranks=8)` for the 32-card deck,
+`Hand`, `deal_outcomes` for a chance node) and tricks (`Trick`, `RankOrder`, follow-suit
+helpers) are in `epigames.cards.deck` and `epigames.cards.tricks`.
 """
 
 from epigames.cards.counting import Rng
+from epigames.cards.deck import (
+    PIQUET_DECK,
+    STANDARD_DECK,
+    Card,
+    CardParseError,
+    DeckError,
+    Hand,
+    Rank,
+    Suit,
+    deal_outcomes,
+    deck,
+)
 from epigames.cards.errors import (
     InconsistentCardsError,
     UnknownCardError,
@@ -35,20 +51,29 @@ from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.kripke import CardKripke, kripke_worlds, spectator_kripke
 from epigames.cards.layout import DECK, DISCARD, OUT, TABLE, CardLayout, HolderRef, Location
 from epigames.cards.public import REMOVED, UNKNOWN, PublicInfo
+from epigames.cards.tricks import HIGH_CARD, KLAVERJAS, Play, RankOrder, Trick, TrickError
 
 __all__ = [
     "DECK",
     "DISCARD",
+    "HIGH_CARD",
+    "KLAVERJAS",
     "OUT",
+    "PIQUET_DECK",
     "REMOVED",
+    "STANDARD_DECK",
     "TABLE",
     "UNKNOWN",
+    "Card",
     "CardFact",
     "CardFormula",
     "CardKnowledge",
     "CardKripke",
     "CardLayout",
+    "CardParseError",
     "Count",
+    "DeckError",
+    "Hand",
     "HolderRef",
     "Holds",
     "HoldsAtLeastOne",
@@ -56,12 +81,20 @@ __all__ = [
     "Lacks",
     "Location",
     "Moved",
+    "Play",
     "PublicInfo",
+    "Rank",
+    "RankOrder",
     "Removed",
     "Reshuffled",
     "Rng",
+    "Suit",
+    "Trick",
+    "TrickError",
     "UnknownCardError",
     "UnsupportedFactError",
+    "deal_outcomes",
+    "deck",
     "kripke_worlds",
     "spectator_kripke",
 ]
