@@ -4,9 +4,10 @@ Each configuration seats two strategies as players 1 and 2 and a third as player
 report's `knowledge` agent, then our `bayes`. The report published losses per player
 over 10,000 games for `knowledge`; `comparison_markdown` puts ours beside them.
 
-The tournament runner is not needed to use this: `run_configuration` plays the games
-with `play_match`. For a runner, `tournaments()` lists the 18 tournaments and
-`losses_from_seats` turns per-seat win counts into losses.
+`SUITE` runs it as 18 stored tournaments (`epigames experiment blufpoker-2020`):
+`tournaments()` lists them and `losses_from_seats` turns per-seat win counts into losses.
+The runner is not needed to use this: `run_configuration` plays the games with
+`play_match`.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from epigames.games.match import play_match
-from epigames.tournament.stats import Line, wilson_interval
+from epigames.tournament.config import TournamentConfig, checked_config
+from epigames.tournament.experiments.base import Suite
+from epigames.tournament.seeds import FIXED
+from epigames.tournament.stats import Line, Summary, wilson_interval
 
 NAME = "blufpoker-2020"
 GAME = "blufpoker(players=3,penalties=5)"
@@ -76,6 +79,9 @@ def tournaments() -> list[tuple[str, int, str, tuple[str, str, str]]]:
 
 def run_configuration(index: int, third: str, games: int = GAMES, seed: int = SEED) -> Losses:
     """Play one configuration with `play_match` (match seeds `seed * 100_000 + i`)."""
+    # Inside the function: the tournament layer loads the games only when it plays them.
+    from epigames.games.match import play_match
+
     strategies = CONFIGURATIONS[index].strategies(third)
     losses = [0, 0, 0]
     for i in range(games):
@@ -165,3 +171,37 @@ def comparison_markdown(results: Results) -> str:
         "visible dice reaches it, and an opening bid is true by rule.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
+    """The 18 tournaments as checked configurations of `games` games each.
+
+    A size other than the report's gets its own names (`blufpoker-2020-c1-knowledge-n500`),
+    so runs of different sizes never mix in one results file.
+    """
+    suffix = "" if games == GAMES else f"-n{games}"
+    return [
+        checked_config(GAME, strategies, games, seed=SEED, seat_scheme=FIXED, name=name + suffix)
+        for name, _, _, strategies in tournaments()
+    ]
+
+
+def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
+    """`comparison_markdown` from the tournaments' summaries, with the command to reproduce it.
+
+    `summaries` come in the order of `tournament_configs`, which is that of `tournaments()`.
+    """
+    results = {
+        (index, third): losses_from_seats(summary.seats)
+        for (_, index, third, _), summary in zip(tournaments(), summaries.values(), strict=True)
+    }
+    return comparison_markdown(results) + f"\nReproduce: `{command}`\n"
+
+
+SUITE = Suite(
+    name=NAME,
+    title="Blufpoker, the report's nine configurations, knowledge and bayes as player 3",
+    games=GAMES,
+    configs=tournament_configs,
+    markdown=suite_markdown,
+)

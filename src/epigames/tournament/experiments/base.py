@@ -1,8 +1,9 @@
-"""The reports' experiments: their configurations, published numbers, and a Markdown report.
+"""What an experiment is (`Experiment`, `Suite`), and the report of a one-tournament one.
 
 An experiment is a tournament with a fixed configuration and seed, plus the numbers the
 report published. `experiment_markdown` puts our table beside theirs and writes a short
 reading of the differences; every sentence of it is computed from the two sets of numbers.
+A `Suite` is several tournaments with a report of its own.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from dataclasses import dataclass, field
 
 from epigames.errors import UnknownNameError
 from epigames.tournament.config import TournamentConfig, TournamentInputError, checked_config
-from epigames.tournament.seeds import FIXED, ROTATE
 from epigames.tournament.stats import Summary, wilson_interval
 
 
@@ -70,62 +70,6 @@ class Experiment:
     remarks: tuple[str, ...] = field(default=())
 
 
-EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e
-    for e in (
-        Experiment(
-            name="kwartet-2020",
-            title="Kwartet, 4 players, 13 kinds: greedy, silent, mixed and random in fixed seats",
-            source="Kwartet report (2020), results after the extra inference step",
-            game="kwartet(players=4,kinds=13,ask_own=true)",
-            strategies=("greedy", "silent", "mixed", "random"),
-            seat_scheme=FIXED,
-            games=10_000,
-            seed=2020,
-            published={
-                "greedy": Published(5597, 1545),
-                "silent": Published(781, 683),
-                "mixed": Published(1933, 1290),
-                "random": Published(2, 1),
-            },
-            published_length=137.2307,
-            length_unit="turns",
-            wins_counted_as="outright",
-            remarks=(
-                "The report's seats were fixed in the order greedy, silent, mixed, random; so "
-                "are ours (seat 0 moves first).",
-                "The report counts 'turns'; we count moves (asks). If a report turn is one "
-                "ask the lengths compare directly; if it is a player's run of asks, ours "
-                "must be longer.",
-            ),
-        ),
-        Experiment(
-            name="quartet-2023",
-            title="Quartet (MESA), 4 players, 8 kinds, no asking for own cards: "
-            "random, owner, defensive, aggressive, rotated seats",
-            source="Quartet MESA report (2023)",
-            game="kwartet(players=4,kinds=8,ask_own=false)",
-            strategies=("random", "owner", "defensive", "aggressive"),
-            seat_scheme=ROTATE,
-            games=1_000,
-            seed=2023,
-            published={
-                "random": Published(5),
-                "owner": Published(298),
-                "defensive": Published(355),
-                "aggressive": Published(342),
-            },
-            wins_counted_as="fractional",
-            remarks=(
-                "The report's wins add up to the number of games, so we compare them with "
-                "our fractional wins (a tie among k winners counts 1/k).",
-                "The published numbers are approximate (read from the report).",
-            ),
-        ),
-    )
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Suite:
     """An experiment made of several tournaments, reported together in one Markdown page.
@@ -144,53 +88,6 @@ class Suite:
     games: int
     configs: Callable[[int], list[TournamentConfig]]
     markdown: Callable[[dict[str, Summary], str], str]
-
-
-def _blufpoker_configs(games: int) -> list[TournamentConfig]:
-    from epigames.games.blufpoker import experiment as bp
-
-    suffix = "" if games == bp.GAMES else f"-n{games}"
-    return [
-        checked_config(
-            bp.GAME, strategies, games, seed=bp.SEED, seat_scheme=FIXED, name=name + suffix
-        )
-        for name, _, _, strategies in bp.tournaments()
-    ]
-
-
-def _blufpoker_markdown(summaries: dict[str, Summary], command: str) -> str:
-    from epigames.games.blufpoker import experiment as bp
-
-    # Summaries come in the order of `_blufpoker_configs`, which is `bp.tournaments()`'s.
-    results = {
-        (index, third): bp.losses_from_seats(summary.seats)
-        for (_, index, third, _), summary in zip(bp.tournaments(), summaries.values(), strict=True)
-    }
-    return bp.comparison_markdown(results) + f"\nReproduce: `{command}`\n"
-
-
-SUITES: dict[str, Suite] = {
-    "blufpoker-2020": Suite(
-        name="blufpoker-2020",
-        title="Blufpoker, the report's nine configurations, knowledge and bayes as player 3",
-        games=10_000,
-        configs=_blufpoker_configs,
-        markdown=_blufpoker_markdown,
-    ),
-}
-
-
-def experiment(name: str) -> Experiment | Suite:
-    """The experiment called `name`.
-
-    Raises:
-        UnknownNameError: no such experiment.
-    """
-    found = EXPERIMENTS.get(name) or SUITES.get(name)
-    if found is None:
-        names = sorted([*EXPERIMENTS, *SUITES])
-        raise UnknownNameError(f"unknown experiment {name!r}; choose one of: {', '.join(names)}")
-    return found
 
 
 def experiment_config(exp: Experiment, games: int | None = None) -> TournamentConfig:

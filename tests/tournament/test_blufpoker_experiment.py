@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from epigames.games import strategies_for
-from epigames.games.blufpoker.experiment import (
+from epigames.tournament.experiments.blufpoker_2020 import (
     CONFIGURATIONS,
     THIRD_PLAYERS,
     comparison_markdown,

@@ -1,0 +1,53 @@
+"""The reports' experiments, one module each, and `experiment(name)` to find one.
+
+An `Experiment` (`base.py`) is one tournament with the numbers its report published:
+`kwartet_2020`, `quartet_2023`. A `Suite` is several tournaments reported together:
+`blufpoker_2020`. `epigames experiment NAME` runs either and writes its Markdown report.
+"""
+
+from __future__ import annotations
+
+from epigames.errors import UnknownNameError
+from epigames.tournament.experiments import blufpoker_2020, kwartet_2020, quartet_2023
+from epigames.tournament.experiments.base import (
+    Experiment,
+    ExperimentUnavailableError,
+    Published,
+    Suite,
+    experiment_config,
+    experiment_markdown,
+    reading,
+)
+
+EXPERIMENTS: dict[str, Experiment] = {
+    e.name: e for e in (kwartet_2020.EXPERIMENT, quartet_2023.EXPERIMENT)
+}
+
+SUITES: dict[str, Suite] = {s.name: s for s in (blufpoker_2020.SUITE,)}
+
+
+def experiment(name: str) -> Experiment | Suite:
+    """The experiment called `name`.
+
+    Raises:
+        UnknownNameError: no such experiment.
+    """
+    found = EXPERIMENTS.get(name) or SUITES.get(name)
+    if found is None:
+        names = sorted([*EXPERIMENTS, *SUITES])
+        raise UnknownNameError(f"unknown experiment {name!r}; choose one of: {', '.join(names)}")
+    return found
+
+
+__all__ = [
+    "EXPERIMENTS",
+    "SUITES",
+    "Experiment",
+    "ExperimentUnavailableError",
+    "Published",
+    "Suite",
+    "experiment",
+    "experiment_config",
+    "experiment_markdown",
+    "reading",
+]
