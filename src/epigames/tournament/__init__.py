@@ -9,6 +9,7 @@ row in a DuckDB file (`TournamentStore`); `run_tournament` plays only the missin
 DuckDB and matplotlib come with the `tournament` extra, Ray with the `ray` extra.
 """
 
+from epigames.tournament.backend import MatchFailedError, play_games
 from epigames.tournament.config import (
     DEFAULT_NAME,
     DEFAULT_SEED,
@@ -24,10 +25,8 @@ from epigames.tournament.config import (
 )
 from epigames.tournament.runner import (
     BACKENDS,
-    MatchFailedError,
     RunReport,
     TournamentInterrupted,
-    play_games,
     run_tournament,
 )
 from epigames.tournament.seeds import FIXED, ROTATE, game_seed, rotation_cycle, seat_strategies

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 
 from epigames.errors import EpigamesError, InputError
+from epigames.tournament.backend import Backend, play_games
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
-from epigames.tournament.runner import Backend, play_games
 
 
 class RayUnavailableError(InputError):

@@ -1,6 +1,7 @@
 """Running a tournament: chunks of game indices out to workers, small rows back, rows to DuckDB.
 
-The scheduling loop is the same for every backend (in-process, local processes, Ray):
+The scheduling loop is the same for every backend (in-process, local processes, Ray;
+the interface and the unit of work are in `backend.py`):
 it keeps a bounded number of chunks in flight, so memory does not grow with the number of
 games, sizes chunks from measured game times so that each takes a fraction of a second,
 and writes the rows that come back in batches, each in one transaction. Only the missing
@@ -9,7 +10,6 @@ game indices are played, so running the same tournament again resumes it.
 
 from __future__ import annotations
 
-import abc
 import concurrent.futures as cf
 import math
 import multiprocessing
@@ -17,7 +17,6 @@ import os
 import signal
 import threading
 import time
-import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,17 +24,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from epigames.errors import EpigamesError, InputError
+from epigames.errors import InputError
+from epigames.tournament.backend import Backend, play_games
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
-from epigames.tournament.seeds import game_seed, seat_strategies
 from epigames.tournament.store import TournamentStore
 
 #: The backends `run_tournament` knows.
 BACKENDS = ("local", "ray")
-
-
-class MatchFailedError(EpigamesError):
-    """A game raised an exception; the message names the game so it can be replayed."""
 
 
 class TournamentInterrupted(KeyboardInterrupt):
@@ -77,48 +72,6 @@ class ProgressSink(Protocol):
     def advance(self, games: int) -> None: ...
 
 
-def play_games(
-    config: TournamentConfig,
-    indices: Sequence[int] | np.ndarray[Any, Any],
-    match: MatchFunction,
-) -> list[GameRow]:
-    """Play the games with these indices; the unit of work sent to a worker.
-
-    Each game's seed and seating depend only on the tournament and the index.
-
-    Raises:
-        MatchFailedError: a match raised; the message gives index, seed and seats.
-    """
-    rows = []
-    for raw in indices:
-        index = int(raw)
-        seed = game_seed(config.seed, index)
-        seats = seat_strategies(config.strategies, index, config.seat_scheme)
-        started = time.perf_counter()
-        try:
-            result = match(config.game, seats, seed)
-        except Exception as exc:
-            where = traceback.extract_tb(exc.__traceback__)[-1:]
-            place = f" at {where[0].filename}:{where[0].lineno}" if where else ""
-            raise MatchFailedError(
-                f"game {index} of tournament {config.name!r} ({config.game}, seats "
-                f"{', '.join(seats)}, seed {seed}) failed{place}: {type(exc).__name__}: {exc}"
-            ) from None
-        seconds = time.perf_counter() - started
-        rows.append(
-            GameRow(
-                index=index,
-                seed=seed,
-                strategies=seats,
-                returns=tuple(float(r) for r in result.returns),
-                winners=tuple(int(w) for w in result.winners),
-                moves=int(result.moves),
-                seconds=seconds,
-            )
-        )
-    return rows
-
-
 def default_match() -> MatchFunction:
     """The real match function, `epigames.games.play_match`."""
     from epigames.games import play_match
@@ -146,36 +99,6 @@ def check_registered(config: TournamentConfig) -> None:
 
 
 # -- backends ---------------------------------------------------------------------------
-
-
-class Backend(abc.ABC):
-    """Runs chunks of games somewhere and hands back their rows.
-
-    Attributes:
-        workers: how many chunks run at once.
-        chunk_seconds: how long a chunk should take (larger where a task costs more).
-    """
-
-    workers: int = 1
-    chunk_seconds: float = 0.25
-    #: Whether chunks in flight at Ctrl-C are worth waiting for (they run elsewhere).
-    drain_on_interrupt: bool = True
-
-    @abc.abstractmethod
-    def submit(self, config: TournamentConfig, indices: np.ndarray[Any, Any]) -> object:
-        """Start a chunk; returns a handle."""
-
-    @abc.abstractmethod
-    def wait(self, handles: set[object], timeout: float) -> list[tuple[object, list[GameRow]]]:
-        """The chunks among `handles` that are done (at least one unless timed out).
-
-        Raises:
-            MatchFailedError or another error: a chunk failed.
-        """
-
-    @abc.abstractmethod
-    def close(self, abort: bool) -> None:
-        """Release workers; with `abort`, drop unfinished chunks without waiting."""
 
 
 class SerialBackend(Backend):
