@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -30,7 +30,7 @@ from rich.text import Text
 from epigames.errors import InputError
 
 if TYPE_CHECKING:
-    from epigames.tournament import Summary, TournamentConfig
+    from epigames.tournament import RunReport, Summary, TournamentConfig
     from epigames.tournament.experiments import Suite
 
 err = Console(stderr=True)
@@ -191,21 +191,38 @@ def _play(
                     progress=bar,
                 )
         except TournamentInterrupted as stop:
-            done = stop.report
-            err.print(
-                f"[yellow]interrupted[/]: {done.stored} of {config.games} games of "
-                f"'{config.name}' are stored in {db} ({done.played} played now); "
-                f"run the same command to play the remaining {config.games - done.stored}:\n"
-                f"  {resume_hint}",
-                highlight=False,
-            )
-            raise SystemExit(130) from None
+            _exit_interrupted(db, (config, stop.report, resume_hint))
         err.print(
             f"played {report.played} games in {report.seconds:.1f} s; "
             f"{report.stored} of {config.games} stored",
             highlight=False,
         )
         return summarize(report.config, store.seat_records(config.name))
+
+
+def _exit_interrupted(
+    db: Path, stopped: tuple[TournamentConfig, RunReport, str] | None = None
+) -> NoReturn:
+    """Say what Ctrl-C kept in `db` and how to resume, then exit with status 130.
+
+    `stopped` is the tournament, the runner's report and the command that resumes it,
+    when the runner was stopped; Ctrl-C anywhere else knows only that stored games stay.
+    """
+    if stopped is None:
+        err.print(
+            f"interrupted; every stored game is kept in {db}; run the same command again to resume",
+            highlight=False,
+        )
+    else:
+        config, done, resume_hint = stopped
+        err.print(
+            f"[yellow]interrupted[/]: {done.stored} of {config.games} games of "
+            f"'{config.name}' are stored in {db} ({done.played} played now); "
+            f"run the same command to play the remaining {config.games - done.stored}:\n"
+            f"  {resume_hint}",
+            highlight=False,
+        )
+    raise SystemExit(130) from None
 
 
 def _run_suite(
@@ -251,194 +268,183 @@ def _quote(arg: str) -> str:
     return shlex.quote(arg)
 
 
+# Options that several commands share, each written once (typer copies them per command).
+JobsOption = Annotated[
+    int,
+    typer.Option("--jobs", "-j", min=0, max=MAX_JOBS, help="Worker processes (0 = all cores)."),
+]
+DbOption = Annotated[Path, typer.Option("--db", help="DuckDB results file.")]
+BackendOption = Annotated[str, typer.Option("--backend", help="local or ray.")]
+RayAddressOption = Annotated[
+    str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
+FileArgument = Annotated[Path, typer.Argument(help="DuckDB results file.")]
+StoredNameOption = Annotated[
+    str | None, typer.Option("--name", help="Tournament (needed if several).")
+]
+
+
+def tournament(
+    game: Annotated[str, typer.Argument(help="Game string, e.g. 'kwartet(kinds=8)'.")],
+    players: Annotated[
+        str,
+        typer.Option("--players", "-p", help="One strategy per seat: a,b,c[,d]."),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of games N.")
+    ],
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", min=0, max=MAX_SEED, help="Tournament seed (default fixed, printed)."
+        ),
+    ] = None,
+    jobs: JobsOption = 0,
+    rotate_seats: Annotated[
+        bool,
+        typer.Option(
+            "--rotate-seats/--fixed-seats",
+            help="Every seat permutation equally often (default), or seat i always "
+            "plays the i-th strategy.",
+        ),
+    ] = True,
+    db: DbOption = Path(DEFAULT_DB),
+    name: Annotated[
+        str | None, typer.Option("--name", help="Tournament name inside the file.")
+    ] = None,
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Play N games between strategies, store each in DuckDB, print win rates with 95% CIs.
+
+    Running the same command again resumes: only missing games are played.
+    """
+    from epigames.tournament import (
+        DEFAULT_NAME,
+        DEFAULT_SEED,
+        FIXED,
+        ROTATE,
+        checked_config,
+        parse_strategies,
+    )
+    from epigames.tournament.runner import BACKENDS
+
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if seed is None:
+        seed = DEFAULT_SEED
+        err.print(f"seed {seed} (the default; pass --seed to change it)", highlight=False)
+    config = checked_config(
+        game,
+        parse_strategies(players),
+        games,
+        seed=seed,
+        seat_scheme=ROTATE if rotate_seats else FIXED,
+        name=name or DEFAULT_NAME,
+    )
+    try:
+        summary = _play(config, db, jobs, backend, ray_address, _command_line())
+    except KeyboardInterrupt:
+        _exit_interrupted(db)
+    _show(summary, as_json)
+
+
+def report(
+    file: FileArgument,
+    name: StoredNameOption = None,
+    as_json: JsonOption = False,
+    list_: Annotated[bool, typer.Option("--list", help="List the tournaments.")] = False,
+) -> None:
+    """Print a stored tournament's summary again."""
+    from epigames.tournament import TournamentStore, summarize
+
+    with TournamentStore.open(file, read_only=True) as store:
+        if list_:
+            for config in store.tournaments():
+                typer.echo(
+                    f"{config.name}: {config.game}, {','.join(config.strategies)}, "
+                    f"{config.seat_scheme}, seed {config.seed}, "
+                    f"{store.count(config.name)}/{config.games} games"
+                )
+            return
+        config = store.get(name)
+        summary = summarize(config, store.seat_records(config.name))
+    _show(summary, as_json)
+
+
+def plot(
+    file: FileArgument,
+    out: Annotated[Path, typer.Option("--out", help="Directory for the PNG and SVG files.")],
+    name: StoredNameOption = None,
+) -> None:
+    """Write plots of a stored tournament: win rates, returns, lengths, seat advantage."""
+    from epigames.tournament import TournamentStore, summarize
+    from epigames.tournament.plots import write_plots
+
+    with TournamentStore.open(file, read_only=True) as store:
+        config = store.get(name)
+        records = store.seat_records(config.name)
+    for path in write_plots(summarize(config, records), records, out):
+        typer.echo(str(path))
+
+
+def experiment_cmd(
+    name: Annotated[str, typer.Argument(help="Experiment name: see --list.")] = "",
+    list_: Annotated[bool, typer.Option("--list", help="List the experiments.")] = False,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Override the number of games."),
+    ] = None,
+    jobs: JobsOption = 0,
+    db: DbOption = Path("experiments.duckdb"),
+    out: Annotated[Path, typer.Option("--out", help="Directory for the Markdown report.")] = Path(
+        "docs/results"
+    ),
+    backend: BackendOption = "local",
+    ray_address: RayAddressOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run a report's experiment and write our results beside the published ones."""
+    from epigames.tournament.experiments import (
+        EXPERIMENTS,
+        SUITES,
+        Experiment,
+        Suite,
+        experiment,
+        experiment_config,
+        experiment_markdown,
+    )
+
+    if list_ or not name:
+        listed: list[Experiment | Suite] = [*EXPERIMENTS.values(), *SUITES.values()]
+        for item in listed:
+            typer.echo(f"{item.name:14} {item.games:>6} games  {item.title}")
+        return
+    found = experiment(name)
+    if isinstance(found, Suite):
+        _run_suite(found, games, db, out, jobs, backend, ray_address)
+        return
+    exp = found
+    config = experiment_config(exp, games)
+    command = f"epigames experiment {exp.name}" + (
+        f" --games {config.games}" if config.games != exp.games else ""
+    )
+    try:
+        summary = _play(config, db, jobs, backend, ray_address, command)
+    except KeyboardInterrupt:
+        _exit_interrupted(db)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{config.name}.md"
+    path.write_text(experiment_markdown(exp, summary, command), encoding="utf-8")
+    _show(summary, as_json)
+    err.print(f"report written to {path}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `tournament`, `report`, `plot` and `experiment` commands."""
-
-    @app.command("tournament")
-    def tournament(
-        game: Annotated[str, typer.Argument(help="Game string, e.g. 'kwartet(kinds=8)'.")],
-        players: Annotated[
-            str,
-            typer.Option("--players", "-p", help="One strategy per seat: a,b,c[,d]."),
-        ],
-        games: Annotated[
-            int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of games N.")
-        ],
-        seed: Annotated[
-            int | None,
-            typer.Option(
-                "--seed", min=0, max=MAX_SEED, help="Tournament seed (default fixed, printed)."
-            ),
-        ] = None,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs", "-j", min=0, max=MAX_JOBS, help="Worker processes (0 = all cores)."
-            ),
-        ] = 0,
-        rotate_seats: Annotated[
-            bool,
-            typer.Option(
-                "--rotate-seats/--fixed-seats",
-                help="Every seat permutation equally often (default), or seat i always "
-                "plays the i-th strategy.",
-            ),
-        ] = True,
-        db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path(DEFAULT_DB),
-        name: Annotated[
-            str | None, typer.Option("--name", help="Tournament name inside the file.")
-        ] = None,
-        backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-        ray_address: Annotated[
-            str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    ) -> None:
-        """Play N games between strategies, store each in DuckDB, print win rates with 95% CIs.
-
-        Running the same command again resumes: only missing games are played.
-        """
-        from epigames.tournament import (
-            DEFAULT_NAME,
-            DEFAULT_SEED,
-            FIXED,
-            ROTATE,
-            checked_config,
-            parse_strategies,
-        )
-        from epigames.tournament.runner import BACKENDS
-
-        if backend not in BACKENDS:
-            raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
-        if seed is None:
-            seed = DEFAULT_SEED
-            err.print(f"seed {seed} (the default; pass --seed to change it)", highlight=False)
-        config = checked_config(
-            game,
-            parse_strategies(players),
-            games,
-            seed=seed,
-            seat_scheme=ROTATE if rotate_seats else FIXED,
-            name=name or DEFAULT_NAME,
-        )
-        try:
-            summary = _play(config, db, jobs, backend, ray_address, _command_line())
-        except KeyboardInterrupt:
-            err.print(
-                f"interrupted; every stored game is kept in {db}; "
-                "run the same command again to resume",
-                highlight=False,
-            )
-            raise SystemExit(130) from None
-        _show(summary, as_json)
-
-    @app.command("report")
-    def report(
-        file: Annotated[Path, typer.Argument(help="DuckDB results file.")],
-        name: Annotated[
-            str | None, typer.Option("--name", help="Tournament (needed if several).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-        list_: Annotated[bool, typer.Option("--list", help="List the tournaments.")] = False,
-    ) -> None:
-        """Print a stored tournament's summary again."""
-        from epigames.tournament import TournamentStore, summarize
-
-        with TournamentStore.open(file, read_only=True) as store:
-            if list_:
-                for config in store.tournaments():
-                    typer.echo(
-                        f"{config.name}: {config.game}, {','.join(config.strategies)}, "
-                        f"{config.seat_scheme}, seed {config.seed}, "
-                        f"{store.count(config.name)}/{config.games} games"
-                    )
-                return
-            config = store.get(name)
-            summary = summarize(config, store.seat_records(config.name))
-        _show(summary, as_json)
-
-    @app.command("plot")
-    def plot(
-        file: Annotated[Path, typer.Argument(help="DuckDB results file.")],
-        out: Annotated[Path, typer.Option("--out", help="Directory for the PNG and SVG files.")],
-        name: Annotated[
-            str | None, typer.Option("--name", help="Tournament (needed if several).")
-        ] = None,
-    ) -> None:
-        """Write plots of a stored tournament: win rates, returns, lengths, seat advantage."""
-        from epigames.tournament import TournamentStore, summarize
-        from epigames.tournament.plots import write_plots
-
-        with TournamentStore.open(file, read_only=True) as store:
-            config = store.get(name)
-            records = store.seat_records(config.name)
-        for path in write_plots(summarize(config, records), records, out):
-            typer.echo(str(path))
-
-    @app.command("experiment")
-    def experiment_cmd(
-        name: Annotated[str, typer.Argument(help="Experiment name: see --list.")] = "",
-        list_: Annotated[bool, typer.Option("--list", help="List the experiments.")] = False,
-        games: Annotated[
-            int | None,
-            typer.Option(
-                "--games", "-n", min=1, max=MAX_GAMES, help="Override the number of games."
-            ),
-        ] = None,
-        jobs: Annotated[
-            int,
-            typer.Option(
-                "--jobs", "-j", min=0, max=MAX_JOBS, help="Worker processes (0 = all cores)."
-            ),
-        ] = 0,
-        db: Annotated[Path, typer.Option("--db", help="DuckDB results file.")] = Path(
-            "experiments.duckdb"
-        ),
-        out: Annotated[
-            Path, typer.Option("--out", help="Directory for the Markdown report.")
-        ] = Path("docs/results"),
-        backend: Annotated[str, typer.Option("--backend", help="local or ray.")] = "local",
-        ray_address: Annotated[
-            str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
-        ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    ) -> None:
-        """Run a report's experiment and write our results beside the published ones."""
-        from epigames.tournament.experiments import (
-            EXPERIMENTS,
-            SUITES,
-            Experiment,
-            Suite,
-            experiment,
-            experiment_config,
-            experiment_markdown,
-        )
-
-        if list_ or not name:
-            listed: list[Experiment | Suite] = [*EXPERIMENTS.values(), *SUITES.values()]
-            for item in listed:
-                typer.echo(f"{item.name:14} {item.games:>6} games  {item.title}")
-            return
-        found = experiment(name)
-        if isinstance(found, Suite):
-            _run_suite(found, games, db, out, jobs, backend, ray_address)
-            return
-        exp = found
-        config = experiment_config(exp, games)
-        command = f"epigames experiment {exp.name}" + (
-            f" --games {config.games}" if config.games != exp.games else ""
-        )
-        try:
-            summary = _play(config, db, jobs, backend, ray_address, command)
-        except KeyboardInterrupt:
-            err.print(
-                f"interrupted; every stored game is kept in {db}; "
-                "run the same command again to resume",
-                highlight=False,
-            )
-            raise SystemExit(130) from None
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / f"{config.name}.md"
-        path.write_text(experiment_markdown(exp, summary, command), encoding="utf-8")
-        _show(summary, as_json)
-        err.print(f"report written to {path}", highlight=False)
+    app.command("tournament")(tournament)
+    app.command("report")(report)
+    app.command("plot")(plot)
+    app.command("experiment")(experiment_cmd)
