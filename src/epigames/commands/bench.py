@@ -18,25 +18,24 @@ def available() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(bench_pkg.__path__))
 
 
+def bench(
+    name: Annotated[str, typer.Argument(help="Which benchmark: see --list.")] = "",
+    list_: Annotated[bool, typer.Option("--list", help="List the benchmarks.")] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="Smaller sizes, for a smoke run.")] = False,
+) -> None:
+    """Run a benchmark and print its table (ratios against a baseline from the same run)."""
+    names = available()
+    if list_ or not name:
+        for n in names:
+            module = importlib.import_module(f"epigames.bench.{n}")
+            typer.echo(f"{n:12} {(module.__doc__ or '').strip().splitlines()[0]}")
+        return
+    if name not in names:
+        raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
+    module = importlib.import_module(f"epigames.bench.{name}")
+    module.run(Console(), quick=quick)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `bench` command."""
-
-    @app.command("bench")
-    def bench(
-        name: Annotated[str, typer.Argument(help="Which benchmark: see --list.")] = "",
-        list_: Annotated[bool, typer.Option("--list", help="List the benchmarks.")] = False,
-        quick: Annotated[
-            bool, typer.Option("--quick", help="Smaller sizes, for a smoke run.")
-        ] = False,
-    ) -> None:
-        """Run a benchmark and print its table (ratios against a baseline from the same run)."""
-        names = available()
-        if list_ or not name:
-            for n in names:
-                module = importlib.import_module(f"epigames.bench.{n}")
-                typer.echo(f"{n:12} {(module.__doc__ or '').strip().splitlines()[0]}")
-            return
-        if name not in names:
-            raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
-        module = importlib.import_module(f"epigames.bench.{name}")
-        module.run(Console(), quick=quick)
+    app.command("bench")(bench)

@@ -73,6 +73,90 @@ def _job_line(result: JobResult) -> Text:
     return line
 
 
+def check(
+    file: Annotated[str, typer.Argument(help=_FILE_HELP)],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per job (JSON lines).")
+    ] = False,
+) -> None:
+    """Answer the TRUE?, VALID? and WHERE? jobs of an SMCDEL file.
+
+    The file describes a knowledge structure as SMCDEL does: VARS (the
+    variables, numbers), LAW (a Boolean formula every state satisfies), OBS
+    (for each agent the variables it observes), then the jobs, for example:
+
+        TRUE? {1,2} alice knows that 2
+
+        VALID? [! (1|2)] bob knows whether 1
+
+        WHERE? ~ alice knows whether 1
+
+    WHERE? lists the states where the formula holds, each as its set of
+    true variables, sorted by the ascending tuple of those variables.
+
+    With --json each line is {"kind", "line", "formula", "state" (TRUE?
+    only), "answer"}; answers are booleans, or for WHERE? lists of sorted
+    variable lists.
+    """
+    results = run_jobs(load(file))
+    if as_json:
+        for result in results:
+            typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        return
+    console = Console(highlight=False, soft_wrap=True)
+    if not results:
+        console.print("no jobs (TRUE?, VALID?, WHERE?) in the file")
+    for result in results:
+        console.print(_job_line(result))
+
+
+def evaluate(
+    formula: Annotated[
+        str, typer.Argument(help="A formula in SMCDEL syntax, e.g. 'alice knows that 2'.")
+    ],
+    file: Annotated[
+        str, typer.Option("--file", "-f", help="The SMCDEL file that gives the structure.")
+    ],
+    state: Annotated[
+        str | None,
+        typer.Option("--state", "-s", help="Only the truth at this state, e.g. 1,2 or {}."),
+    ] = None,
+) -> None:
+    """Evaluate one formula (SMCDEL syntax) on the structure of an SMCDEL file.
+
+    Prints whether it is valid and the states where it holds; with --state, only
+    whether it is true at that state. The file's own jobs are not run.
+    """
+    data = load(file)
+    f = parse_smcdel_formula(formula, data.variables, data.agents)
+    if state is not None:
+        key = parse_state(state)
+        typer.echo(f"{state_text(key)}: {data.true_at(key, f)}")
+        return
+    where = data.where(f)
+    typer.echo(f"valid: {len(where) == len(data.states())}")
+    typer.echo("where: [" + ",".join(state_text(s) for s in where) + "]")
+
+
+def parse_command(
+    formula: Annotated[str, typer.Argument(help="A formula, e.g. 'K_a p & ~K_b p'.")],
+    latex: Annotated[bool, typer.Option("--latex", help="Also print it as LaTeX.")] = False,
+    smcdel: Annotated[
+        bool, typer.Option("--smcdel", help="Read SMCDEL's syntax instead of epigames'.")
+    ] = False,
+) -> None:
+    """Parse a formula and print it back in epigames' normal form.
+
+    Handy to check how a formula was read: the output is fully determined by the
+    formula's structure (canonical operators, only needed parentheses). A typing
+    mistake shows where it is, with a caret.
+    """
+    f = parse_smcdel_formula(formula) if smcdel else parse(formula)
+    typer.echo(str(f))
+    if latex:
+        typer.echo(f.to_latex())
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -81,87 +165,6 @@ def register(app: typer.Typer) -> None:
         no_args_is_help=True,
     )
     app.add_typer(logic)
-
-    @logic.command("check")
-    def check(
-        file: Annotated[str, typer.Argument(help=_FILE_HELP)],
-        as_json: Annotated[
-            bool, typer.Option("--json", help="Print one JSON object per job (JSON lines).")
-        ] = False,
-    ) -> None:
-        """Answer the TRUE?, VALID? and WHERE? jobs of an SMCDEL file.
-
-        The file describes a knowledge structure as SMCDEL does: VARS (the
-        variables, numbers), LAW (a Boolean formula every state satisfies), OBS
-        (for each agent the variables it observes), then the jobs, for example:
-
-            TRUE? {1,2} alice knows that 2
-
-            VALID? [! (1|2)] bob knows whether 1
-
-            WHERE? ~ alice knows whether 1
-
-        WHERE? lists the states where the formula holds, each as its set of
-        true variables, sorted by the ascending tuple of those variables.
-
-        With --json each line is {"kind", "line", "formula", "state" (TRUE?
-        only), "answer"}; answers are booleans, or for WHERE? lists of sorted
-        variable lists.
-        """
-        results = run_jobs(load(file))
-        if as_json:
-            for result in results:
-                typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
-            return
-        console = Console(highlight=False, soft_wrap=True)
-        if not results:
-            console.print("no jobs (TRUE?, VALID?, WHERE?) in the file")
-        for result in results:
-            console.print(_job_line(result))
-
-    @logic.command("eval")
-    def evaluate(
-        formula: Annotated[
-            str, typer.Argument(help="A formula in SMCDEL syntax, e.g. 'alice knows that 2'.")
-        ],
-        file: Annotated[
-            str, typer.Option("--file", "-f", help="The SMCDEL file that gives the structure.")
-        ],
-        state: Annotated[
-            str | None,
-            typer.Option("--state", "-s", help="Only the truth at this state, e.g. 1,2 or {}."),
-        ] = None,
-    ) -> None:
-        """Evaluate one formula (SMCDEL syntax) on the structure of an SMCDEL file.
-
-        Prints whether it is valid and the states where it holds; with --state, only
-        whether it is true at that state. The file's own jobs are not run.
-        """
-        data = load(file)
-        f = parse_smcdel_formula(formula, data.variables, data.agents)
-        if state is not None:
-            key = parse_state(state)
-            typer.echo(f"{state_text(key)}: {data.true_at(key, f)}")
-            return
-        where = data.where(f)
-        typer.echo(f"valid: {len(where) == len(data.states())}")
-        typer.echo("where: [" + ",".join(state_text(s) for s in where) + "]")
-
-    @logic.command("parse")
-    def parse_command(
-        formula: Annotated[str, typer.Argument(help="A formula, e.g. 'K_a p & ~K_b p'.")],
-        latex: Annotated[bool, typer.Option("--latex", help="Also print it as LaTeX.")] = False,
-        smcdel: Annotated[
-            bool, typer.Option("--smcdel", help="Read SMCDEL's syntax instead of epigames'.")
-        ] = False,
-    ) -> None:
-        """Parse a formula and print it back in epigames' normal form.
-
-        Handy to check how a formula was read: the output is fully determined by the
-        formula's structure (canonical operators, only needed parentheses). A typing
-        mistake shows where it is, with a caret.
-        """
-        f = parse_smcdel_formula(formula) if smcdel else parse(formula)
-        typer.echo(str(f))
-        if latex:
-            typer.echo(f.to_latex())
+    logic.command("check")(check)
+    logic.command("eval")(evaluate)
+    logic.command("parse")(parse_command)
