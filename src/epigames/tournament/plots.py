@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from epigames.errors import InputError
+from epigames.tournament.extras import import_extra
 from epigames.tournament.stats import Line, Summary
 
 #: The file stems `write_plots` produces (each as .png and .svg).
@@ -20,12 +21,7 @@ PLOTS = ("win_rates", "returns", "lengths", "seat_advantage")
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError:  # an optional extra
-        raise InputError(
-            "plots need the 'tournament' extra: pip install 'epigames[tournament]'"
-        ) from None
+    matplotlib = import_extra("matplotlib", "tournament", "plots need")
     matplotlib.use("Agg")  # files only: no display needed, same output everywhere
     import matplotlib.pyplot as plt
 
@@ -72,7 +68,11 @@ def write_plots(
         raise InputError(f"tournament {summary.config.name!r} has no games to plot yet")
     written: list[Path] = []
 
-    def save(fig: Any, stem: str) -> None:
+    def finish(fig: Any, ax: Any, stem: str, title: str, legend: bool = True) -> None:
+        """Title the figure (with the tournament's line), add the legend, write both files."""
+        ax.set_title(f"{title}\n{_title(summary)}", fontsize=10)
+        if legend:
+            ax.legend(fontsize=8)
         fig.tight_layout()
         for ext in ("png", "svg"):
             path = out / f"{stem}.{ext}"
@@ -94,9 +94,7 @@ def write_plots(
             f"{rates[i]:.1f}%", (i, rates[i]), textcoords="offset points", xytext=(8, 2), fontsize=8
         )
     ax.set_ylabel("win rate, % (ties as 1/k; Wilson 95% CI)")
-    ax.set_title(f"Win rate per strategy\n{_title(summary)}", fontsize=10)
-    ax.legend(fontsize=8)
-    save(fig, "win_rates")
+    finish(fig, ax, "win_rates", "Win rate per strategy")
 
     # Return distributions: discrete returns get one bar group per value.
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -119,9 +117,7 @@ def write_plots(
             ax.hist(mine, bins=bins, histtype="step", density=True, label=label, linewidth=1.5)
     ax.set_xlabel("return")
     ax.set_ylabel("share of games")
-    ax.set_title(f"Return distribution per strategy\n{_title(summary)}", fontsize=10)
-    ax.legend(fontsize=8)
-    save(fig, "returns")
+    finish(fig, ax, "returns", "Return distribution per strategy")
 
     # Game lengths.
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -136,9 +132,7 @@ def write_plots(
     )
     ax.set_xlabel("game length (moves)")
     ax.set_ylabel("games")
-    ax.set_title(f"Game length\n{_title(summary)}", fontsize=10)
-    ax.legend(fontsize=8)
-    save(fig, "lengths")
+    finish(fig, ax, "lengths", "Game length")
 
     # Per-seat advantage: win rate minus the fair share, with intervals.
     fig, ax = plt.subplots(figsize=(7, 4))
@@ -148,6 +142,5 @@ def write_plots(
     ax.bar([line.label for line in seats], diffs, yerr=err, capsize=6, color=colors)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel(f"win rate − 1/{players}, percentage points")
-    ax.set_title(f"Seat advantage (first mover = seat 0)\n{_title(summary)}", fontsize=10)
-    save(fig, "seat_advantage")
+    finish(fig, ax, "seat_advantage", "Seat advantage (first mover = seat 0)", legend=False)
     return written

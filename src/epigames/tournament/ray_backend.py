@@ -14,6 +14,7 @@ import numpy as np
 from epigames.errors import EpigamesError, InputError
 from epigames.tournament.backend import Backend, play_games
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
+from epigames.tournament.extras import import_extra
 
 
 class RayUnavailableError(InputError):
@@ -21,13 +22,7 @@ class RayUnavailableError(InputError):
 
 
 def _ray() -> Any:
-    try:
-        import ray
-    except ImportError:  # an optional extra
-        raise RayUnavailableError(
-            "--backend ray needs the 'ray' extra: pip install 'epigames[ray]'"
-        ) from None
-    return ray
+    return import_extra("ray", "ray", "--backend ray needs", RayUnavailableError)
 
 
 class RayBackend(Backend):

@@ -19,6 +19,7 @@ import numpy as np
 
 from epigames.errors import InputError
 from epigames.tournament.config import GameRow, TournamentConfig
+from epigames.tournament.extras import import_extra
 
 #: Marks a DuckDB file as ours (`epigames_meta.format`).
 FORMAT = "epigames-tournaments"
@@ -101,13 +102,7 @@ class NoResultsError(StoreError):
 
 
 def _duckdb() -> Any:
-    try:
-        import duckdb
-    except ImportError:  # an optional extra
-        raise StoreError(
-            "tournaments need the 'tournament' extra: pip install 'epigames[tournament]'"
-        ) from None
-    return duckdb
+    return import_extra("duckdb", "tournament", "tournaments need", StoreError)
 
 
 def _check_file(path: Path) -> bool:
