@@ -26,6 +26,11 @@ class TournamentInputError(InputError):
     """A tournament that cannot be run as asked: bad size, names, seats or seed."""
 
 
+def _int_in(value: object, low: int, high: int) -> bool:
+    """Whether `value` is an `int` in `low..high`; a `bool` is not (True would pass as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 class MatchOutcome(Protocol):
     """The part of a match result a tournament keeps (`epigames.games.MatchResult` fits)."""
 
@@ -70,19 +75,11 @@ class TournamentConfig:
     code_version: str = __version__
 
     def __post_init__(self) -> None:
-        if (
-            isinstance(self.games, bool)
-            or not isinstance(self.games, int)
-            or not 1 <= self.games <= MAX_GAMES
-        ):
+        if not _int_in(self.games, 1, MAX_GAMES):
             raise TournamentInputError(
                 f"number of games {self.games!r} is out of range; expected 1..{MAX_GAMES}"
             )
-        if (
-            isinstance(self.seed, bool)
-            or not isinstance(self.seed, int)
-            or not 0 <= self.seed <= MAX_SEED
-        ):
+        if not _int_in(self.seed, 0, MAX_SEED):
             raise TournamentInputError(
                 f"seed {self.seed!r} is not an integer in 0..{MAX_SEED} (it is stored as BIGINT)"
             )
