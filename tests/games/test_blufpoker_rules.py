@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from epigames.errors import IllegalActionError
+from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, TERMINAL, load_game, play_match
 from epigames.games.blufpoker import BELIEVE, BIDS, CALL, STOP, Keep, Roll, RollDice, Throw
 from epigames.games.blufpoker.events import Called, Cup, Opened, PokerDone, Stopped
@@ -113,11 +113,12 @@ def test_illegal_actions_raise_and_change_nothing(moves: str, bad: object) -> No
     assert snapshot(state) == before
 
 
-def test_bad_bid_texts_raise_illegal_action_errors() -> None:
+def test_bad_bid_texts_raise_input_errors() -> None:
     game = load_game("blufpoker")
     for text in ("bid 700", "bid 356", "roll"):
-        with pytest.raises(IllegalActionError):
+        with pytest.raises(InputError) as caught:
             game.parse_action(text)
+        assert not isinstance(caught.value, IllegalActionError)
 
 
 @pytest.mark.parametrize("spec", ["blufpoker(players=2)", "blufpoker(players=6,penalties=2)"])

@@ -19,7 +19,7 @@ import functools
 import itertools
 from dataclasses import dataclass
 
-from epigames.errors import IllegalActionError
+from epigames.errors import InputError
 from epigames.games.blufpoker.dice import (
     DICE,
     ROLLS,
@@ -33,8 +33,8 @@ from epigames.games.blufpoker.dice import (
 )
 
 
-class ActionSyntaxError(IllegalActionError):
-    """Text that is not a Blufpoker action."""
+class ActionSyntaxError(InputError):
+    """Text that is not a Blufpoker action (unreadable, which is not the same as illegal)."""
 
 
 def _parse_dice(text: str, what: str, sizes: range) -> Dice:

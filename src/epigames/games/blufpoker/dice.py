@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from epigames.errors import IllegalActionError
+from epigames.errors import InputError
 
 #: Faces of a die.
 FACES = (1, 2, 3, 4, 5, 6)
@@ -23,7 +23,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 DICE = 3
 
 
-class RollError(IllegalActionError):
+class RollError(InputError):
     """Text or dice that are not a roll (so not a bid either)."""
 
 
