@@ -9,5 +9,6 @@ python3 -m pip install --quiet --disable-pip-version-check -e ".[all,dev]"
 
 python3 -m ruff check src tests benchmarks
 python3 -m mypy
+lint-imports --no-cache
 # pytest exits 5 when it collects nothing; with `set -e` that fails the run, as it should.
 python3 -m pytest "$@"
