@@ -28,80 +28,81 @@ from epigames.games import (
 
 
 def register(app: typer.Typer) -> None:
-    """Add the `play` command."""
+    """Add the `play` command (its help lists every registered game and its strategies)."""
     listing = "; ".join(
         f"{g} (strategies: {', '.join(strategies_for(g))})" for g in registered_games()
     )
+    app.command("play", epilog=f"Games: {listing}.")(play)
 
-    @app.command("play", epilog=f"Games: {listing}.")
-    def play(
-        game: Annotated[
-            str,
-            typer.Argument(
-                help="The game, e.g. kwartet or 'kwartet(players=3,kinds=5,ask_own=false)'."
-            ),
-        ],
-        players: Annotated[
-            str,
-            typer.Option(
-                "--players",
-                "-p",
-                help="One strategy per seat, comma-separated in seat order "
-                "(e.g. random,random,random,random); default: random at every seat.",
-            ),
-        ] = "",
-        seed: Annotated[
-            int,
-            typer.Option(
-                "--seed",
-                "-s",
-                # the range of tournament seeds (DuckDB BIGINT), so any stored game replays
-                min=0,
-                max=2**63 - 1,
-                help="Match seed: same seed, same game.",
-            ),
-        ] = 0,
-        seat: Annotated[
-            str,
-            typer.Option(
-                "--seat",
-                help="Show only what this seat sees (number or name, e.g. 1 or West): its "
-                "own hand, the public events and its own thoughts.",
-            ),
-        ] = "",
-        as_json: Annotated[
-            bool,
-            typer.Option(
-                "--json",
-                help="Print JSON lines: a header, every event (full content), every "
-                "decision, and a final result line.",
-            ),
-        ] = False,
-        trace_knowledge: Annotated[
-            bool,
-            typer.Option(
-                "--trace-knowledge",
-                help="After each move, print what each agent (only the --seat one, if given) "
-                "knows: the cards whose holder it knows. With --json, as 'knowledge' lines.",
-            ),
-        ] = False,
-    ) -> None:
-        """Play one match and print the transcript: requests, answers, thoughts, scores.
 
-        After each request the transcript names the facts each agent newly learned (with
-        --seat only that seat's), e.g. "North now knows East holds ⟨8,4⟩".
-        """
-        loaded = load_game(game)
-        viewer = loaded.seat_index(seat) if seat else None
-        names = _strategy_names(players, loaded.num_players)
-        match = Match(loaded, names, seed)
-        if as_json:
-            for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
-                typer.echo(json.dumps(line))
-        else:
-            # soft_wrap: one line per event, however wide, so transcripts grep and diff well
-            console = Console(highlight=False, soft_wrap=True)
-            print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
+def play(
+    game: Annotated[
+        str,
+        typer.Argument(
+            help="The game, e.g. kwartet or 'kwartet(players=3,kinds=5,ask_own=false)'."
+        ),
+    ],
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            help="One strategy per seat, comma-separated in seat order "
+            "(e.g. random,random,random,random); default: random at every seat.",
+        ),
+    ] = "",
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed",
+            "-s",
+            # the range of tournament seeds (DuckDB BIGINT), so any stored game replays
+            min=0,
+            max=2**63 - 1,
+            help="Match seed: same seed, same game.",
+        ),
+    ] = 0,
+    seat: Annotated[
+        str,
+        typer.Option(
+            "--seat",
+            help="Show only what this seat sees (number or name, e.g. 1 or West): its "
+            "own hand, the public events and its own thoughts.",
+        ),
+    ] = "",
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print JSON lines: a header, every event (full content), every "
+            "decision, and a final result line.",
+        ),
+    ] = False,
+    trace_knowledge: Annotated[
+        bool,
+        typer.Option(
+            "--trace-knowledge",
+            help="After each move, print what each agent (only the --seat one, if given) "
+            "knows: the cards whose holder it knows. With --json, as 'knowledge' lines.",
+        ),
+    ] = False,
+) -> None:
+    """Play one match and print the transcript: requests, answers, thoughts, scores.
+
+    After each request the transcript names the facts each agent newly learned (with
+    --seat only that seat's), e.g. "North now knows East holds ⟨8,4⟩".
+    """
+    loaded = load_game(game)
+    viewer = loaded.seat_index(seat) if seat else None
+    names = _strategy_names(players, loaded.num_players)
+    match = Match(loaded, names, seed)
+    if as_json:
+        for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
+            typer.echo(json.dumps(line))
+    else:
+        # soft_wrap: one line per event, however wide, so transcripts grep and diff well
+        console = Console(highlight=False, soft_wrap=True)
+        print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
 
 
 def _strategy_names(players: str, seats: int) -> list[str]:
