@@ -198,13 +198,14 @@ def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> Kripke
     # Each seat's knowledge comes from its own view: the board is public, a note is the
     # seat's own look. A seat's picture reads another seat's note only through
     # probabilities, and those of a knower only when the picture's seat knows the roll too.
-    knowledges = [state.observation(s).knowledge for s in range(len(names))]
-    board = state.observation(0 if seat is None else seat).board
+    views = [state.observation(s) for s in range(len(names))]
+    knowledges = [view.knowledge for view in views]
+    viewer = views[0 if seat is None else seat]
+    board = viewer.board
     public = CupKnowledge(-1, board.visible, board.known, board.rolling, None)
     ranks = public.world_ranks()
     worlds = [str(ROLLS[r]) for r in ranks]
-    log = state.observation(0 if seat is None else seat).log
-    knowers = cup_knowers([e for e in log if e.public])
+    knowers = cup_knowers([e for e in viewer.log if e.public])
     partitions: dict[str, list[list[str]]] = {}
     for s, name in enumerate(names):
         if board.known is not None or s in knowers:
