@@ -8,6 +8,7 @@ from math import comb, factorial
 
 import numpy as np
 import pytest
+from tests.cards.formulas import card_formula
 
 from epigames.cards import (
     REMOVED,
@@ -20,6 +21,8 @@ from epigames.cards import (
     spectator_kripke,
 )
 from epigames.errors import EpigamesError
+from epigames.logic import parse
+from epigames.logic.formula import FormulaError
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
 
@@ -48,7 +51,7 @@ def test_kwartet_2020_counting_example() -> None:
     me = CardKnowledge.create(public, "P1", hands["P1"])
     assert me.holder("<8,4>") == 3
     assert me.knows_holds("<8,4>", "P4")
-    assert me.knows(("holds", "P4", "<8,4>"))
+    assert me.knows(card_formula(("holds", "P4", "<8,4>")))
     assert me.holder("<9,3>") == 1  # and hence P2's one unknown card
     assert me.worlds_count() == 1
     # P4 sees its own <8,4> but cannot place <8,3> (P1 or P2's unknown slot).
@@ -81,8 +84,8 @@ def test_at_least_one_then_counting() -> None:
     assert view.worlds_count() == comb(4, 2) - 1
     assert view.probability("a", "P2") == Fraction(3, 5)
     assert view.probability("c", "P2") == Fraction(2, 5)
-    assert view.knows(("or", ("holds", "P2", "a"), ("holds", "P2", "b")))
-    assert not view.knows(("holds", "P2", "a"))
+    assert view.knows(card_formula(("or", ("holds", "P2", "a"), ("holds", "P2", "b"))))
+    assert not view.knows(card_formula(("holds", "P2", "a")))
 
 
 def test_move_satisfies_or_shrinks_at_least_one() -> None:
@@ -174,8 +177,15 @@ def test_unknown_names() -> None:
         public.holds("z", "P1")
     with pytest.raises(UnknownCardError, match="P9"):
         public.holds("a", "P9")
-    with pytest.raises(UnknownCardError, match="operator"):
-        CardKnowledge.public_view(public).knows(("xor", True, False))
+    knowledge = CardKnowledge.public_view(public)
+    # xor is a connective the engine decides; modal operators are the logic engine's.
+    assert knowledge.knows(card_formula(("xor", True, False)))
+    with pytest.raises(FormulaError, match="who holds which card"):
+        knowledge.knows(parse('K_P1 "holds(P1, a)"'))
+    with pytest.raises(UnknownCardError, match="unknown atom 'p'"):
+        knowledge.knows(parse("p"))
+    with pytest.raises(UnknownCardError, match="'z'"):
+        knowledge.knows(parse('"holds(P1, z)"'))
     with pytest.raises(InconsistentCardsError, match="sum"):
         PublicInfo.start(layout, [1, 1])
 
@@ -186,14 +196,14 @@ def test_formulas() -> None:
     me = CardKnowledge.create(public, "P1", "ab")
     c_with_2 = ("holds", "P2", "c")
     c_with_3 = ("holds", "P3", "c")
-    assert me.knows(("or", c_with_2, c_with_3))
-    assert not me.knows(c_with_2)
-    assert me.knows(("iff", c_with_2, ("holds", "P3", "d")))
-    assert me.knows(("implies", ("holds", "P2", "d"), c_with_3))
-    assert me.knows(("not", ("holds", 1, "a")))
-    assert me.knows(True) and not me.knows(False)
-    assert not me.knows(("and", c_with_2, ("holds", "P2", "d")))
-    assert me.knows(("not", ("and", c_with_2, ("holds", "P2", "d"))))
+    assert me.knows(card_formula(("or", c_with_2, c_with_3)))
+    assert not me.knows(card_formula(c_with_2))
+    assert me.knows(card_formula(("iff", c_with_2, ("holds", "P3", "d"))))
+    assert me.knows(card_formula(("implies", ("holds", "P2", "d"), c_with_3)))
+    assert me.knows(card_formula(("not", ("holds", 1, "a"))))
+    assert me.knows(card_formula(True)) and not me.knows(card_formula(False))
+    assert not me.knows(card_formula(("and", c_with_2, ("holds", "P2", "d"))))
+    assert me.knows(card_formula(("not", ("and", c_with_2, ("holds", "P2", "d")))))
 
 
 def test_kripke_pictures() -> None:

@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.cards.formulas import card_formula
 
 from epigames.cards import (
     DECK,
@@ -261,7 +262,9 @@ def check(history: History, rng: random.Random, agent: int | None) -> None:
             assert p == Fraction(weighted[h], weight)  # uniform is the true posterior
     for _ in range(3):
         formula = random_formula(rng, lay, 2)
-        assert know.knows(formula) == all(evaluate(formula, lay, d) for d in worlds), formula
+        assert know.knows(card_formula(formula)) == all(
+            evaluate(formula, lay, d) for d in worlds
+        ), formula
     sample = know.sample_world(rng)
     assert REMOVED not in sample and sample in tally
 

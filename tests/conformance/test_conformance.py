@@ -206,23 +206,11 @@ def test_illegal_and_out_of_turn_actions_raise_and_change_nothing(spec: str) -> 
     assert raised > 0
 
 
-def _has_knowledge(spec: str) -> bool:
-    state = load_game(spec).new_initial_state()
-    return hasattr(type(state.observation(0)), "knowledge")
+def test_every_game_has_a_knowledge_referee() -> None:
+    assert {load_game(spec).name for spec in SPECS} <= set(SOUND)
 
 
-def test_every_game_with_knowledge_has_a_referee() -> None:
-    with_knowledge = {load_game(spec).name for spec in SPECS if _has_knowledge(spec)}
-    assert "kwartet" in with_knowledge
-    assert with_knowledge <= set(SOUND)
-
-
-#: Known knowledge bugs, reported to the owners of the games; strict: a fix turns them red.
-def _soundness_params() -> list[str]:
-    return [spec for spec in SPECS if _has_knowledge(spec)]
-
-
-@pytest.mark.parametrize("spec", _soundness_params())
+@pytest.mark.parametrize("spec", SPECS)
 def test_knowledge_is_sound_in_every_state(spec: str) -> None:
     """After every move, nothing any seat knows is false (checked against the true state)."""
     game = load_game(spec)

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from epigames.cards import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
+from epigames.cards import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed, holds_atom
 from epigames.games import CHANCE, load_game, play_match, strategies_for
 from epigames.games.events import Event, Fact
 from epigames.games.kwartet import (
@@ -41,8 +41,8 @@ from epigames.games.kwartet import (
     LaidDown,
     OutOfCards,
 )
-from epigames.games.kwartet.picture import holds_atom
 from epigames.logic import And, Atom, Formula, K, KripkeModel, Not, Or, Partition
+from tests.cards.formulas import card_formula
 from tests.games.kwartet_helpers import dealt
 
 MEMBERS = 4
@@ -550,7 +550,7 @@ def test_kwartet_2020_counting_example() -> None:
         assert event.success == success
     south = state.observation(0).knowledge
     assert south.holder(card) == 3  # East
-    assert south.knows_holds(card, 3) and south.knows(("holds", 3, card))
+    assert south.knows_holds(card, 3) and south.knows(card_formula(("holds", 3, card)))
     assert south.holder(Card(9, 4)) == 2 and south.holder(Card(8, 1)) == 1
     assert south.worlds_count() == 1
     # East sees its own card; West and North cannot place it yet.

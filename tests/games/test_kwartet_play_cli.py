@@ -107,7 +107,7 @@ def test_transcript_names_what_agents_learn(capsys: pytest.CaptureFixture[str]) 
     learned = [line.strip() for line in out.splitlines() if " now knows " in line]
     for name, holder, card in expected:
         assert any(
-            line.startswith(f"{name} now knows ") and f"{holder} holds " in line and card in line
+            line.startswith(f"{name} now knows ") and f": {holder}" in line and card in line
             for line in learned
         ), (name, holder, card)
     assert sum(line.count("⟨") for line in learned) == len(expected)

@@ -46,9 +46,9 @@ from epigames.cards.fact_types import (
     Removed,
     Reshuffled,
 )
-from epigames.cards.formulas import CardFormula
+from epigames.cards.formulas import holds_atom
 from epigames.cards.knowledge import CardKnowledge
-from epigames.cards.kripke import CardKripke, kripke_worlds, spectator_kripke
+from epigames.cards.kripke import CardKripke, kripke_model, kripke_worlds, spectator_kripke
 from epigames.cards.layout import DECK, DISCARD, OUT, TABLE, CardLayout, HolderRef, Location
 from epigames.cards.public import REMOVED, UNKNOWN, PublicInfo
 from epigames.cards.tricks import HIGH_CARD, KLAVERJAS, Play, RankOrder, Trick, TrickError
@@ -66,7 +66,6 @@ __all__ = [
     "UNKNOWN",
     "Card",
     "CardFact",
-    "CardFormula",
     "CardKnowledge",
     "CardKripke",
     "CardLayout",
@@ -95,6 +94,8 @@ __all__ = [
     "UnsupportedFactError",
     "deal_outcomes",
     "deck",
+    "holds_atom",
+    "kripke_model",
     "kripke_worlds",
     "spectator_kripke",
 ]

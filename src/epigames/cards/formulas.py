@@ -1,72 +1,111 @@
-"""Boolean formulas over ``holds(holder, card)`` atoms, as nested tuples, and their DNF.
+"""Propositional formulas over ``holds(holder, card)`` atoms, and their DNF.
 
-Syntax (a stand-in until the project's ``Formula`` class is adapted):
-``("holds", holder, card)`` with a holder index or name and a card object or its
-``str()``; ``("not", f)``; ``("and", f, ...)``; ``("or", f, ...)``; ``("implies", f, g)``;
-``("iff", f, g)``; and the constants ``True`` and ``False``.
+The card engine decides formulas of the logic engine (`epigames.logic.Formula`) whose
+atoms are named ``holds(<holder>, <card>)``: a holder's name or index, a comma and a
+space, and a card's ``str()`` (e.g. ``holds(West, ⟨8,4⟩)``, the atoms of the Kripke
+pictures). Connectives are ⊤, ⊥, ¬, ∧, ∨, →, ↔, xor and one-of; modal operators are for
+the logic engine, which works on worlds (the card engine works on counts).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from itertools import product
-from typing import Any
 
 from epigames.cards.errors import UnknownCardError
 from epigames.cards.layout import CardLayout
-
-#: A formula as nested tuples; see the module docstring.
-CardFormula = tuple[Any, ...] | bool
+from epigames.logic.formula import (
+    And,
+    Atom,
+    Bot,
+    Formula,
+    FormulaError,
+    Iff,
+    Implies,
+    Not,
+    OneOf,
+    Or,
+    Top,
+    Xor,
+)
 
 #: A conjunction of literals: ``(positives, negatives)``, each a set of (card, holder).
 Term = tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]]
 
 
-def _card(layout: CardLayout, ref: Hashable) -> int:
-    if isinstance(ref, str):
-        return layout.parse_card(ref)
-    return layout.card_index(ref)
+def holds_atom(holder: str, card: object) -> str:
+    """The atom name for "`holder` holds `card`", e.g. ``holds(West, ⟨8,4⟩)``."""
+    return f"holds({holder}, {card})"
 
 
-def dnf(layout: CardLayout, formula: CardFormula, negate: bool = False) -> list[Term]:
-    """The formula (or its negation) as a list of consistent terms; empty means false."""
-    if isinstance(formula, bool):
-        return [(frozenset(), frozenset())] if formula != negate else []
-    if not isinstance(formula, tuple) or not formula or not isinstance(formula[0], str):
+def literal(layout: CardLayout, name: str) -> tuple[int, int]:
+    """The ``(card, holder)`` indices of a ``holds(holder, card)`` atom.
+
+    Raises:
+        UnknownCardError: the name is not such an atom, or names an unknown holder or card.
+    """
+    inner = name[6:-1] if name.startswith("holds(") and name.endswith(")") else ""
+    holder, sep, card = inner.partition(", ")
+    if not sep:
         raise UnknownCardError(
-            f"bad card formula {formula!r}; expected a tuple such as ('holds', holder, card)"
+            f"unknown atom {name!r}; the card engine reads atoms like "
+            f"{holds_atom(layout.holders[0], layout.cards[0])!r}"
         )
-    op, args = formula[0], formula[1:]
-    if op == "holds":
-        if len(args) != 2:
-            raise UnknownCardError(f"bad atom {formula!r}; expected ('holds', holder, card)")
-        lit = (_card(layout, args[1]), layout.holder_index(args[0]))
-        if negate:
-            return [(frozenset(), frozenset([lit]))]
-        return [(frozenset([lit]), frozenset())]
-    if op == "not" and len(args) == 1:
-        return dnf(layout, args[0], not negate)
-    if op == "implies" and len(args) == 2:
-        return dnf(layout, ("or", ("not", args[0]), args[1]), negate)
-    if op == "iff" and len(args) == 2:
-        a, b = args
-        return dnf(layout, ("or", ("and", a, b), ("and", ("not", a), ("not", b))), negate)
-    if op in ("and", "or"):
-        conjunctive = (op == "and") != negate
-        parts = [dnf(layout, arg, negate) for arg in args]
-        if not conjunctive:
-            return [term for part in parts for term in part]
-        terms: list[Term] = []
-        for combo in product(*parts):
-            pos = frozenset().union(*(t[0] for t in combo))
-            neg = frozenset().union(*(t[1] for t in combo))
-            if _consistent(pos, neg):
-                terms.append((pos, neg))
-        return terms
-    raise UnknownCardError(
-        f"bad card formula operator {op!r} in {formula!r}; "
-        "expected holds, not, and, or, implies or iff"
+    who: int | str = int(holder) if holder.isdigit() else holder
+    return layout.parse_card(card), layout.holder_index(who)
+
+
+def dnf(layout: CardLayout, formula: Formula, negate: bool = False) -> list[Term]:
+    """The formula (or its negation) as a list of consistent terms; empty means false.
+
+    Raises:
+        FormulaError: a modal operator (the card engine decides holder facts only).
+        UnknownCardError: an atom that names no holder or card of the layout.
+    """
+    match formula:
+        case Top() | Bot():
+            return [(frozenset(), frozenset())] if isinstance(formula, Top) != negate else []
+        case Atom(name):
+            lit = frozenset([literal(layout, name)])
+            return [(frozenset(), lit)] if negate else [(lit, frozenset())]
+        case Not(arg):
+            return dnf(layout, arg, not negate)
+        case Implies(left, right):
+            return dnf(layout, Or((Not(left), right)), negate)
+        case Iff(left, right):
+            both = And((left, right))
+            return dnf(layout, Or((both, And((Not(left), Not(right))))), negate)
+        case Xor(args):
+            return dnf(layout, _odd(args), negate)
+        case OneOf(args):
+            exactly = (
+                And((a, *(Not(b) for j, b in enumerate(args) if j != i)))
+                for i, a in enumerate(args)
+            )
+            return dnf(layout, Or(tuple(exactly)), negate)
+        case And(args) | Or(args):
+            conjunctive = isinstance(formula, And) != negate
+            parts = [dnf(layout, arg, negate) for arg in args]
+            if not conjunctive:
+                return [term for part in parts for term in part]
+            terms: list[Term] = []
+            for combo in product(*parts):
+                pos = frozenset().union(*(t[0] for t in combo))
+                neg = frozenset().union(*(t[1] for t in combo))
+                if _consistent(pos, neg):
+                    terms.append((pos, neg))
+            return terms
+    raise FormulaError(
+        f"the card engine decides formulas about who holds which card (holds atoms and "
+        f"connectives), not {formula}"
     )
+
+
+def _odd(args: tuple[Formula, ...]) -> Formula:
+    """Exclusive or, pairwise: an odd number of `args` is true."""
+    result: Formula = Bot()
+    for arg in args:
+        result = Or((And((result, Not(arg))), And((Not(result), arg))))
+    return result
 
 
 def _consistent(pos: frozenset[tuple[int, int]], neg: frozenset[tuple[int, int]]) -> bool:

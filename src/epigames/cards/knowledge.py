@@ -32,12 +32,15 @@ import numpy.typing as npt
 
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
-from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.errors import InconsistentCardsError, UnknownCardError
 from epigames.cards.feasibility import possible_holders as _feasible_holders
-from epigames.cards.formulas import CardFormula, Term, dnf
+from epigames.cards.formulas import Term, dnf
+from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
+from epigames.logic.formula import Formula
+from epigames.logic.picture import KripkePicture
 
 # Hits come from the same agent's recent states, so a small memo does; each entry may
 # hold counting tables, so a large one costs memory that grows with the games played.
@@ -335,6 +338,15 @@ class CardKnowledge:
             object.__setattr__(self, "_known", known)
         return known
 
+    def known_values(self) -> dict[str, str]:
+        """Card text → holder name, for every card whose holder the agent knows."""
+        layout = self.layout
+        return {
+            layout.card_name(c): layout.holders[h]
+            for c, h in enumerate(self.known_holders())
+            if h >= 0
+        }
+
     def possible_mask(self, card: Hashable) -> int:
         """`possible_holders` as a bitmask over holder indices."""
         c = self.layout.card_index(card)
@@ -421,14 +433,28 @@ class CardKnowledge:
                 world[c] = h
         return tuple(world)
 
-    def knows(self, formula: CardFormula) -> bool:
+    def knows(self, formula: Formula) -> bool:
         """Whether ``formula`` holds in every consistent deal.
+
+        The formula is propositional over ``holds(<holder>, <card>)`` atoms (see
+        `epigames.cards.formulas`); e.g. ``parse('holds(West, ⟨8,4⟩) | holds(2, ⟨8,4⟩)')``.
 
         Decided by writing its negation in DNF and checking that no term is satisfiable
         together with the agent's facts (each term's literals are added as facts and the
         possible-holders solver looks for a deal). Atoms about removed cards are false.
         """
         return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
+
+    def picture(self, subject: str) -> KripkePicture:
+        """The Kripke picture of one card in play (by its text) from this agent's view.
+
+        Raises:
+            UnknownCardError: no such card, or it has left play.
+        """
+        card = self.layout.cards[self.layout.parse_card(subject)]
+        if self.is_removed(card):
+            raise UnknownCardError(f"card {subject!r} has left play: it has no picture")
+        return seat_picture(self, card)
 
     def _satisfiable(self, term: Term) -> bool:
         positives, negatives = term

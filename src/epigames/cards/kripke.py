@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from epigames.cards.errors import InconsistentCardsError
-from epigames.cards.knowledge import CardKnowledge
+from epigames.cards.formulas import holds_atom
 from epigames.cards.layout import HolderRef
+from epigames.logic.model import KripkeModel
+from epigames.logic.picture import KripkePicture
+
+if TYPE_CHECKING:
+    # Only for types: `CardKnowledge.picture` is built here.
+    from epigames.cards.knowledge import CardKnowledge
 
 #: An agent's partition of the worlds: its blocks of indistinguishable worlds.
 Partition = tuple[frozenset[int], ...]
@@ -101,3 +109,38 @@ def spectator_kripke(
         blocks = [seen, *(frozenset([w]) for w in sorted(worlds - seen))]
         parts.append((agent, tuple(blocks)))
     return CardKripke(c, tuple(sorted(worlds)), tuple(parts), truth)
+
+
+def kripke_model(kripke: CardKripke, card: Hashable, names: Sequence[str]) -> KripkeModel:
+    """The logic engine's model of a card's picture: worlds and agents named by holder."""
+    worlds = [names[w] for w in kripke.worlds]
+    return KripkeModel.build(
+        worlds,
+        {names[w]: [holds_atom(names[w], card)] for w in kripke.worlds},
+        partitions={
+            names[agent]: [[names[w] for w in sorted(block)] for block in blocks]
+            for agent, blocks in kripke.partitions
+        },
+        designated=[] if kripke.true_world is None else [names[kripke.true_world]],
+    )
+
+
+def seat_picture(knowledge: CardKnowledge, card: Hashable) -> KripkePicture:
+    """A card's picture from the knowledge's agent alone: its worlds and its probabilities.
+
+    The true world is marked only when the agent knows the holder.
+    """
+    names = knowledge.layout.holders
+    kripke = kripke_worlds(knowledge, card)
+    known = knowledge.holder(card)
+    if known is not None:
+        kripke = dataclasses.replace(kripke, true_world=known)
+    seat = knowledge.agent
+    probabilities = (
+        {}
+        if seat is None
+        else {names[seat]: {names[w]: float(knowledge.probability(card, w)) for w in kripke.worlds}}
+    )
+    true_world = None if known is None else names[known]
+    model = kripke_model(kripke, card, names)
+    return KripkePicture(str(card), model, true_world, probabilities, seat)

@@ -127,10 +127,12 @@ class CardLayout:
         return len(self.holders)
 
     def card_index(self, card: Hashable) -> int:
-        """The index of a card object; raises `UnknownCardError` if it is not in the layout."""
+        """The index of a card object (or its text); `UnknownCardError` if not in the layout."""
         try:
             return self._card_index[card]
         except (KeyError, TypeError):
+            if isinstance(card, str) and card in self._card_text:
+                return self._card_text[card]
             raise UnknownCardError(f"unknown card {card!r}; not in this layout") from None
 
     def parse_card(self, text: str) -> int:

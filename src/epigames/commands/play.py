@@ -114,32 +114,17 @@ def _strategy_names(players: str, seats: int) -> list[str]:
     return names
 
 
-#: What one agent knows after a move: card → holder name (card knowledge), or a sentence.
-Known = dict[str, str] | str
+#: What one agent knows after a move: subject → value (card → holder name, cup → roll).
+Known = dict[str, str]
 
 
-def known_facts(view: View) -> Known | None:
-    """What a view's own `knowledge` says: card text → name of its known holder.
+def known_facts(view: View) -> Known:
+    """What a view's own knowledge says (`Knowledge.known_values`): subject → its known value.
 
-    For card games (`epigames.cards.CardKnowledge`) every card in play whose holder the
-    seat knows, own cards included; for other knowledge objects their `describe()`
-    sentence; None when the view has no knowledge. Call it only once the deal is over.
-    Only the view is read, so nothing outside the seat's observations can appear.
+    Call it only once the deal is over. Only the view is read, so nothing outside the
+    seat's observations can appear.
     """
-    if not hasattr(type(view), "knowledge"):
-        return None
-    knowledge = view.knowledge  # type: ignore[attr-defined]
-    if hasattr(knowledge, "holder") and hasattr(knowledge, "layout"):
-        layout = knowledge.layout
-        known: dict[str, str] = {}
-        for card in layout.cards:
-            holder = knowledge.holder(card)
-            if holder is not None:
-                known[str(card)] = layout.holders[holder]
-        return known
-    if hasattr(knowledge, "describe"):
-        return str(knowledge.describe())
-    return None
+    return view.knowledge.known_values()
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,24 +163,20 @@ def match_steps(match: Match, agents: Sequence[int], knowledge: bool) -> Iterato
         known: dict[int, Known] = {}
         if knowledge and state.current_player != CHANCE:
             for seat in agents:
-                facts = known_facts(state.observation(seat))
-                if facts is not None:
-                    known[seat] = facts
+                known[seat] = known_facts(state.observation(seat))
         yield Step(state, move if entry else 0, entry, range(start, len(state.events)), known)
 
 
 def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str, list[str]]:
-    """Holder name → cards whose holder `seat_name` knows now but did not before.
+    """Value → subjects whose value `seat_name` knows now but did not before.
 
-    A card counts when its known holder is new (unknown before, or it moved). The agent's
-    own cards are left out (it always knows those).
+    A subject counts when its known value is new (unknown before, or it moved). The
+    agent's own cards are left out (it always knows those).
     """
-    if not isinstance(after, dict) or not isinstance(before, dict):
-        return {}
     new: dict[str, list[str]] = {}
-    for card, holder in after.items():
-        if holder != seat_name and before.get(card) != holder:
-            new.setdefault(holder, []).append(card)
+    for subject, value in after.items():
+        if value != seat_name and (before is None or before.get(subject) != value):
+            new.setdefault(value, []).append(subject)
     return new
 
 
@@ -317,19 +298,19 @@ def print_transcript(
 
 def _print_learned(console: Console, name: str, new: dict[str, list[str]]) -> None:
     if new:
-        facts = "; ".join(f"{holder} holds {' '.join(cards)}" for holder, cards in new.items())
-        console.print(Text(f"      {name} now knows {facts}.", style="green"))
+        console.print(Text(f"      {name} now knows {_grouped(new)}.", style="green"))
 
 
 def _print_known(console: Console, name: str, known: Known) -> None:
-    if isinstance(known, str):
-        console.print(Text(f"      [{name}] {known}", style="dim"))
-        return
-    by_holder: dict[str, list[str]] = {}
-    for card, holder in known.items():
-        by_holder.setdefault(holder, []).append(card)
-    facts = "; ".join(f"{h} {' '.join(cards)}" for h, cards in by_holder.items()) or "nothing"
-    console.print(Text(f"      [{name} knows] {facts}", style="dim"))
+    by_value: dict[str, list[str]] = {}
+    for subject, value in known.items():
+        by_value.setdefault(value, []).append(subject)
+    console.print(Text(f"      [{name} knows] {_grouped(by_value) or 'nothing'}", style="dim"))
+
+
+def _grouped(by_value: dict[str, list[str]]) -> str:
+    """`⟨8,4⟩ ⟨8,3⟩: West; cup: 653`: subjects grouped by their known value."""
+    return "; ".join(f"{' '.join(subjects)}: {value}" for value, subjects in by_value.items())
 
 
 def _print_event(console: Console, event: Event, private: bool) -> None:

@@ -23,6 +23,7 @@ from epigames.games.events import (
     PrivateObservation,
     PublicAnnouncement,
 )
+from epigames.games.knowledge import AnyKnowledge
 from epigames.games.params import (
     GameStringError,
     Param,
@@ -151,8 +152,8 @@ class View:
     events the seat observed (its private observations and the public announcements), never
     by filtering the true state. Everything is a snapshot: later moves do not change a view.
 
-    Per-seat knowledge (from `epigames.cards`) belongs here as one lazy property built from
-    `game`, `seat` and `log` only, e.g. `@functools.cached_property def knowledge(self)`.
+    Per-seat knowledge (a `games.knowledge.Knowledge`) belongs here as one lazy property
+    built from the seat's observations only: `@functools.cached_property def knowledge`.
     """
 
     def __init__(
@@ -194,6 +195,15 @@ class View:
     def legal_actions(self) -> Sequence[Hashable]:
         """This seat's legal actions; empty when it is not its turn."""
         return ()
+
+    @property
+    def knowledge(self) -> AnyKnowledge:
+        """What this seat knows about the hidden part of the game (`games.knowledge`).
+
+        Each game overrides it (usually a `functools.cached_property`), derived from the
+        seat's observations only.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no knowledge")
 
     def to_dict(self, include_log: bool = True) -> dict[str, Any]:
         """The view's content as JSON values (for transcripts and tests)."""

@@ -476,9 +476,7 @@ class BlufpokerState(State, HasPictures):
                 other._notes[holder] = (other._untouched, other._fresh)
             return other
         visible = self._board.visible
-        ranks = knowledge.world_ranks()
-        weights = [knowledge.probability(ROLLS[r]) for r in ranks]
-        hidden = minus(ROLLS[rng.choices(ranks, weights)[0]].dice, visible)
+        hidden = minus(knowledge.sample_world(rng).dice, visible)
         truth = self.cup
 
         def redrawn(untouched: Dice, fresh: Dice) -> tuple[Dice, Dice]:

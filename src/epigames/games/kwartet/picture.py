@@ -17,20 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from epigames.cards import CardKripke, kripke_worlds, spectator_kripke
+from epigames.cards import kripke_model, spectator_kripke
 from epigames.errors import InputError
 from epigames.games.core import CHANCE
 from epigames.games.kwartet.cards import Card, CardSyntaxError
-from epigames.games.picture import KripkePicture
-from epigames.logic import KripkeModel
+from epigames.logic.picture import KripkePicture
 
 if TYPE_CHECKING:
     from epigames.games.kwartet.rules import KwartetState
-
-
-def holds_atom(seat_name: str, card: Card) -> str:
-    """The atom for "this seat holds this card", e.g. `holds(West, ⟨8,4⟩)`."""
-    return f"holds({seat_name}, {card})"
 
 
 def cards_in_play(state: KwartetState) -> list[Card]:
@@ -64,47 +58,24 @@ def _subject_card(state: KwartetState, subject: str) -> Card:
 def card_picture(state: KwartetState, subject: str, seat: int | None = None) -> KripkePicture:
     """The picture of one card in play, from `seat`'s view (None: a spectator's).
 
+    A seat's picture is its knowledge's (`CardKnowledge.picture`): nothing else is read.
+
     Raises:
         InputError: the subject is not a card in play (or the deal is not over).
         SeatError: no such seat.
     """
     card = _subject_card(state, subject)
+    if seat is not None:
+        return state.observation(seat).knowledge.picture(str(card))
     names = state.game.seat_names
-    if seat is None:
-        holder = next(s for s, hand in enumerate(state.hands()) if card in hand)
-        knowledges = [state.observation(s).knowledge for s in range(len(names))]
-        kripke = spectator_kripke(knowledges, card, holder)
-        probabilities = {
-            names[k.agent]: {names[w]: float(k.probability(card, w)) for w in kripke.worlds}
-            for k in knowledges
-            if k.agent is not None
-        }
-    else:
-        mine = state.observation(seat).knowledge
-        kripke = kripke_worlds(mine, card)
-        known = mine.holder(card)
-        if known is not None:
-            kripke = CardKripke(kripke.card, kripke.worlds, kripke.partitions, known)
-        probabilities = {
-            names[seat]: {names[w]: float(mine.probability(card, w)) for w in kripke.worlds}
-        }
-    return KripkePicture(
-        str(card), _model(kripke, card, names), _true(kripke, names), probabilities, seat
-    )
-
-
-def _true(kripke: CardKripke, names: tuple[str, ...]) -> str | None:
-    return None if kripke.true_world is None else names[kripke.true_world]
-
-
-def _model(kripke: CardKripke, card: Card, names: tuple[str, ...]) -> KripkeModel:
-    worlds = [names[w] for w in kripke.worlds]
-    return KripkeModel.build(
-        worlds,
-        {names[w]: [holds_atom(names[w], card)] for w in kripke.worlds},
-        partitions={
-            names[agent]: [[names[w] for w in sorted(block)] for block in blocks]
-            for agent, blocks in kripke.partitions
-        },
-        designated=[] if kripke.true_world is None else [names[kripke.true_world]],
-    )
+    holder = next(s for s, hand in enumerate(state.hands()) if card in hand)
+    knowledges = [state.observation(s).knowledge for s in range(len(names))]
+    kripke = spectator_kripke(knowledges, card, holder)
+    probabilities = {
+        names[k.agent]: {names[w]: float(k.probability(card, w)) for w in kripke.worlds}
+        for k in knowledges
+        if k.agent is not None
+    }
+    true_world = None if kripke.true_world is None else names[kripke.true_world]
+    model = kripke_model(kripke, card, names)
+    return KripkePicture(str(card), model, true_world, probabilities, seat)

@@ -1,0 +1,83 @@
+"""Every game's `view.knowledge` keeps the `Knowledge` protocol, and its parts agree."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from epigames.games import CHANCE, State, load_game
+from epigames.games.picture import HasPictures
+from epigames.logic import K, Top
+from epigames.logic.formula import Atom, Bot
+from epigames.logic.picture import KripkePicture
+from tests.conformance.helpers import game_strings, sampled_states
+
+SPECS = game_strings()
+
+
+def _check_seat(state: State, seat: int) -> int:
+    """Check one seat's knowledge at one state; return how many subjects were checked."""
+    assert isinstance(state, HasPictures)
+    knowledge = state.observation(seat).knowledge
+    name = state.game.seat_names[seat]
+    assert knowledge.knows(Top()) and not knowledge.knows(Bot())
+    assert knowledge.worlds_count() >= 1
+    known = knowledge.known_values()
+    subjects = state.picture_subjects()
+    for subject in subjects:
+        possible = knowledge.possible_holders(subject)
+        holder = knowledge.holder(subject)
+        assert possible, f"{subject}: no possible value"
+        assert (holder is None) == (len(possible) > 1), subject
+        assert holder is None or holder in possible
+        assert (subject in known) == (holder is not None), subject
+        # The picture is the knowledge's, and it is what the state shows the seat.
+        picture = knowledge.picture(subject)
+        assert _same(picture, state.picture(subject, seat)), subject
+        model = picture.model
+        if name in picture.probabilities:  # Blufpoker has none while the cup is rolled
+            total = sum(knowledge.probability(subject, v) for v in possible)
+            assert total == Fraction(1), subject
+        # What the seat knows about each atom of the picture is what its model says.
+        for atom in model.atoms:
+            formula = Atom(atom)
+            expected = (
+                model.holds(K(name, formula))
+                if picture.true_world is not None
+                else model.valid(K(name, formula))
+            )
+            assert knowledge.knows(formula) == expected, (subject, atom)
+    # The seat's own draw is reproducible from the seed.
+    if subjects and name in state.picture(subjects[0], seat).probabilities:
+        first = knowledge.sample_world(random.Random(5))
+        assert knowledge.sample_world(random.Random(5)) == first
+    return len(subjects)
+
+
+def _same(a: KripkePicture, b: KripkePicture) -> bool:
+    """Pictures are compared by content (models compare by identity)."""
+    return (
+        a.subject == b.subject
+        and a.true_world == b.true_world
+        and a.probabilities == b.probabilities
+        and a.perspective == b.perspective
+        and a.model.worlds == b.model.worlds
+        and a.model.atoms == b.model.atoms
+        and {k: str(v) for k, v in a.model.relations.items()}
+        == {k: str(v) for k, v in b.model.relations.items()}
+        and a.model.designated == b.model.designated
+    )
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_knowledge_keeps_the_protocol(spec: str) -> None:
+    game = load_game(spec)
+    checked = 0
+    for state in sampled_states(spec, seed=41, count=6):
+        if state.current_player == CHANCE and not state.picture_subjects():
+            continue
+        for seat in range(game.num_players):
+            checked += _check_seat(state, seat)
+    assert checked > 0, "no state had a subject: the test would be vacuous"
