@@ -20,6 +20,7 @@ from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
     Event,
     Fact,
+    GroupObservation,
     PrivateObservation,
     PublicAnnouncement,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "Fact",
     "Game",
     "GameStringError",
+    "GroupObservation",
     "Param",
     "PrivateObservation",
     "PublicAnnouncement",

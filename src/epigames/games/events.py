@@ -1,4 +1,9 @@
-"""Events of the game log: public announcements and private observations.
+"""Events of the game log: public announcements, private and group observations.
+
+Who observes an event: every seat (`PublicAnnouncement`, which becomes common knowledge),
+one seat (`PrivateObservation`) or a set of seats (`GroupObservation`: a partner's signal,
+a card passed face down to some players). `epigames.games.epistemic` turns each kind into
+the matching action model of the logic engine.
 
 Every event is a frozen, slotted dataclass with structured fields, a human `text` and a
 formula-ready `facts` tuple. Facts are typed values (see `Fact`): card games use those of
@@ -56,7 +61,10 @@ def to_jsonable(value: object) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """An entry of the game log; subclass `PublicAnnouncement` or `PrivateObservation`.
+    """An entry of the game log; a game subclasses one of the observation kinds below.
+
+    The kinds say who observes the event: `PublicAnnouncement`, `PrivateObservation`,
+    `GroupObservation`.
 
     Attributes:
         names: the seats' display names, used only to render `text`; not part of the
@@ -121,3 +129,32 @@ class PrivateObservation(Event):
     def visible_to(self, seat: int) -> bool:
         """Only the observing seat sees it."""
         return seat == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class GroupObservation(Event):
+    """An event only the seats in `seats` observe (a partner's signal, a card shown to some).
+
+    The members also know who else is in the group, so within it the event becomes common
+    knowledge; the other seats do not see that it happened. `public` stays False even when
+    the group holds every seat: an event does not know how many seats the game has.
+    """
+
+    kind: ClassVar[str] = "group"
+    public: ClassVar[bool] = False
+    seats: frozenset[int]
+
+    def __post_init__(self) -> None:
+        # A set or list given here would make the frozen event unhashable or order-dependent.
+        object.__setattr__(self, "seats", frozenset(self.seats))
+
+    def visible_to(self, seat: int) -> bool:
+        """Only the seats of the group see it."""
+        return seat in self.seats
+
+    def to_dict(self) -> dict[str, Any]:
+        """As `Event.to_dict`, with `seats` in increasing order (not as text: seat 10 after 9)."""
+        # Zero-argument super() fails in slotted dataclasses, hence the explicit base.
+        data = Event.to_dict(self)
+        data["seats"] = sorted(self.seats)
+        return data

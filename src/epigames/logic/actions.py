@@ -5,6 +5,17 @@ happen) and a postcondition (atoms it sets, each to the truth value a formula ha
 the event: factual change). The product update of a model with an action model has a world
 `(w, e)` for every world `w` where `pre(e)` holds; an agent cannot tell `(w, e)` from
 `(v, f)` when it could not tell `w` from `v` nor `e` from `f`.
+
+The standard action models for who learns a formula φ, for a group G of agents:
+
+- `ActionModel.public_announcement`: one event, precondition φ; everyone sees it, so φ
+  becomes common knowledge.
+- `ActionModel.private_announcement` (a secret group announcement): events `tell` (φ) and
+  `skip` (⊤); G tells them apart, the others cannot, so G learns φ (commonly, within G)
+  while the others consider that nothing happened.
+- `ActionModel.semi_private_announcement`: events `yes` (φ) and `no` (¬φ), both designated;
+  G tells them apart, the others cannot, so G learns whether φ and everyone knows that G
+  did.
 """
 
 from __future__ import annotations
@@ -14,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from epigames.errors import ModelError
-from epigames.logic.formula import Formula, Top
+from epigames.errors import ModelError, UnknownAgentError
+from epigames.logic.formula import Formula, Not, Top
 from epigames.logic.model import KripkeModel
 from epigames.logic.relations import AnyRelation, Mask, Partition, Relation, as_relation
 
@@ -92,15 +103,56 @@ class ActionModel:
     def private_announcement(
         cls, agents: Sequence[str], group: Iterable[str], formula: Formula
     ) -> ActionModel:
-        """The group learns the formula; the others cannot tell whether anything happened."""
-        insiders = set(group)
+        """The group learns the formula; the others cannot tell whether anything happened.
+
+        The designated event `tell` needs the formula; `skip` (precondition ⊤) is what the
+        others consider may have happened instead, so their knowledge of the facts stays as
+        it was. Within the group the formula becomes common knowledge.
+
+        Raises:
+            UnknownAgentError: the group names an agent not in `agents`.
+        """
         return cls.build(
             {"tell": formula, "skip": Top()},
-            partitions={
-                a: ([["tell"], ["skip"]] if a in insiders else [["tell", "skip"]]) for a in agents
-            },
+            partitions=_group_sees(agents, group, ("tell", "skip")),
             designated=["tell"],
         )
+
+    @classmethod
+    def semi_private_announcement(
+        cls, agents: Sequence[str], group: Iterable[str], formula: Formula
+    ) -> ActionModel:
+        """The group learns whether the formula holds; the others know that it did.
+
+        Events `yes` (the formula) and `no` (its negation) are both designated, so the
+        product keeps every world, once, with the event that happens there: nothing is
+        ruled out, the group's relations are cut by the formula's truth and the others'
+        stay as they were (`KripkeModel.split`, as a product update).
+
+        Raises:
+            UnknownAgentError: the group names an agent not in `agents`.
+        """
+        return cls.build(
+            {"yes": formula, "no": Not(formula)},
+            partitions=_group_sees(agents, group, ("yes", "no")),
+            designated=["yes", "no"],
+        )
+
+
+def _group_sees(
+    agents: Sequence[str], group: Iterable[str], events: tuple[str, str]
+) -> dict[str, list[list[str]]]:
+    """Event partitions where the group tells the two events apart and the others cannot."""
+    insiders = set(group)
+    strangers = sorted(insiders - set(agents))
+    if strangers:
+        # Silently dropping them would announce to fewer agents than the caller meant.
+        raise UnknownAgentError(
+            f"the group names {', '.join(map(repr, strangers))}, not among the agents "
+            f"{', '.join(agents)}"
+        )
+    apart = [[events[0]], [events[1]]]
+    return {a: (apart if a in insiders else [list(events)]) for a in agents}
 
 
 def product_update(model: KripkeModel, action: ActionModel) -> KripkeModel:
