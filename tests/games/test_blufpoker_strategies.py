@@ -24,7 +24,7 @@ def decide(strategy: str, moves: str, seed: int = 0) -> tuple[object, str]:
     assert isinstance(view, BlufpokerView)
     decision = make_strategy("blufpoker", strategy, random.Random(seed)).choose(view)
     assert decision.action in view.legal_actions
-    return decision.action, decision.thought
+    return decision.action, decision.thought.text
 
 
 def test_every_naive_combination_is_registered() -> None:

@@ -114,6 +114,8 @@ def test_transcript_records_decisions_and_their_events() -> None:
     for entry in result.transcript:
         event = result.events[entry.first_event]
         assert event.kind == "ask" and event.asker == entry.seat  # type: ignore[attr-defined]
-        assert entry.thought.startswith("I ask ") and str(entry.action.card) in entry.thought  # type: ignore[attr-defined]
-        assert game.seat_names[entry.action.target] in entry.thought  # type: ignore[attr-defined]
+        assert (
+            entry.thought.text.startswith("I ask ") and str(entry.action.card) in entry.thought.text
+        )  # type: ignore[attr-defined]
+        assert game.seat_names[entry.action.target] in entry.thought.text  # type: ignore[attr-defined]
     assert result.events[-1].kind == "end"

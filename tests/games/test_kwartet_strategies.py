@@ -12,7 +12,7 @@ from epigames.games import TERMINAL, load_game, make_strategy, play_match, strat
 from epigames.games.core import View
 from epigames.games.kwartet import Ask, Card, GameOver, KwartetState, KwartetView
 from epigames.games.match import sample_outcome, seed_streams
-from epigames.games.strategy import Decision, Strategy
+from epigames.games.strategy import Decision, Strategy, Thought
 from tests.games.kwartet_helpers import dealt
 
 REPORT = ("greedy", "silent", "mixed", "owner", "defensive", "aggressive")
@@ -85,9 +85,9 @@ def test_all_strategies_are_registered() -> None:
 def test_greedy_asks_the_known_holder_and_says_why() -> None:
     view, decision = choose("greedy", scripted())
     assert view.knowledge.holder(decision.action.card) == decision.action.target  # type: ignore[attr-defined]
-    assert decision.thought.startswith("I know ")
+    assert decision.thought.text.startswith("I know ")
     # ⟨1,4⟩ went to Northwest in public: the thought says so when greedy picks it.
-    thoughts = {choose("greedy", scripted(), s)[1].thought for s in range(30)}
+    thoughts = {choose("greedy", scripted(), s)[1].thought.text for s in range(30)}
     assert (
         "I know Northwest holds ⟨1,4⟩: Northwest got it in an ask everyone saw; I ask for it."
         in thoughts
@@ -101,9 +101,9 @@ def test_known_holder_first(strategy: str) -> None:
         sure = known(view)
         if sure:
             seen += 1
-            assert decision.action in sure, decision.thought
+            assert decision.action in sure, decision.thought.text
         else:
-            assert re.match(r"I know \w+ holds", decision.thought) is None
+            assert re.match(r"I know \w+ holds", decision.thought.text) is None
     assert seen > 10
 
 
@@ -111,7 +111,7 @@ def test_greedy_asks_at_random_when_it_knows_nothing() -> None:
     targets = set()
     for view, decision in decisions("greedy"):
         if not known(view):
-            assert "at random" in decision.thought
+            assert "at random" in decision.thought.text
             targets.add(decision.action.target)  # type: ignore[attr-defined]
     assert len(targets) > 1
 
@@ -129,7 +129,7 @@ def test_silent_asks_known_cards_only_for_kinds_it_can_complete() -> None:
         if whole:
             assert action in sure and action.card.kind in whole
         else:
-            assert "I know no whole kind yet" in decision.thought
+            assert "I know no whole kind yet" in decision.thought.text
 
 
 def fresh(spec: str = "kwartet", seed: int = 0) -> KwartetState:
@@ -147,17 +147,17 @@ def test_silent_decoys_only_when_asking_for_own_cards_is_allowed() -> None:
     decoys = 0
     for seed in range(60):
         view, decision = choose("silent", state, seed)
-        if "which I hold myself" in decision.thought:
+        if "which I hold myself" in decision.thought.text:
             decoys += 1
             assert decision.action.card in view.hand  # type: ignore[attr-defined]
     assert 8 < decoys < 35  # a third of 60, when no kind is complete
     for view, decision in decisions("silent", "kwartet(kinds=6,ask_own=false)", games=2):
-        assert "which I hold myself" not in decision.thought
+        assert "which I hold myself" not in decision.thought.text
         assert decision.action.card not in view.hand  # type: ignore[attr-defined]
 
 
 def test_mixed_uses_both_rules() -> None:
-    thoughts = [d.thought for _, d in decisions("mixed", games=3)]
+    thoughts = [d.thought.text for _, d in decisions("mixed", games=3)]
     assert any("I know no whole kind yet" in t for t in thoughts)  # silent's fallback
     assert any("I know no holder of a card I need" in t for t in thoughts)  # greedy's
 
@@ -250,7 +250,7 @@ def test_same_seed_same_game(strategy: str) -> None:
     names = [strategy, "random", strategy, "greedy"]
     first = play_match("kwartet(kinds=6)", names, 3)
     assert first.digest() == play_match("kwartet(kinds=6)", names, 3).digest()
-    assert all(t.thought for t in first.transcript)
+    assert all(t.thought.text for t in first.transcript)
 
 
 def test_expert_beats_random_by_a_wide_margin() -> None:
@@ -270,7 +270,7 @@ class _OwnCards(Strategy):
 
     def choose(self, view: View) -> Decision:
         assert isinstance(view, KwartetView)
-        return Decision(Ask(view.targets[0], view.hand[0]), "a decoy")
+        return Decision(Ask(view.targets[0], view.hand[0]), Thought("a decoy"))
 
 
 def test_a_game_that_would_never_end_stops_at_max_moves() -> None:

@@ -135,7 +135,7 @@ def test_watch_matches_play_match(client: TestClient) -> None:
     end = frame(client, info["session"], -1)
     assert end["terminal"] and end["returns"] == list(result.returns)
     decisions = [e for e in end["log"] if e["type"] == "decision"]
-    assert [d["thought"] for d in decisions] == [t.thought for t in result.transcript]
+    assert [d["thought"] for d in decisions] == [t.thought.text for t in result.transcript]
     events = [e["text"] for e in end["log"] if e["type"] == "event"]
     assert events == [e.text for e in result.events]
 

@@ -13,11 +13,13 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from epigames.cards import Holds
 from epigames.errors import InputError
 from epigames.games import (
     CHANCE,
     TERMINAL,
     Decision,
+    Fact,
     Game,
     Param,
     PrivateObservation,
@@ -31,6 +33,7 @@ from epigames.games import (
     registered_games,
 )
 from epigames.games.picture import HasPictures, KripkePicture
+from epigames.games.strategy import Thought
 from epigames.logic import KripkeModel
 
 NAME = "webtoy"
@@ -55,6 +58,10 @@ class Shown(PublicAnnouncement):
     @property
     def text(self) -> str:
         return f"{self.name_of(self.seat)} shows card {self.card}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return (Holds(self.seat, self.card),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +125,9 @@ class ToyView(View):
     @property
     def legal_actions(self) -> Sequence[Hashable]:
         return self._legal
+
+    def private_items(self) -> frozenset[Hashable]:
+        return frozenset(self.hand)
 
     def _extra_dict(self) -> dict[str, Any]:
         return {"hand": list(self.hand), "shown": {str(k): v for k, v in self.shown.items()}}
@@ -245,7 +255,8 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
 
         def choose(self, view: View) -> Decision:
             assert isinstance(view, ToyView)
-            return Decision("show", f"I show my {view.hand[0]}.")
+            card = view.hand[0]
+            return Decision("show", Thought(f"I show my {card}.", frozenset([card])))
 
     @register_strategy(NAME, "passer")
     class Passer(Strategy):
@@ -253,4 +264,5 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
 
         def choose(self, view: View) -> Decision:
             assert isinstance(view, ToyView)
-            return Decision("pass", f"I keep {view.hand[0]} to myself.")
+            card = view.hand[0]
+            return Decision("pass", Thought(f"I keep {card} to myself.", frozenset([card])))

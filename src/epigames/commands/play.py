@@ -214,7 +214,7 @@ def json_lines(
                     "move": step.move,
                     "seat": entry.seat,
                     "action": game.action_to_string(entry.action),
-                    "thought": entry.thought,
+                    "thought": entry.thought.text,
                 }
             )
         for index in step.events:
@@ -271,7 +271,7 @@ def print_transcript(
         if entry is not None and (viewer is None or entry.seat == viewer):
             line = Text(f"{step.move:>4}  ", style="dim")
             line.append(f"{names[entry.seat]} thinks: ", style="italic")
-            line.append(entry.thought, style="italic magenta")
+            line.append(entry.thought.text, style="italic magenta")
             console.print(line)
         for index in step.events:
             event = events[index]

@@ -238,6 +238,13 @@ class State(abc.ABC):
 
     game: Game
 
+    def private_items(self) -> frozenset[Hashable]:
+        """The items only this seat (and whoever saw them too) can see: its cards, its look.
+
+        A thought naming one of them (`Thought.names`) is kept from the other seats.
+        """
+        return frozenset()
+
     @property
     @abc.abstractmethod
     def current_player(self) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 from epigames.errors import EpigamesError, IllegalActionError, InputError
 from epigames.games.core import CHANCE, TERMINAL, Game, State, View, load_game
 from epigames.games.events import Event
-from epigames.games.strategy import Strategy, make_strategy
+from epigames.games.strategy import NO_THOUGHT, Strategy, Thought, make_strategy
 
 
 class MatchSetupError(InputError):
@@ -35,13 +35,13 @@ class TranscriptEntry(NamedTuple):
     Attributes:
         seat: who decided.
         action: the action played.
-        thought: the strategy's reason.
+        thought: the strategy's reason (empty for a person's move).
         first_event: index into `MatchResult.events` of the first event the action caused.
     """
 
     seat: int
     action: Hashable
-    thought: str
+    thought: Thought
     first_event: int
 
 
@@ -86,7 +86,7 @@ class MatchResult:
                 {
                     "seat": t.seat,
                     "action": game.action_to_string(t.action),
-                    "thought": t.thought,
+                    "thought": t.thought.text,
                     "first_event": t.first_event,
                 }
                 for t in self.transcript
@@ -234,7 +234,7 @@ class Match:
         seat = self.waiting_for()
         if seat is None:
             raise MatchError("no person is to move now")
-        return self._play(seat, action, "")
+        return self._play(seat, action, NO_THOUGHT)
 
     def advance(self) -> int:
         """Let the agents play until a person's turn or the end; returns their decisions."""
@@ -288,7 +288,7 @@ class Match:
             history=tuple(state.history),
         )
 
-    def _play(self, seat: int, action: Hashable, thought: str) -> TranscriptEntry:
+    def _play(self, seat: int, action: Hashable, thought: Thought) -> TranscriptEntry:
         first = len(self.state.events)
         try:
             self.state.apply(action)

@@ -5,14 +5,44 @@ from __future__ import annotations
 import abc
 import random
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import ClassVar, NamedTuple, TypeVar
 
 from epigames.errors import UnknownNameError
 from epigames.games.core import View, game_class
+from epigames.games.events import Fact
 
 
 class UnknownStrategyError(UnknownNameError):
     """A strategy name that is not registered for the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """Why a strategy chose its action: a sentence, and what in it only some seats know.
+
+    The transcript and the web app render `str(thought)`; the web app shows it to a seat
+    only when the hidden items it names are the seat's own or become public with the move
+    (`web.readers`), so nothing about who may read it is guessed from the text.
+
+    Attributes:
+        text: one short human sentence ("I know West holds ⟨8,4⟩; I ask for it.").
+        names: the items of the game the sentence names that may be hidden (cards, the
+            roll under the cup); empty when it names none.
+        concluded: the facts the strategy concluded and acted on (e.g. `Holds(West,
+            ⟨8,4⟩)`), as the card engine and the logic engine write them.
+    """
+
+    text: str
+    names: frozenset[Hashable] = frozenset()
+    concluded: tuple[Fact, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+#: The thought of a move nobody explained (a person's).
+NO_THOUGHT = Thought("")
 
 
 class Decision(NamedTuple):
@@ -20,11 +50,11 @@ class Decision(NamedTuple):
 
     Attributes:
         action: the chosen legal action.
-        thought: one short human sentence saying why ("I ask West for ⟨8,4⟩ at random").
+        thought: why, as data (`Thought`).
     """
 
     action: Hashable
-    thought: str
+    thought: Thought
 
 
 class Strategy(abc.ABC):

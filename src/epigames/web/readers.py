@@ -1,74 +1,52 @@
 """Who may read an agent's thought: the seats for which it names no other seat's secrets.
 
-An agent's thought is one sentence ("I hold ⟨8,1⟩, so I ask West for it") and may name
-items only some seats can see. A seat's private items are read from its view's
-`PRIVATE_FIELDS`; a seat may read a thought when it names none of another seat's items
-(beyond what the move's own public events name anyway).
+A thought (`games.strategy.Thought`) lists the hidden items it names (`Thought.names`):
+cards, the roll under the cup. Each seat's secrets are its view's `private_items()`. A
+seat may read a thought when none of the items it names is a secret of another seat,
+leaving out items the move's own public events name anyway.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
-from epigames.games import State
-
-#: View fields that hold a seat's private items (cards, dice); used to keep agents'
-#: thoughts that mention them from other seats.
-PRIVATE_FIELDS = ("hand", "cup", "dice", "roll")
+from epigames.games import Event, State
+from epigames.games.strategy import Thought
 
 
-def private_items(view: object) -> set[str]:
-    """The private items (card or die texts) a seat's view holds: its `PRIVATE_FIELDS`.
-
-    Read from the view's attributes (not `to_dict()`, which also lists legal actions:
-    this runs once per seat for every decision of a game).
-    """
-    items: set[str] = set()
-    for key in PRIVATE_FIELDS:
-        value = getattr(view, key, None)
-        if value is None or callable(value):
-            continue
-        if isinstance(value, list | tuple | set | frozenset):
-            items.update(str(v) for v in value)
-        else:
-            items.add(str(value))
-    return items
-
-
-def mentions(text: str, item: str) -> bool:
-    """Whether `text` names `item` as a whole word (`A` is not named by `Ann`)."""
-    return re.search(rf"(?<!\w){re.escape(item)}(?!\w)", text) is not None
-
-
-def seat_items(state: State) -> list[set[str]]:
+def seat_items(state: State) -> list[frozenset[Hashable]]:
     """Each seat's private items now (from its own view)."""
-    n = state.game.num_players
-    return [private_items(state.observation(s)) for s in range(n)]
+    return [state.observation(s).private_items() for s in range(state.game.num_players)]
+
+
+def public_items(events: Iterable[Event]) -> frozenset[Hashable]:
+    """The items (cards, rolls, seats) that the public events among `events` name in their facts."""
+    return frozenset(
+        item
+        for event in events
+        if event.public
+        for fact in event.facts
+        for item in fact.as_tuple()[1:]
+    )
 
 
 def thought_readers(
-    seat: int, thought: str, private: Sequence[set[str]], public_text: str
+    seat: int,
+    thought: Thought,
+    private: Sequence[frozenset[Hashable]],
+    public: frozenset[Hashable],
 ) -> frozenset[int]:
     """The seats that may read `seat`'s thought.
 
-    A thought may name items that only some seats can see ("I hold ⟨8,1⟩"). A seat may
-    read it only when it names no private item (`private`: per seat, before the move) of
-    any *other* seat, except items the move's own public events name anyway
-    (`public_text`).
+    `private`: every seat's private items before the move; `public`: the items the move's
+    public events name. The decider may always read its own thought.
     """
-    everything = set().union(*private)
-    # A plain substring test first: most items are not in the thought at all.
-    named = {
-        item
-        for item in everything
-        if item in thought and mentions(thought, item) and not mentions(public_text, item)
-    }
+    named = thought.names - public
+    everyone = frozenset(range(len(private)))
     if not named:
-        return frozenset(range(len(private)))
-    readers = {seat}
-    for viewer in range(len(private)):
-        others = set().union(*(private[s] for s in range(len(private)) if s != viewer))
-        if not named & others:
-            readers.add(viewer)
-    return frozenset(readers)
+        return everyone
+    return frozenset(
+        viewer
+        for viewer in everyone
+        if viewer == seat or not any(named & private[s] for s in everyone if s != viewer)
+    )

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from epigames.errors import EpigamesError
 from epigames.games import CHANCE, Game, Match, State, TranscriptEntry
 from epigames.games.picture import KripkePicture
-from epigames.web.readers import seat_items, thought_readers
+from epigames.games.strategy import NO_THOUGHT, Thought
+from epigames.web.readers import public_items, seat_items, thought_readers
 
 #: The strategy name that marks the seat a person plays.
 HUMAN = "human"
@@ -50,7 +51,7 @@ class MoveRecord:
     Attributes:
         seat: who decided.
         action: the action's text (`game.action_to_string`).
-        thought: the agent's reason ("" for a person's move).
+        thought: the agent's reason (empty for a person's move).
         first_event: index into the full event log of the first event it caused.
         thought_for: the seats allowed to read the thought: the decider, and every seat
             for which it names none of another seat's private items (see
@@ -59,7 +60,7 @@ class MoveRecord:
 
     seat: int
     action: str
-    thought: str
+    thought: Thought
     first_event: int
     thought_for: frozenset[int] | None
 
@@ -141,7 +142,7 @@ class Session:
         """Apply a replayed player's action and record it (the state checks legality)."""
         first = len(self.head.events)
         self._apply(action)
-        self._record(TranscriptEntry(seat, action, "", first))
+        self._record(TranscriptEntry(seat, action, NO_THOUGHT, first))
 
     def _record(self, entry: TranscriptEntry) -> None:
         """Record a decision that was just applied to the head.
@@ -150,7 +151,7 @@ class Session:
         of decisions at once, and most are never seen from a seat.
         """
         self.history.extend(self.head.history[len(self.history) :])
-        readers = None if entry.thought else frozenset(range(self.game.num_players))
+        readers = None if entry.thought.names else frozenset(range(self.game.num_players))
         text = self.game.action_to_string(entry.action)
         record = MoveRecord(entry.seat, text, entry.thought, entry.first_event, readers)
         self.decisions.append(record)
@@ -180,7 +181,7 @@ class Session:
                 state.apply(action)
             if private is not None:
                 happened = events[dec.first_event : self.event_counts[k + 1]]
-                public = " ".join(e.text for e in happened if e.public)
+                public = public_items(happened)
                 readers = thought_readers(dec.seat, dec.thought, private, public)
                 self.decisions[k] = dataclasses.replace(dec, thought_for=readers)
         self._readers_done = upto

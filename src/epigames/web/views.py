@@ -112,8 +112,8 @@ def log_entries(
                     "index": index,
                     "seat": dec.seat,
                     "action": dec.action,
-                    "thought": dec.thought if show else "",
-                    "thought_hidden": bool(dec.thought) and not show,
+                    "thought": dec.thought.text if show else "",
+                    "thought_hidden": bool(dec.thought.text) and not show,
                     "human": session.human == dec.seat,
                 }
             )

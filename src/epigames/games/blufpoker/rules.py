@@ -199,6 +199,11 @@ class BlufpokerView(View):
         note = self._note
         return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
 
+    def private_items(self) -> frozenset[Hashable]:
+        """The roll this seat saw under the cup, while the cup still holds it."""
+        cup = self.cup
+        return frozenset() if cup is None else frozenset([cup])
+
     @property
     def untouched(self) -> Dice:
         """While this seat holds the cup: its dice not rolled yet this turn."""

@@ -139,6 +139,10 @@ class KwartetView(View):
         """The seat's own cards, sorted."""
         return tuple(CARDS[c] for c in self._hand_ids)
 
+    def private_items(self) -> frozenset[Hashable]:
+        """The seat's own cards."""
+        return frozenset(self.hand)
+
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds (public)."""

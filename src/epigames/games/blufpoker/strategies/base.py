@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import abc
+import dataclasses
 
 from epigames.games.blufpoker.actions import BIDS, KEEPS, ROLL_DICE, STOP
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
 from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.tables import poker_keep
 from epigames.games.core import View
-from epigames.games.strategy import Decision, Strategy
+from epigames.games.strategy import Decision, Strategy, Thought
 
 
 class BlufpokerStrategy(Strategy):
@@ -24,12 +25,20 @@ class BlufpokerStrategy(Strategy):
         assert isinstance(view, BlufpokerView)
         phase = view.phase
         if phase == "decide":
-            return self.decide(view)
-        if phase == "roll":
-            return self.roll(view)
-        if phase == "bid":
-            return self.bid(view)
-        return self.poker_keep(view)
+            decision = self.decide(view)
+        elif phase == "roll":
+            decision = self.roll(view)
+        elif phase == "bid":
+            decision = self.bid(view)
+        else:
+            decision = self.poker_keep(view)
+        cup = view.cup
+        if cup is None:
+            return decision
+        # A seat that saw under the cup may name what it saw in any thought.
+        thought = decision.thought
+        names = thought.names | {cup}
+        return Decision(decision.action, dataclasses.replace(thought, names=names))
 
     @abc.abstractmethod
     def decide(self, view: BlufpokerView) -> Decision:
@@ -49,7 +58,7 @@ class BlufpokerStrategy(Strategy):
         assert target is not None
         kept = poker_keep(view.poker_dice, target.high)
         why = f"to chase {target}" if kept else f"nothing reaches {target}"
-        return Decision(KEEPS[kept], f"Poker phase: I keep {dice_text(kept)} ({why}).")
+        return Decision(KEEPS[kept], Thought(f"Poker phase: I keep {dice_text(kept)} ({why})."))
 
 
 def above(rank: int, steps: int) -> Roll:
@@ -59,14 +68,14 @@ def above(rank: int, steps: int) -> Roll:
 
 def roll(dice: Dice, why: str) -> Decision:
     """A `RollDice` decision with its reason."""
-    return Decision(ROLL_DICE[dice], why)
+    return Decision(ROLL_DICE[dice], Thought(why))
 
 
 def stop(why: str) -> Decision:
     """A `Stop` decision with its reason."""
-    return Decision(STOP, why)
+    return Decision(STOP, Thought(why))
 
 
 def bid(roll: Roll, why: str) -> Decision:
     """A `Bid` decision with its reason."""
-    return Decision(BIDS[roll.rank], why)
+    return Decision(BIDS[roll.rank], Thought(why))

@@ -27,7 +27,7 @@ from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
 from epigames.games.blufpoker.strategies.planning import best_bluff, planner, safe_bid
 from epigames.games.blufpoker.tables import CONSISTENT, P_WORLD
-from epigames.games.strategy import Decision, register_strategy
+from epigames.games.strategy import Decision, Thought, register_strategy
 
 #: Beta prior of a bidder's bluff rate when it could have bid its roll: (bluffs, truths).
 PRIOR = (1.0, 2.0)
@@ -122,8 +122,8 @@ class BayesAgent(BlufpokerStrategy):
         if view.board.opening:
             why = f"An opening bid is true by rule; believing risks {risk:.2f}"
         if p_true < risk:
-            return Decision(CALL, f"{why}: I call.")
-        return Decision(BELIEVE, f"{why}: I believe.")
+            return Decision(CALL, Thought(f"{why}: I call."))
+        return Decision(BELIEVE, Thought(f"{why}: I believe."))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll what the planner says gives the best chance of no penalty, or stop."""

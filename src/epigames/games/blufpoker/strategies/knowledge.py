@@ -24,7 +24,7 @@ from epigames.games.blufpoker.dice import ROLLS, Roll, contains, dice_text
 from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
 from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST
-from epigames.games.strategy import Decision, register_strategy
+from epigames.games.strategy import Decision, Thought, register_strategy
 
 THRESHOLD_MEAN = 1 / 4
 THRESHOLD_SD = 1 / 12
@@ -52,13 +52,15 @@ class KnowledgeAgent(BlufpokerStrategy):
         p = P_AT_LEAST[visible][current.rank]
         shown = f"{dice_text(visible)} shown" if visible else "nothing shown"
         if p == 0.0:
-            return Decision(CALL, f"No world with {shown} reaches {current}: a bluff, I call.")
+            return Decision(
+                CALL, Thought(f"No world with {shown} reaches {current}: a bluff, I call.")
+            )
         threshold = self.rng.gauss(THRESHOLD_MEAN, THRESHOLD_SD) * THRESHOLD_SCALE[len(visible)]
         text = f"P(cup ≥ {current} | {shown}) = {p:.2f}"
         if p >= threshold:
             self._plan, self._path = None, ""
-            return Decision(BELIEVE, f"{text} ≥ threshold {threshold:.2f}: I believe.")
-        return Decision(CALL, f"{text} < threshold {threshold:.2f}: I call.")
+            return Decision(BELIEVE, Thought(f"{text} ≥ threshold {threshold:.2f}: I believe."))
+        return Decision(CALL, Thought(f"{text} < threshold {threshold:.2f}: I call."))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""

@@ -19,7 +19,7 @@ from epigames.games.blufpoker.actions import BELIEVE, CALL
 from epigames.games.blufpoker.dice import dice_text
 from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, above, bid, roll, stop
-from epigames.games.strategy import Decision, register_strategy
+from epigames.games.strategy import Decision, Thought, register_strategy
 
 CALLS = ("random", "believe", "never")
 ROLLS_ = ("random", "lowest", "random-lowest", "greedy")
@@ -47,15 +47,15 @@ class Naive(BlufpokerStrategy):
         assert current is not None
         calling = self.calling
         if calling == "believe":
-            return Decision(BELIEVE, f"I believe every bid, so {current} too.")
+            return Decision(BELIEVE, Thought(f"I believe every bid, so {current} too."))
         if calling == "never":
-            return Decision(CALL, f"I never believe a bid: I call {current}.")
+            return Decision(CALL, Thought(f"I never believe a bid: I call {current}."))
         if current.rank == 55:
-            return Decision(CALL, "Nobody can beat 666: I call it.")
+            return Decision(CALL, Thought("Nobody can beat 666: I call it."))
         draw = self.rng.random()
         if draw < CALL_CHANCE:
-            return Decision(CALL, f"I call {current} (draw {draw:.2f} < {CALL_CHANCE}).")
-        return Decision(BELIEVE, f"I believe {current} (draw {draw:.2f} ≥ {CALL_CHANCE}).")
+            return Decision(CALL, Thought(f"I call {current} (draw {draw:.2f} < {CALL_CHANCE})."))
+        return Decision(BELIEVE, Thought(f"I believe {current} (draw {draw:.2f} ≥ {CALL_CHANCE})."))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll the chosen dice at once; stop after that."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from epigames.games.core import View
-from epigames.games.strategy import Decision, Strategy, register_strategy
+from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
 
 @register_strategy("blufpoker", "random")
@@ -16,4 +16,6 @@ class RandomPlayer(Strategy):
         """Any legal action, uniformly."""
         legal = view.legal_actions
         action = legal[int(self.rng.random() * len(legal))]
-        return Decision(action, f"I pick {action} at random among {len(legal)} legal actions.")
+        return Decision(
+            action, Thought(f"I pick {action} at random among {len(legal)} legal actions.")
+        )

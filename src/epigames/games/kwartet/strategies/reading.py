@@ -10,11 +10,11 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from epigames.cards import CardKnowledge
+from epigames.cards import CardKnowledge, Holds
 from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
 from epigames.games.kwartet.rules import KwartetGame, KwartetView
-from epigames.games.strategy import Decision
+from epigames.games.strategy import Decision, Thought
 
 
 class Reading:
@@ -95,8 +95,13 @@ class Reading:
     # -- decisions ---------------------------------------------------------------------
 
     def ask(self, target: int, card: Card, thought: str) -> Decision:
-        """The decision to ask `target` for `card`."""
-        return Decision(ASKS[target][card.index], thought)
+        """The decision to ask `target` for `card`, concluding `Holds` when it knows so.
+
+        The thought names the card (it becomes public with the ask).
+        """
+        sure = self.knowledge.known_holders()[card.index] == target
+        concluded = (Holds(target, card),) if sure else ()
+        return Decision(ASKS[target][card.index], Thought(thought, frozenset([card]), concluded))
 
     def why_known(self, card: Card, holder: int) -> str:
         """Why the seat knows `holder` has `card`, in a few words."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS
 from epigames.games.kwartet.rules import KwartetView
-from epigames.games.strategy import Decision, Strategy, register_strategy
+from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
 
 @register_strategy("kwartet", "random")
@@ -26,4 +26,5 @@ class RandomAsker(Strategy):
         target = targets[int(rng.random() * len(targets))]
         card = cards[int(rng.random() * len(cards))]
         name = view.game.seat_names[target]
-        return Decision(ASKS[target][card.index], f"I ask {name} for {card} at random.")
+        thought = Thought(f"I ask {name} for {card} at random.", frozenset([card]))
+        return Decision(ASKS[target][card.index], thought)
