@@ -249,13 +249,13 @@ class OneOf(Connective):
         return self.args
 
 
+@dataclass(frozen=True, slots=True)
 class Knowledge(Formula):
-    """Base of the single-agent modalities K, Kw and M."""
+    """Base of the single-agent modalities K, Kw and M (subclasses set `symbol`)."""
 
-    __slots__ = ()
     agent: str
     arg: Formula
-    symbol: ClassVar[str]
+    symbol: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.agent, str) or not self.agent:
@@ -265,41 +265,35 @@ class Knowledge(Formula):
         return (self.arg,)
 
 
-@dataclass(frozen=True, slots=True)
 class K(Knowledge):
     """The agent knows that the formula holds."""
 
-    agent: str
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "K"
 
 
-@dataclass(frozen=True, slots=True)
 class Kw(Knowledge):
     """The agent knows whether the formula holds: K φ ∨ K ¬φ."""
 
-    agent: str
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "Kw"
 
 
-@dataclass(frozen=True, slots=True)
 class M(Knowledge):
     """The agent considers the formula possible: ¬K ¬φ."""
 
-    agent: str
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "M"
 
 
+@dataclass(frozen=True, slots=True)
 class GroupKnowledge(Formula):
     """Base of the group modalities: everybody (E), common (C), distributed (D) knowledge."""
 
-    __slots__ = ()
     group: Group
     arg: Formula
-    symbol: ClassVar[str]
-    whether: ClassVar[bool]
+    symbol: ClassVar[str] = ""
+    whether: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not self.group or not all(isinstance(a, str) and a for a in self.group):
@@ -309,62 +303,47 @@ class GroupKnowledge(Formula):
         return (self.arg,)
 
 
-@dataclass(frozen=True, slots=True)
 class E(GroupKnowledge):
     """Everybody in the group knows."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "E"
-    whether: ClassVar[bool] = False
 
 
-@dataclass(frozen=True, slots=True)
 class C(GroupKnowledge):
     """It is common knowledge in the group."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "C"
-    whether: ClassVar[bool] = False
 
 
-@dataclass(frozen=True, slots=True)
 class D(GroupKnowledge):
     """The group knows it distributedly (pooling what its members know)."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "D"
-    whether: ClassVar[bool] = False
 
 
-@dataclass(frozen=True, slots=True)
 class Ew(GroupKnowledge):
     """Everybody in the group knows whether."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "Ew"
     whether: ClassVar[bool] = True
 
 
-@dataclass(frozen=True, slots=True)
 class Cw(GroupKnowledge):
     """It is common knowledge in the group whether: C φ ∨ C ¬φ."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "Cw"
     whether: ClassVar[bool] = True
 
 
-@dataclass(frozen=True, slots=True)
 class Dw(GroupKnowledge):
     """The group distributedly knows whether."""
 
-    group: Group
-    arg: Formula
+    __slots__ = ()
     symbol: ClassVar[str] = "Dw"
     whether: ClassVar[bool] = True
 
@@ -487,7 +466,7 @@ def substitute(f: Formula, mapping: dict[str, Formula]) -> Formula:
     if isinstance(f, (Implies, Iff)):
         return type(f)(substitute(f.left, mapping), substitute(f.right, mapping))
     if isinstance(f, (Knowledge, GroupKnowledge)):
-        return replace(f, arg=substitute(f.arg, mapping))  # type: ignore[type-var]
+        return replace(f, arg=substitute(f.arg, mapping))
     if isinstance(f, Announce):
         return Announce(
             substitute(f.pre, mapping), substitute(f.post, mapping), f.group, f.whether, f.diamond
