@@ -19,13 +19,8 @@ from epigames.games.blufpoker.actions import (
 )
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Roll, RollError
 from epigames.games.blufpoker.knowledge import CupKnowledge, UndefinedBeliefError
-from epigames.games.blufpoker.rules import (
-    PHASES,
-    SEAT_NAMES,
-    BlufpokerGame,
-    BlufpokerState,
-    BlufpokerView,
-)
+from epigames.games.blufpoker.rules import PHASES, SEAT_NAMES, BlufpokerGame, BlufpokerState
+from epigames.games.blufpoker.views import BlufpokerView
 
 __all__ = [
     "BELIEVE",

@@ -212,6 +212,36 @@ def _combos(dice: Dice, k: int) -> list[Dice]:
     return [tuple(c) for c in itertools.combinations(dice, k)]
 
 
+# Phases: who moves and what is legal. Public: every seat sees what phase the game is in.
+# They are kept with the actions because both the state and the seat's view (`views.py`,
+# which must not import `rules.py`) read the legal actions off the phase.
+OPEN, DECIDE, ROLL, THROW, BID, POKER_THROW, POKER_KEEP, OVER = range(8)
+PHASES = ("open", "decide", "roll", "throw", "bid", "poker-throw", "poker-keep", "over")
+"""Phase names, by phase number (views report the name)."""
+
+_DECIDE_ACTIONS = (CALL, BELIEVE)
+
+
+def legal_choices(
+    phase: int, bid: int, untouched: Dice, fresh: Dice, poker: Dice
+) -> tuple[Action, ...]:
+    """The legal actions of the player to move in `phase` (none at chance and the end).
+
+    `bid` is the rank to beat, `untouched` and `fresh` the holder's unrolled and rolled
+    dice, `poker` the open dice of the poker phase.
+    """
+    if phase == DECIDE:
+        return _DECIDE_ACTIONS
+    if phase == ROLL:
+        choices: tuple[Action, ...] = roll_choices(untouched)
+        return (*choices, STOP) if fresh else choices
+    if phase == BID:
+        return BIDS_ABOVE[bid]
+    if phase == POKER_KEEP:
+        return keep_choices(poker)
+    return ()
+
+
 def parse_action(text: str) -> Action | Throw:
     """Read any action or chance outcome from its `str()`.
 

@@ -37,7 +37,8 @@ from epigames.logic.picture import KripkePicture
 
 if TYPE_CHECKING:
     from epigames.games.blufpoker.records import Board
-    from epigames.games.blufpoker.rules import BlufpokerState, BlufpokerView
+    from epigames.games.blufpoker.rules import BlufpokerState
+    from epigames.games.blufpoker.views import BlufpokerView
 
 _ALL_RANKS = tuple(range(RANKS))
 

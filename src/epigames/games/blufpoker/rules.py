@@ -1,4 +1,4 @@
-"""The Blufpoker rules: game parameters, states and seat views.
+"""The Blufpoker rules: game parameters and states (seat views are in `views.py`).
 
 A round starts with its first player rolling all three dice under the cup and bidding
 what it rolled (the rules make an opening bid true). The next player either calls (the cup
@@ -22,14 +22,19 @@ import functools
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from epigames.games.blufpoker.actions import (
-    BELIEVE,
+    BID,
     BIDS,
-    BIDS_ABOVE,
-    CALL,
-    STOP,
+    DECIDE,
+    OPEN,
+    OVER,
+    PHASES,
+    POKER_KEEP,
+    POKER_THROW,
+    ROLL,
+    THROW,
     Action,
     Believe,
     Bid,
@@ -38,9 +43,8 @@ from epigames.games.blufpoker.actions import (
     RollDice,
     Stop,
     Throw,
-    keep_choices,
+    legal_choices,
     parse_action,
-    roll_choices,
     throws,
 )
 from epigames.games.blufpoker.dice import (
@@ -52,7 +56,6 @@ from epigames.games.blufpoker.dice import (
     Dice,
     Roll,
     contains,
-    dice_text,
     minus,
     sort_dice,
 )
@@ -70,6 +73,7 @@ from epigames.games.blufpoker.events import (
 )
 from epigames.games.blufpoker.records import Board
 from epigames.games.blufpoker.tables import POKER_ROLLS
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
@@ -77,25 +81,14 @@ from epigames.games.core import (
     Param,
     SeatError,
     State,
-    View,
     illegal_action,
     register_game,
 )
 from epigames.games.events import Event
 from epigames.games.picture import HasPictures, KripkePicture
 
-if TYPE_CHECKING:
-    from epigames.games.blufpoker.knowledge import CupKnowledge
-
 #: Display names of the seats (short, distinct, no digits: `--seat Bob`).
 SEAT_NAMES = ("Ann", "Bob", "Cas", "Dee", "Eli", "Fay")
-
-# Phases: who moves and what is legal. Public: every seat sees what phase the game is in.
-OPEN, DECIDE, ROLL, THROW, BID, POKER_THROW, POKER_KEEP, OVER = range(8)
-PHASES = ("open", "decide", "roll", "throw", "bid", "poker-throw", "poker-keep", "over")
-"""Phase names, by phase number (views report the name)."""
-
-_DECIDE_ACTIONS = (CALL, BELIEVE)
 
 
 @register_game
@@ -133,147 +126,6 @@ class BlufpokerGame(Game):
     def parse_action(self, text: str) -> Action | Throw:
         """Read an action (`call`, `bid 654`, …) or a chance outcome (`throw 6 4`)."""
         return parse_action(text)
-
-
-class BlufpokerView(View):
-    """A seat's view: the public board, the seat's own look under the cup, the log.
-
-    Built from the seat's observations only: the board from public announcements, the
-    cup note from the seat's private observations.
-    """
-
-    def __init__(
-        self,
-        game: BlufpokerGame,
-        seat: int,
-        current: int,
-        phase: int,
-        log: list[Event],
-        board: Board,
-        note: tuple[Dice, Dice] | None,
-    ) -> None:
-        # Set directly rather than through View.__init__: one view is built per decision.
-        self._game, self._seat, self._current_player = game, seat, current
-        self._log_source, self._log_length = log, len(log)
-        self._phase = phase
-        self.board = board
-        self._note = note
-
-    def events_since(self, index: int) -> list[Event]:
-        """The events this seat observed from position `index` of its log on (cheap)."""
-        return self._log_source[index : self._log_length]
-
-    @property
-    def phase(self) -> str:
-        """The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`)."""
-        return PHASES[self._phase]
-
-    @property
-    def bid(self) -> Roll | None:
-        """The bid to beat (None before the first)."""
-        return ROLLS[self.board.bid] if self.board.bid >= 0 else None
-
-    @property
-    def bidder(self) -> int:
-        """Who made the bid (-1 before the first)."""
-        return self.board.bidder
-
-    @property
-    def over(self) -> Roll | None:
-        """The bid that the current bid beat (None for an opening bid)."""
-        return ROLLS[self.board.over] if self.board.over >= 0 else None
-
-    @property
-    def visible(self) -> Dice:
-        """The dice outside the cup, high to low."""
-        return self.board.visible
-
-    @property
-    def penalties(self) -> tuple[int, ...]:
-        """Every seat's penalties."""
-        return self.board.penalties
-
-    @property
-    def cup(self) -> Roll | None:
-        """What this seat saw under the cup, while that is still what it holds; else None."""
-        note = self._note
-        return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
-
-    def private_items(self) -> frozenset[Hashable]:
-        """The roll this seat saw under the cup, while the cup still holds it."""
-        cup = self.cup
-        return frozenset() if cup is None else frozenset([cup])
-
-    @property
-    def untouched(self) -> Dice:
-        """While this seat holds the cup: its dice not rolled yet this turn."""
-        return self._note[0] if self._note is not None else ()
-
-    @property
-    def fresh(self) -> Dice:
-        """While this seat holds the cup: the faces it rolled this turn."""
-        return self._note[1] if self._note is not None else ()
-
-    @property
-    def poker_dice(self) -> Dice:
-        """The open dice of the poker phase."""
-        return self.board.poker_dice
-
-    @property
-    def poker_target(self) -> Roll | None:
-        """The poker being chased in the poker phase, else None."""
-        return ROLLS[self.board.poker_target] if self.board.poker_target >= 0 else None
-
-    @functools.cached_property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """This seat's legal actions (empty when it is not its turn)."""
-        if self._current_player != self._seat:
-            return ()
-        return _legal(self._phase, self.board.bid, self.untouched, self.fresh, self.poker_dice)
-
-    @functools.cached_property
-    def knowledge(self) -> CupKnowledge:
-        """What this seat knows and believes about the cup (see `knowledge.CupKnowledge`)."""
-        from epigames.games.blufpoker.knowledge import CupKnowledge
-
-        return CupKnowledge.from_view(self)
-
-    def _extra_dict(self) -> dict[str, Any]:
-        cup = self.cup
-        return {
-            "phase": self.phase,
-            "bid": None if self.bid is None else str(self.bid),
-            "bidder": self.bidder,
-            "visible": list(self.visible),
-            "penalties": list(self.penalties),
-            "cup": None if cup is None else str(cup),
-            "poker_dice": list(self.poker_dice),
-        }
-
-    def summary(self) -> str:
-        """E.g. `cup 6 5 3 · 6 5 outside · bid 654 · penalties 1 0 2`."""
-        parts = []
-        cup = self.cup
-        if cup is not None:
-            parts.append(f"cup {dice_text(cup.dice)}")
-        parts.append(f"outside {dice_text(self.visible)}")
-        if self.bid is not None:
-            parts.append(f"bid {self.bid}")
-        parts.append("penalties " + " ".join(map(str, self.penalties)))
-        return " · ".join(parts)
-
-
-def _legal(phase: int, bid: int, untouched: Dice, fresh: Dice, poker: Dice) -> tuple[Action, ...]:
-    if phase == DECIDE:
-        return _DECIDE_ACTIONS
-    if phase == ROLL:
-        choices: tuple[Action, ...] = roll_choices(untouched)
-        return (*choices, STOP) if fresh else choices
-    if phase == BID:
-        return BIDS_ABOVE[bid]
-    if phase == POKER_KEEP:
-        return keep_choices(poker)
-    return ()
 
 
 @functools.cache
@@ -326,7 +178,7 @@ class BlufpokerState(State, HasPictures):
         """The legal actions of the player to move (empty at chance and terminal nodes)."""
         if self._player < 0:
             return ()
-        return _legal(self._phase, self._bid, self._untouched, self._fresh, self._poker_dice)
+        return legal_choices(self._phase, self._bid, self._untouched, self._fresh, self._poker_dice)
 
     def chance_outcomes(self) -> tuple[tuple[Throw, float], ...]:
         """While dice roll: every multiset of faces of the rolled dice, with its chance."""
@@ -656,5 +508,4 @@ __all__ = [
     "THROW",
     "BlufpokerGame",
     "BlufpokerState",
-    "BlufpokerView",
 ]

@@ -10,7 +10,8 @@ from epigames.games.kwartet.events import (
     LaidDown,
     OutOfCards,
 )
-from epigames.games.kwartet.rules import KwartetGame, KwartetState, KwartetView
+from epigames.games.kwartet.rules import KwartetGame, KwartetState
+from epigames.games.kwartet.views import KwartetView
 
 __all__ = [
     "ASKS",

@@ -7,8 +7,8 @@ import dataclasses
 
 from epigames.games.blufpoker.actions import BIDS, KEEPS, ROLL_DICE, STOP
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
-from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.tables import poker_keep
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import View
 from epigames.games.strategy import Decision, Strategy, Thought
 

@@ -23,10 +23,10 @@ import random
 from epigames.games.blufpoker.actions import BELIEVE, CALL
 from epigames.games.blufpoker.dice import RANK_DICE, RANKS, ROLLS, dice_text
 from epigames.games.blufpoker.events import BidMade, Called, Opened
-from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
 from epigames.games.blufpoker.strategies.planning import best_bluff, planner, safe_bid
 from epigames.games.blufpoker.tables import CONSISTENT, P_WORLD
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.strategy import Decision, Thought, register_strategy
 
 #: Beta prior of a bidder's bluff rate when it could have bid its roll: (bluffs, truths).

@@ -21,9 +21,9 @@ import random
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
 from epigames.games.blufpoker.dice import ROLLS, Roll, contains, dice_text
-from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
 from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.strategy import Decision, Thought, register_strategy
 
 THRESHOLD_MEAN = 1 / 4

@@ -17,8 +17,8 @@ import random
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
 from epigames.games.blufpoker.dice import dice_text
-from epigames.games.blufpoker.rules import BlufpokerView
 from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, above, bid, roll, stop
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.strategy import Decision, Thought, register_strategy
 
 CALLS = ("random", "believe", "never")

@@ -13,7 +13,8 @@ import numpy.typing as npt
 from epigames.cards import CardKnowledge, Holds
 from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
-from epigames.games.kwartet.rules import KwartetGame, KwartetView
+from epigames.games.kwartet.rules import KwartetGame
+from epigames.games.kwartet.views import KwartetView
 from epigames.games.strategy import Decision, Thought
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS
-from epigames.games.kwartet.rules import KwartetView
+from epigames.games.kwartet.views import KwartetView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
 
