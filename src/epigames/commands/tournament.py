@@ -289,7 +289,11 @@ def tournament(
     game: Annotated[str, typer.Argument(help="Game string, e.g. 'kwartet(kinds=8)'.")],
     players: Annotated[
         str,
-        typer.Option("--players", "-p", help="One strategy per seat: a,b,c[,d]."),
+        typer.Option(
+            "--players",
+            "-p",
+            help="One strategy per seat: a,b,c[,d] (in a team game also one per team).",
+        ),
     ],
     games: Annotated[
         int, typer.Option("--games", "-n", min=1, max=MAX_GAMES, help="Number of games N.")
@@ -305,8 +309,8 @@ def tournament(
         bool,
         typer.Option(
             "--rotate-seats/--fixed-seats",
-            help="Every seat permutation equally often (default), or seat i always "
-            "plays the i-th strategy.",
+            help="Every seat permutation equally often (default; partners move together "
+            "as a team), or seat i always plays the i-th strategy.",
         ),
     ] = True,
     db: DbOption = Path(DEFAULT_DB),

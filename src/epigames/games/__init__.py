@@ -21,12 +21,14 @@ from epigames.games.core import (
     UnknownParameterError,
     View,
     game_class,
+    game_registered,
     illegal_action,
     load_game,
     register_game,
     registered_games,
     replay,
     state_from_json,
+    unregister_game,
 )
 from epigames.games.match import (
     Match,
@@ -76,6 +78,7 @@ __all__ = [
     "View",
     "blufpoker",
     "game_class",
+    "game_registered",
     "illegal_action",
     "kwartet",
     "load_game",
@@ -87,4 +90,5 @@ __all__ = [
     "replay",
     "state_from_json",
     "strategies_for",
+    "unregister_game",
 ]

@@ -9,11 +9,12 @@ canonical string back. States follow OpenSpiel: the player to move is a seat, `C
 from __future__ import annotations
 
 import abc
+import contextlib
 import dataclasses
 import functools
 import json
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Self, TypeVar
 
 from epigames.errors import IllegalActionError, InputError
@@ -53,12 +54,14 @@ __all__ = [
     "UnknownParameterError",
     "View",
     "game_class",
+    "game_registered",
     "illegal_action",
     "load_game",
     "register_game",
     "registered_games",
     "replay",
     "state_from_json",
+    "unregister_game",
 ]
 
 #: `State.current_player` while chance moves (sample from `chance_outcomes()`).
@@ -89,6 +92,7 @@ class Game(abc.ABC):
     def __post_init__(self) -> None:
         for param in self.params:
             param.check(getattr(self, param.name), self.name)
+        self._check_teams()
 
     def __str__(self) -> str:
         """The canonical game string: every parameter, in declared order."""
@@ -106,6 +110,46 @@ class Game(abc.ABC):
     def seat_names(self) -> tuple[str, ...]:
         """Display names of the seats, in seat order."""
         return tuple(f"seat {i}" for i in range(self.num_players))
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The teams: each a tuple of the seats that play together, in seat order.
+
+        By default every seat is a team of its own, `((0,), (1,), …)`. A partnership game
+        overrides it (Klaverjas: `((0, 2), (1, 3))`, partners sit opposite). Members of one
+        team always get equal returns (see `State.team_returns`), so they win together.
+        The teams must divide the seats among them; construction checks it.
+        """
+        return tuple((seat,) for seat in range(self.num_players))
+
+    def _check_teams(self) -> None:
+        """Check that `teams` hold each seat exactly once, each team non-empty and in order.
+
+        Raises:
+            ValueError: they do not (a bug in the game's definition, not a user's error).
+        """
+        teams = self.teams
+        if sorted(seat for team in teams for seat in team) != list(range(self.num_players)):
+            raise ValueError(
+                f"{self.name}: teams {teams} must hold each of the seats "
+                f"0..{self.num_players - 1} exactly once"
+            )
+        for team in teams:
+            if not team or list(team) != sorted(team):
+                raise ValueError(
+                    f"{self.name}: team {team} must be non-empty and list its seats in order"
+                )
+
+    def team_of(self, seat: int) -> int:
+        """The index in `teams` of the team that `seat` plays in.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        for index, team in enumerate(self.teams):
+            if seat in team:
+                return index
+        raise SeatError(f"no seat {seat!r} in {self.name}; choose 0..{self.num_players - 1}")
 
     @property
     @abc.abstractmethod
@@ -304,6 +348,27 @@ class State(abc.ABC):
         """Whether the game is over."""
         return self.current_player == TERMINAL
 
+    def team_returns(self) -> tuple[float, ...]:
+        """Each team's return, in the order of `game.teams`: the one return its members share.
+
+        Members of one team always get equal returns: a team game's rules must give every
+        member the team's score (they win or lose together).
+
+        Raises:
+            ValueError: members of a team got different returns (a bug in the game's rules).
+        """
+        returns = self.returns()
+        shared = []
+        for team in self.game.teams:
+            values = {returns[seat] for seat in team}
+            if len(values) != 1:
+                raise ValueError(
+                    f"{self.game.name}: team {team} got different returns "
+                    f"{[returns[seat] for seat in team]}; members must share one return"
+                )
+            shared.append(returns[team[0]])
+        return tuple(shared)
+
     def winners(self) -> tuple[int, ...]:
         """The seats with the highest return (several on a tie); empty before the end."""
         if not self.is_terminal():
@@ -363,6 +428,36 @@ def register_game(cls: G) -> G:
         raise ValueError(f"{cls.name}: fields {sorted(fields)} != params {sorted(declared)}")
     _GAMES[cls.name] = cls
     return cls
+
+
+def unregister_game(name: str) -> type[Game]:
+    """Take the game called `name` out of the registry (for tests); returns its class.
+
+    Games loaded before are forgotten too, so `load_game` no longer finds it. Its
+    strategies stay registered but unreachable: `strategies_for` asks the game registry
+    first, so registering the class again brings them back.
+
+    Raises:
+        UnknownGameError: no such game.
+    """
+    cls = game_class(name)
+    del _GAMES[name]
+    _load.cache_clear()
+    return cls
+
+
+@contextlib.contextmanager
+def game_registered(cls: type[Game]) -> Iterator[type[Game]]:
+    """Register a `Game` class for the length of a `with` block only.
+
+    For games that exist for some tests alone: anything that lists `registered_games()`
+    elsewhere (the conformance suite, the web app) never sees them.
+    """
+    register_game(cls)
+    try:
+        yield cls
+    finally:
+        unregister_game(cls.name)
 
 
 def registered_games() -> list[str]:

@@ -4,7 +4,9 @@ A tournament is a `TournamentConfig` (game string, strategies, size, seed, seat 
 Game `i` plays with a seed and a seating derived from the tournament seed and `i` alone,
 so results do not depend on workers, backend or interruptions. Each finished game is one
 row in a DuckDB file (`TournamentStore`); `run_tournament` plays only the missing games.
-`summarize` gives per-strategy and per-seat statistics with 95% intervals.
+`summarize` gives per-strategy and per-seat statistics with 95% intervals, and in a
+game with partners (`Game.teams`) per team line-up and team too; rotated seatings
+keep partners together (`team_rotation_cycle`).
 
 DuckDB and matplotlib come with the `tournament` extra, Ray with the `ray` extra.
 """
@@ -21,6 +23,7 @@ from epigames.tournament.config import (
     TournamentConfig,
     TournamentInputError,
     checked_config,
+    game_teams,
     parse_strategies,
 )
 from epigames.tournament.runner import (
@@ -29,7 +32,14 @@ from epigames.tournament.runner import (
     TournamentInterrupted,
     run_tournament,
 )
-from epigames.tournament.seeds import FIXED, ROTATE, game_seed, rotation_cycle, seat_strategies
+from epigames.tournament.seeds import (
+    FIXED,
+    ROTATE,
+    game_seed,
+    rotation_cycle,
+    seat_strategies,
+    team_rotation_cycle,
+)
 from epigames.tournament.stats import Line, Summary, mean_interval, summarize, wilson_interval
 from epigames.tournament.store import (
     ConfigMismatchError,
@@ -76,6 +86,7 @@ __all__ = [
     "UnknownTournamentError",
     "checked_config",
     "game_seed",
+    "game_teams",
     "load_summary",
     "mean_interval",
     "parse_strategies",
@@ -84,5 +95,6 @@ __all__ = [
     "run_tournament",
     "seat_strategies",
     "summarize",
+    "team_rotation_cycle",
     "wilson_interval",
 ]

@@ -17,7 +17,7 @@ import numpy as np
 
 from epigames.errors import EpigamesError
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
-from epigames.tournament.seeds import game_seed, seat_strategies
+from epigames.tournament.seeds import ROTATE, game_seed, seat_strategies
 
 
 class MatchFailedError(EpigamesError):
@@ -31,16 +31,19 @@ def play_games(
 ) -> list[GameRow]:
     """Play the games with these indices; the unit of work sent to a worker.
 
-    Each game's seed and seating depend only on the tournament and the index.
+    Each game's seed and seating depend only on the tournament and the index (and the
+    game's teams, which the game string fixes: partners are moved together).
 
     Raises:
         MatchFailedError: a match raised; the message gives index, seed and seats.
     """
     rows = []
+    # Fixed seats need no teams: spare the game lookup.
+    teams = config.teams if config.seat_scheme == ROTATE else None
     for raw in indices:
         index = int(raw)
         seed = game_seed(config.seed, index)
-        seats = seat_strategies(config.strategies, index, config.seat_scheme)
+        seats = seat_strategies(config.strategies, index, config.seat_scheme, teams)
         started = time.perf_counter()
         try:
             result = match(config.game, seats, seed)

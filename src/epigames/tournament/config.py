@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from epigames import __version__
 from epigames.errors import InputError
-from epigames.tournament.seeds import FIXED, ROTATE, SEAT_SCHEMES
+from epigames.tournament.seeds import FIXED, ROTATE, SEAT_SCHEMES, Teams, cycle_sizes, solo_teams
+
+if TYPE_CHECKING:
+    from epigames.games import Game
 
 #: The seed used when none is given; printed so that a run can be repeated.
 DEFAULT_SEED = 20240401
@@ -101,6 +103,15 @@ class TournamentConfig:
         """The number of seats."""
         return len(self.strategies)
 
+    @property
+    def teams(self) -> Teams:
+        """The game's teams (see `game_teams`); one seat each unless it has partners."""
+        return game_teams(self.game, self.players)
+
+    def has_partners(self) -> bool:
+        """Whether some team of the game has more than one seat."""
+        return any(len(team) > 1 for team in self.teams)
+
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON values."""
         return {
@@ -131,17 +142,33 @@ class TournamentConfig:
         """Empty, or a sentence saying the rotation is not balanced at this size."""
         if self.seat_scheme == FIXED:
             return ""
-        full = math.factorial(self.players)
+        per_team, per_seat, full = cycle_sizes(self.teams)
         if self.games % full == 0:
             return ""
-        if self.games % self.players == 0:
+        if not self.has_partners():
+            if self.games % per_seat == 0:
+                return (
+                    f"each strategy sat at each seat equally often, but {self.games} is not a "
+                    f"multiple of {full}, so not every seat permutation occurred equally often"
+                )
+            return (
+                f"{self.games} is not a multiple of {per_seat}: seats are not balanced "
+                f"(use a multiple of {full} for every permutation equally often)"
+            )
+        if self.games % per_seat == 0:
             return (
                 f"each strategy sat at each seat equally often, but {self.games} is not a "
-                f"multiple of {full}, so not every seat permutation occurred equally often"
+                f"multiple of {full}, so not every team seating occurred equally often"
+            )
+        if self.games % per_team == 0:
+            return (
+                f"each team's strategies played for each team equally often, but {self.games} "
+                f"is not a multiple of {per_seat}, so not at each seat (use a multiple of "
+                f"{full} for every team seating equally often)"
             )
         return (
-            f"{self.games} is not a multiple of {self.players}: seats are not balanced "
-            f"(use a multiple of {full} for every permutation equally often)"
+            f"{self.games} is not a multiple of {per_team}: teams are not balanced "
+            f"(use a multiple of {full} for every team seating equally often)"
         )
 
 
@@ -172,6 +199,24 @@ class GameRow:
         return (self.index, self.seed, self.strategies, self.returns, self.winners, self.moves)
 
 
+def game_teams(game: str, players: int) -> Teams:
+    """The teams of the game called `game` (`Game.teams`), for a tournament's seats.
+
+    A game string that names no registered game (the synthetic match of tests and
+    benchmarks), or a game whose seats differ from `players`, has every seat alone:
+    such a tournament is seated and summed up as before teams existed.
+    """
+    from epigames.games import load_game
+
+    try:
+        teams = load_game(game).teams
+    except InputError:
+        return solo_teams(players)
+    if sum(len(team) for team in teams) != players:
+        return solo_teams(players)
+    return teams
+
+
 def parse_strategies(text: str) -> tuple[str, ...]:
     """Split `a,b,c` into names, stripping spaces.
 
@@ -199,20 +244,24 @@ def checked_config(
     """A configuration checked against the game registry: game string, seats, strategies.
 
     The game string is replaced by its canonical form, so `kwartet` and
-    `kwartet(players=4)` are the same tournament.
+    `kwartet(players=4)` are the same tournament. In a game with partners (`Game.teams`)
+    the strategies may also be given one per team; each member of a team then plays its
+    team's strategy.
 
     Raises:
-        TournamentInputError: bad size, seed, scheme or number of strategies.
+        TournamentInputError: bad size, seed, scheme or number of strategies; rotated
+            seats in a game whose teams differ in size.
         InputError: an unknown game or strategy, or a malformed game string.
     """
     from epigames.games import load_game, strategies_for
 
     loaded = load_game(game)
-    names = tuple(strategies)
-    if len(names) != loaded.num_players:
+    names = _per_seat(loaded, tuple(strategies))
+    teams = loaded.teams
+    if seat_scheme == ROTATE and len({len(team) for team in teams}) > 1:
         raise TournamentInputError(
-            f"{loaded} has {loaded.num_players} seats but {len(names)} players were given "
-            f"({', '.join(names)}); give one strategy per seat, or change the game's players"
+            f"{loaded} has teams of different sizes ({_show_teams(teams)}), so partners "
+            "cannot change places as a team; use fixed seats (--fixed-seats)"
         )
     known = strategies_for(loaded.name)
     for strategy in names:
@@ -228,4 +277,32 @@ def checked_config(
         games=games,
         seed=seed,
         seat_scheme=seat_scheme,
+    )
+
+
+def _show_teams(teams: Teams) -> str:
+    return " vs ".join("+".join(str(seat) for seat in team) for team in teams)
+
+
+def _per_seat(game: Game, names: tuple[str, ...]) -> tuple[str, ...]:
+    """One strategy per seat: `names` as given, or one per team spread over its members.
+
+    Raises:
+        TournamentInputError: neither one per seat nor (with partners) one per team.
+    """
+    if len(names) == game.num_players:
+        return names
+    teams = game.teams
+    partners = len(teams) < game.num_players
+    if partners and len(names) == len(teams):
+        return tuple(names[game.team_of(seat)] for seat in range(game.num_players))
+    if not partners:
+        raise TournamentInputError(
+            f"{game} has {game.num_players} seats but {len(names)} players were given "
+            f"({', '.join(names)}); give one strategy per seat, or change the game's players"
+        )
+    raise TournamentInputError(
+        f"{game} has {game.num_players} seats in {len(teams)} teams ({_show_teams(teams)}) "
+        f"but {len(names)} players were given ({', '.join(names)}); give one strategy per "
+        f"seat ({game.num_players}) or one per team ({len(teams)})"
     )

@@ -80,15 +80,16 @@ def write_plots(
             written.append(path)
         plt.close(fig)
 
-    players = summary.config.players
-    fair = 100 / players
+    # With partners a seat wins when its team does: its fair share is one team's.
+    sides = len(summary.teams) or summary.config.players
+    fair = 100 / sides
 
     # Win rates with Wilson intervals.
     lines = summary.strategies
     fig, ax = plt.subplots(figsize=(7, 4))
     rates, err = _errors(lines)
     ax.bar([line.label for line in lines], rates, yerr=err, capsize=6, color="tab:blue")
-    ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"1/{players} = {fair:.1f}%")
+    ax.axhline(fair, color="grey", linestyle="--", linewidth=1, label=f"1/{sides} = {fair:.1f}%")
     for i in range(len(lines)):
         ax.annotate(
             f"{rates[i]:.1f}%", (i, rates[i]), textcoords="offset points", xytext=(8, 2), fontsize=8
@@ -137,10 +138,10 @@ def write_plots(
     # Per-seat advantage: win rate minus the fair share, with intervals.
     fig, ax = plt.subplots(figsize=(7, 4))
     seats = summary.seats
-    diffs, err = _errors(seats, shift=1 / players)
+    diffs, err = _errors(seats, shift=1 / sides)
     colors = ["tab:red" if d < 0 else "tab:blue" for d in diffs]
     ax.bar([line.label for line in seats], diffs, yerr=err, capsize=6, color=colors)
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_ylabel(f"win rate − 1/{players}, percentage points")
+    ax.set_ylabel(f"win rate − 1/{sides}, percentage points")
     finish(fig, ax, "seat_advantage", "Seat advantage (first mover = seat 0)", legend=False)
     return written

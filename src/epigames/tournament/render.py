@@ -72,7 +72,7 @@ def _table(title: str, first: str, lines: list[Line], baseline: float | None) ->
 
 
 def summary_renderable(summary: Summary) -> RenderableType:
-    """The per-strategy and per-seat tables with a header line and notes."""
+    """The per-strategy and per-seat tables (and per team, with partners), a header and notes."""
     config = summary.config
     head = Text.assemble(
         (f"{config.name}", "bold"),
@@ -84,17 +84,40 @@ def summary_renderable(summary: Summary) -> RenderableType:
     parts: list[RenderableType] = [
         head,
         _table("per strategy", "strategy", summary.strategies, None),
-        _table(
-            "per seat (first-mover advantage; vs 1/n in percentage points)",
-            "seat",
-            summary.seats,
-            1 / max(config.players, 1),
-        ),
+    ]
+    if not summary.teams:
+        parts.append(
+            _table(
+                "per seat (first-mover advantage; vs 1/n in percentage points)",
+                "seat",
+                summary.seats,
+                1 / max(config.players, 1),
+            )
+        )
+    else:
+        # A seat wins with its team, so each seat's fair share is one team's.
+        parts += [
+            _table(
+                "per seat (a seat wins when its team does; vs 1/teams in percentage points)",
+                "seat",
+                summary.seats,
+                1 / len(summary.teams),
+            ),
+            _table("per team line-up (partners win together)", "team", summary.team_lineups, None),
+            _table(
+                "per team position (vs 1/teams in percentage points)",
+                "team",
+                summary.teams,
+                1 / len(summary.teams),
+            ),
+        ]
+    winners = "k winning teams" if summary.teams else "k winners"
+    parts.append(
         Text(
-            "win% counts a tie among k winners as 1/k of a win (frac); "
+            f"win% counts a tie among {winners} as 1/k of a win (frac); "
             "intervals: Wilson for win%, normal for mean return; length in moves",
             style="dim",
-        ),
-    ]
+        )
+    )
     parts += [Text(f"note: {note}", style="yellow") for note in summary.notes]
     return Group(*parts)

@@ -89,7 +89,12 @@ def check_registered(config: TournamentConfig) -> None:
     from epigames.tournament.config import checked_config
 
     checked = checked_config(
-        config.game, config.strategies, config.games, seed=config.seed, name=config.name
+        config.game,
+        config.strategies,
+        config.games,
+        seed=config.seed,
+        seat_scheme=config.seat_scheme,
+        name=config.name,
     )
     if checked.game != config.game:
         raise InputError(

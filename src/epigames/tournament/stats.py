@@ -6,6 +6,11 @@ that fractional count; as each game's outcome lies in [0, 1] its variance is at 
 binomial one, so the interval is, if anything, conservative. Mean returns get the normal
 interval `mean ± 1.96·s/√n`. Every sum runs over rows ordered by game index and seat, so
 the same games give bit-identical numbers however they were played.
+
+With partners (`Game.teams` with a team of several seats) a seat wins when its team
+does (partners share one return), and a win shared by `k` teams counts `1/k` to each
+member: the win rates of a game's teams add up to one. The summary then also has one
+line per team line-up (the strategies of one team, `expert+greedy`) and per team.
 """
 
 from __future__ import annotations
@@ -51,13 +56,16 @@ def mean_interval(values: np.ndarray[Any, Any], z: float = Z95) -> tuple[float, 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """The numbers of one strategy or one seat.
+    """The numbers of one strategy, seat, team line-up or team position.
 
     Attributes:
-        label: the strategy name, or the seat's display name (seat order).
-        games: games played (a strategy at two seats of a game counts twice).
+        label: the strategy name, the seat's display name (seat order), a team line-up
+            (`a+b`: its strategies in the order of the tournament's line-up) or a team's
+            seat names (`North+South`).
+        games: games played (a strategy at two seats of a game counts twice; so does a
+            team line-up on both teams).
         wins: outright wins.
-        ties: shared wins (the seat was one of several winners).
+        ties: shared wins (the seat or team was one of several winners).
         fractional_wins: `wins + Σ 1/k` over ties among `k` winners.
         win_rate: `fractional_wins / games`.
         win_low, win_high: Wilson 95% interval of the win rate.
@@ -87,10 +95,13 @@ class Summary:
         config: the tournament.
         games: games stored (equals `config.games` once complete).
         mean_length, length_low, length_high: mean game length (moves) and its interval.
-        tie_games: games with more than one winner.
+        tie_games: games with more than one winner (with partners: winning team).
         strategies: one line per strategy, in the order of `config.strategies`.
         seats: one line per seat.
         notes: remarks (incomplete tournament, unbalanced seats).
+        team_lineups: with partners only: one line per team line-up, in the order of the
+            teams in `config.strategies` (a line-up on both teams is one line).
+        teams: with partners only: one line per team, in the order of `Game.teams`.
     """
 
     config: TournamentConfig
@@ -102,6 +113,8 @@ class Summary:
     strategies: list[Line] = field(default_factory=list)
     seats: list[Line] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    team_lineups: list[Line] = field(default_factory=list)
+    teams: list[Line] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -120,19 +133,22 @@ class Summary:
                 return [clean(v) for v in value]
             return value
 
-        data: dict[str, Any] = clean(
-            {
-                "tournament": self.config.to_dict(),
-                "games": self.games,
-                "complete": self.complete,
-                "mean_length": self.mean_length,
-                "length_interval": [self.length_low, self.length_high],
-                "tie_games": self.tie_games,
-                "strategies": [asdict(line) for line in self.strategies],
-                "seats": [asdict(line) for line in self.seats],
-                "notes": list(self.notes),
-            }
-        )
+        raw: dict[str, Any] = {
+            "tournament": self.config.to_dict(),
+            "games": self.games,
+            "complete": self.complete,
+            "mean_length": self.mean_length,
+            "length_interval": [self.length_low, self.length_high],
+            "tie_games": self.tie_games,
+            "strategies": [asdict(line) for line in self.strategies],
+            "seats": [asdict(line) for line in self.seats],
+            "notes": list(self.notes),
+        }
+        # Only games with partners have team lines; others keep their JSON unchanged.
+        if self.team_lineups or self.teams:
+            raw["team_lineups"] = [asdict(line) for line in self.team_lineups]
+            raw["teams"] = [asdict(line) for line in self.teams]
+        data: dict[str, Any] = clean(raw)
         return data
 
 
@@ -175,11 +191,89 @@ def seat_names(game: str, players: int) -> list[str]:
     return names
 
 
+def team_records(
+    config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]
+) -> dict[str, np.ndarray[Any, Any]]:
+    """One record per (game, team) from the seat records, ordered by game index then team.
+
+    Columns: `game_index`, `team` (index into `config.teams`), `lineup` (index into
+    `team_lineups(config)`; -1 for strategies not in the tournament's line-up), `ret`
+    (the return of the team's first seat, which its members share), `won` (the team is
+    among the winners), `n_winners` (how many teams won), `moves`.
+    """
+    teams = config.teams
+    players = config.players
+    games = len(rec["seat"]) // players
+    firsts = [team[0] for team in teams]
+
+    def grid(key: str) -> np.ndarray[Any, Any]:
+        return np.asarray(rec[key]).reshape(games, players)
+
+    won = grid("won")[:, firsts].astype(bool)
+    lineups = team_lineups(config)
+    codes = {name: code for code, name in enumerate(dict.fromkeys(config.strategies))}
+    # Strategies as small integers, sorted within each team: a team's line-up does not
+    # depend on which member sits where, and numpy compares integer rows at once.
+    names, inverse = np.unique(np.asarray(rec["strategy"]).astype(str), return_inverse=True)
+    lookup = np.array([codes.get(str(name), -1) for name in names], dtype=np.int64)
+    seat_codes = lookup[inverse].reshape(games, players)
+    lineup = np.full((games, len(teams)), -1, dtype=np.int64)
+    for t, team in enumerate(teams):
+        members = np.sort(seat_codes[:, list(team)], axis=1)
+        for index, (_, strategies) in enumerate(lineups):
+            if len(strategies) != len(team):
+                continue
+            key = np.sort(np.array([codes[name] for name in strategies], dtype=np.int64))
+            lineup[np.all(members == key, axis=1), t] = index
+    return {
+        "game_index": grid("game_index")[:, firsts].reshape(-1),
+        "team": np.tile(np.arange(len(teams)), games),
+        "lineup": lineup.reshape(-1),
+        "ret": grid("ret")[:, firsts].reshape(-1),
+        "won": won.reshape(-1),
+        "n_winners": np.repeat(won.sum(axis=1), len(teams)),
+        "moves": grid("moves")[:, firsts].reshape(-1),
+    }
+
+
+def team_lineups(config: TournamentConfig) -> list[tuple[str, tuple[str, ...]]]:
+    """`(label, strategies)` of each team line-up of the tournament, in team order.
+
+    A team's line-up is the strategies its seats have in `config.strategies`; the label
+    joins them with `+`. Line-ups of the same strategies (in any order) are one.
+    """
+    found: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {}
+    for team in config.teams:
+        names = tuple(config.strategies[seat] for seat in team)
+        found.setdefault(tuple(sorted(names)), ("+".join(names), names))
+    return list(found.values())
+
+
 def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) -> Summary:
-    """The summary of the games in `rec` (from `TournamentStore.seat_records`)."""
+    """The summary of the games in `rec` (from `TournamentStore.seat_records`).
+
+    With partners, a seat wins when its team does and a tie is a win shared by several
+    teams: so the seat and strategy lines count a team's win as each member's, and a tie
+    among `k` teams as `1/k` of a win.
+    """
     players = config.players
     total_rows = len(rec["game_index"])
     games = total_rows // players
+    labels = seat_names(config.game, players)
+    by_lineup: list[Line] = []
+    by_team: list[Line] = []
+    if config.has_partners():
+        teams = team_records(config, rec)
+        by_lineup = [
+            _line(label, teams["lineup"] == i, teams)
+            for i, (label, _) in enumerate(team_lineups(config))
+        ]
+        by_team = [
+            _line("+".join(labels[seat] for seat in team), teams["team"] == t, teams)
+            for t, team in enumerate(config.teams)
+        ]
+        first_team = teams["team"] == 0
+        rec = {**rec, "n_winners": np.repeat(teams["n_winners"][first_team], players)}
     first_seat = rec["seat"] == 0
     lengths = rec["moves"][first_seat].astype(np.float64)
     mean_length, length_low, length_high = mean_interval(lengths)
@@ -187,7 +281,6 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
     strategies = list(dict.fromkeys(config.strategies))
     names = rec["strategy"]
     by_strategy = [_line(s, names == s, rec) for s in strategies]
-    labels = seat_names(config.game, players)
     by_seat = [_line(labels[s], rec["seat"] == s, rec) for s in range(players)]
     notes = []
     if games < config.games:
@@ -208,4 +301,6 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
         strategies=by_strategy,
         seats=by_seat,
         notes=notes,
+        team_lineups=by_lineup,
+        teams=by_team,
     )
