@@ -50,6 +50,7 @@ from epigames.games.strategy import (
 # Registers the built-in games; imported last because they build on the names above.
 from epigames.games import kwartet  # isort: skip
 from epigames.games import blufpoker  # isort: skip
+from epigames.games import klaverjas  # isort: skip
 
 __all__ = [
     "CHANCE",
@@ -80,6 +81,7 @@ __all__ = [
     "game_class",
     "game_registered",
     "illegal_action",
+    "klaverjas",
     "kwartet",
     "load_game",
     "make_strategy",

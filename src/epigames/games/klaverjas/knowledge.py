@@ -1,0 +1,65 @@
+"""Each seat's card knowledge in Klaverjas, derived from the public log and its own hand.
+
+The card engine's layout has the four seats and the table, where every played card goes
+in public view. A deal starts from its `DealDone` (hand sizes only); every `CardPlayed`
+adds what the rules show the player cannot hold, then moves the card to the table. The
+fold is lazy, incremental and shared by all views of one state, and starts again at each
+deal: earlier deals say nothing about this one.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from epigames.cards import TABLE, CardLayout, PublicInfo
+from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.games.events import Event
+from epigames.games.klaverjas.play import SEAT_NAMES, klaverjas_deck
+
+
+@functools.cache
+def layout_for(ranks: int) -> CardLayout:
+    """The card layout of a deck of `ranks` ranks: its cards, the four seats, the table."""
+    return CardLayout.with_locations(klaverjas_deck(ranks), SEAT_NAMES, (TABLE,))
+
+
+class PublicTracker:
+    """Folds a deal's public events into `PublicInfo`, on demand and incrementally."""
+
+    __slots__ = ("_done", "_layout", "_public", "_start")
+
+    def __init__(self, layout: CardLayout) -> None:
+        self._layout = layout
+        self._start = -1
+        self._done = 0
+        self._public: PublicInfo | None = None
+
+    def copy(self) -> PublicTracker:
+        """An independent tracker at the same point (the `PublicInfo` is immutable)."""
+        other = PublicTracker(self._layout)
+        other._start, other._done, other._public = self._start, self._done, self._public
+        return other
+
+    def at(self, public_events: Sequence[Event], start: int, n: int) -> PublicInfo:
+        """The public information after public announcements `start .. n-1`.
+
+        `start` is the index of the deal's `DealDone`; every seat observes the same public
+        announcements in the same order, so one tracker serves all seats of a state.
+
+        Raises:
+            ValueError: no deal has been dealt yet.
+        """
+        if start < 0:
+            raise ValueError("there is no card knowledge before the first deal is dealt")
+        if start != self._start or n < self._done or self._public is None:
+            self._start, self._done, self._public = start, start, None
+        public = self._public
+        for event in public_events[self._done : n]:
+            if public is None:
+                public = start_from_counts(self._layout, event.facts)
+            else:
+                public = apply_facts(public, event.facts)
+        assert public is not None
+        self._done, self._public = n, public
+        return public

@@ -1,0 +1,157 @@
+"""What the seats have observed, kept up to date event by event.
+
+`Records.absorb(event)` reads nothing but the event. The public part (`Table`: trump,
+the trick on the table, tricks, points, roem and totals) follows the public
+announcements; `hands[s]` is seat `s`'s own record of its hand, from its private `Dealt`
+and its own plays. Views are built from these records, so a view cannot contain what its
+seat never saw; the state reads the public part from them too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from epigames.cards import Card, Suit, Trick
+from epigames.games.events import Event
+from epigames.games.klaverjas.actions import BIDS, PASS, Bid
+from epigames.games.klaverjas.events import (
+    CardPlayed,
+    DealDone,
+    DealScored,
+    Dealt,
+    Passed,
+    TrickWon,
+    TrumpChosen,
+)
+from epigames.games.klaverjas.knowledge import PublicTracker, layout_for
+from epigames.games.klaverjas.play import PLAYERS, legal_cards, team_of
+
+if TYPE_CHECKING:
+    from epigames.games.klaverjas.rules import KlaverjasGame
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The public situation, as a value (replaced on every public event).
+
+    Attributes:
+        deal: the current deal's number (from 1; 0 before the first is dealt).
+        dealer: its dealer (-1 before the first deal).
+        trump: the trump suit, None until chosen.
+        playing: the playing team (0 North–South, 1 East–West), None until trump is chosen.
+        passes: passes so far in this deal's bidding.
+        trick: the trick on the table (None until trump is chosen).
+        last_trick: the previous complete trick of this deal, if any.
+        tricks: tricks won this deal per team.
+        points: card points won this deal per team (with the last trick's 10).
+        roem: roem won this deal per team.
+        totals: match points per team after the deals scored so far.
+        played: the cards played in this deal, the trick on the table included.
+        deal_start: the index among the public announcements of this deal's `DealDone`.
+    """
+
+    deal: int = 0
+    dealer: int = -1
+    trump: Suit | None = None
+    playing: int | None = None
+    passes: int = 0
+    trick: Trick | None = None
+    last_trick: Trick | None = None
+    tricks: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+    roem: tuple[int, int] = (0, 0)
+    totals: tuple[int, int] = (0, 0)
+    played: frozenset[Card] = frozenset()
+    deal_start: int = -1
+
+    @property
+    def eldest(self) -> int:
+        """The seat after the dealer: it leads and speaks first."""
+        return (self.dealer + 1) % PLAYERS
+
+
+def _add(pair: tuple[int, int], team: int, value: int) -> tuple[int, int]:
+    return (pair[0] + value, pair[1]) if team == 0 else (pair[0], pair[1] + value)
+
+
+def legal_choices(
+    game: KlaverjasGame, table: Table, hand: tuple[Card, ...]
+) -> tuple[Card | Bid, ...]:
+    """The legal actions of the seat to move holding `hand`: trump calls, or cards."""
+    if table.trump is None:
+        if game.trump == "bidding" and table.passes < PLAYERS:
+            return (*BIDS.values(), PASS)
+        return tuple(BIDS.values())
+    assert table.trick is not None
+    return legal_cards(hand, table.trick, table.trump, game.rules, game.undertrump)
+
+
+class Records:
+    """Observation-derived records of every seat; all fields hold immutable values.
+
+    Attributes:
+        hands: `hands[s]` = the cards seat `s` knows it holds, sorted.
+        table: the public situation.
+        announcements: every public announcement so far, in order (append-only).
+        tracker: folds the current deal's announcements into card knowledge on demand.
+    """
+
+    __slots__ = ("announcements", "hands", "table", "tracker")
+
+    def __init__(self, ranks: int) -> None:
+        self.announcements: list[Event] = []
+        self.tracker = PublicTracker(layout_for(ranks))
+        self.hands: list[tuple[Card, ...]] = [()] * PLAYERS
+        self.table = Table()
+
+    def copy(self) -> Records:
+        """An independent copy (the values are shared: they never change)."""
+        other = Records.__new__(Records)
+        other.announcements = list(self.announcements)
+        other.tracker = self.tracker.copy()
+        other.hands = list(self.hands)
+        other.table = self.table
+        return other
+
+    def absorb(self, event: Event) -> None:
+        """Update the records with one event (called for every event, in order)."""
+        table = self.table
+        if event.public:
+            self.announcements.append(event)
+        replace = dataclasses.replace
+        if isinstance(event, CardPlayed):
+            seat, card = event.seat, event.card
+            self.hands[seat] = tuple(c for c in self.hands[seat] if c != card)
+            assert table.trick is not None
+            self.table = replace(
+                table, trick=table.trick.play(seat, card), played=table.played | {card}
+            )
+        elif isinstance(event, TrickWon):
+            team = team_of(event.winner)
+            self.table = replace(
+                table,
+                trick=Trick.start(event.winner),
+                last_trick=table.trick,
+                tricks=_add(table.tricks, team, 1),
+                points=_add(table.points, team, event.points),
+                roem=_add(table.roem, team, event.roem),
+            )
+        elif isinstance(event, Dealt):
+            self.hands[event.seat] = tuple(sorted(event.cards))
+        elif isinstance(event, DealDone):
+            self.table = Table(
+                deal=event.deal,
+                dealer=event.dealer,
+                totals=table.totals,
+                deal_start=len(self.announcements) - 1,
+            )
+        elif isinstance(event, Passed):
+            self.table = replace(table, passes=table.passes + 1)
+        elif isinstance(event, TrumpChosen):
+            self.table = replace(
+                table, trump=event.suit, playing=event.playing, trick=Trick.start(table.eldest)
+            )
+        elif isinstance(event, DealScored):
+            self.table = replace(table, totals=event.totals)

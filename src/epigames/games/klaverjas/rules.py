@@ -1,0 +1,442 @@
+"""The Klaverjas rules: game parameters and states (seat views are in `views.py`).
+
+Four seats, partners opposite (North–South against East–West). A match is `deals`
+deals; the dealer rotates clockwise. Each deal is dealt card by card as chance nodes,
+clockwise from the seat after the dealer (the eldest hand). Then trump is chosen: by the
+eldest hand (`trump=eldest`), by bidding (`trump=bidding`: from the eldest hand on,
+each seat names a suit or passes; when all four pass the eldest hand must name one), or
+drawn by chance (`trump=random`, the eldest hand's team plays). The team that chose is
+the playing team. The eldest hand leads the first trick, the winner of a trick leads the
+next; which cards are legal is `play.legal_cards`.
+
+A deal is worth its card points (152 with 32 cards) plus 10 for the last trick, and the
+roem of each trick goes to the team that takes it. The playing team must score more
+than the defenders (points and roem), else it is nat: the defenders score every point
+and all roem. A playing team that takes every trick gets 100 more (pit). Every seat's
+return is its team's match total.
+
+Reduced decks (`ranks` below 8) keep the top ranks of the trump order: `ranks=4` is
+J 9 A 10, `ranks=3` is J 9 A, so the jack and the nine are still the best trumps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from epigames.cards import KLAVERJAS, Card, Suit
+from epigames.errors import IllegalActionError
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    Param,
+    SeatError,
+    State,
+    illegal_action,
+    register_game,
+    replay,
+)
+from epigames.games.events import Event
+from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
+from epigames.games.klaverjas.events import (
+    CardPlayed,
+    DealDone,
+    DealScored,
+    Dealt,
+    MatchOver,
+    Passed,
+    TrickWon,
+    TrumpChosen,
+)
+from epigames.games.klaverjas.knowledge import layout_for
+from epigames.games.klaverjas.play import (
+    PLAYERS,
+    RULES,
+    SEAT_NAMES,
+    TEAMS,
+    UNDERTRUMP,
+    card_points,
+    deck_points,
+    inference,
+    klaverjas_deck,
+    max_roem,
+    refusal,
+    roem,
+    score_deal,
+    team_of,
+)
+from epigames.games.klaverjas.records import Records, legal_choices
+from epigames.games.klaverjas.views import KlaverjasView
+from epigames.games.picture import HasPictures, KripkePicture
+
+#: What `preset=2017` fixes: the 2017 report's single deal with random trump, South
+#: leading and North–South always the playing team, undertrumping free, Amsterdam rules.
+PRESET_2017: dict[str, object] = {
+    "rules": "amsterdam",
+    "undertrump": "free",
+    "trump": "random",
+    "deals": 1,
+    "target": 0,
+}
+_SOUTH, _EAST, _WEST = 2, 1, 3
+
+
+@register_game
+@dataclass(frozen=True)
+class KlaverjasGame(Game):
+    """Klaverjas: a Dutch trick-taking game for two teams of two."""
+
+    name: ClassVar[str] = "klaverjas"
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("rules", str, "amsterdam", choices=RULES, help="when a player must trump"),
+        Param(
+            "undertrump",
+            str,
+            "forbid",
+            choices=UNDERTRUMP,
+            help="a player who cannot overtrump: may not, must, or may play a lower trump",
+        ),
+        Param(
+            "trump",
+            str,
+            "eldest",
+            choices=("eldest", "bidding", "random"),
+            help="who chooses trump: the eldest hand, bidding, or chance",
+        ),
+        Param("deals", int, 16, min=1, max=1000, help="deals in a match (the most, with target)"),
+        Param("target", int, 0, min=0, help="end once a team has this many points (0: off)"),
+        Param("four_kind", bool, True, help="roem for four of a kind (100, four jacks 200)"),
+        Param("ranks", int, 8, min=3, max=8, help="ranks per suit: 8 is the 32-card deck"),
+        Param(
+            "preset",
+            str,
+            "none",
+            choices=("none", "2017"),
+            help="2017: one deal, random trump, South leads, North-South play, undertrump free",
+        ),
+    )
+    rules: str = "amsterdam"
+    undertrump: str = "forbid"
+    trump: str = "eldest"
+    deals: int = 16
+    target: int = 0
+    four_kind: bool = True
+    ranks: int = 8
+    preset: str = "none"
+
+    def __post_init__(self) -> None:
+        Game.__post_init__(self)
+        if self.preset == "2017":
+            # The preset wins over the fields it fixes, so str(game) shows what is played.
+            for key, value in PRESET_2017.items():
+                object.__setattr__(self, key, value)
+
+    @property
+    def num_players(self) -> int:
+        """Four seats."""
+        return PLAYERS
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """North, East, South, West (clockwise)."""
+        return SEAT_NAMES
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """North–South and East–West: partners sit opposite."""
+        return TEAMS
+
+    @property
+    def returns_range(self) -> tuple[float, float]:
+        """From nothing to every deal won with pit and the most roem every trick."""
+        per_deal = deck_points(self.ranks) + 10 + 100 + self.ranks * max_roem(self.four_kind)
+        return (0, self.deals * per_deal)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of this game, in deck order."""
+        return klaverjas_deck(self.ranks)
+
+    @property
+    def first_dealer(self) -> int:
+        """Who deals first: West, so North leads (with the 2017 preset East, so South leads)."""
+        return _EAST if self.preset == "2017" else _WEST
+
+    @property
+    def fixed_playing(self) -> int | None:
+        """The team that always plays whoever chooses trump (North–South in 2017), or None."""
+        return 0 if self.preset == "2017" else None
+
+    def new_initial_state(self) -> KlaverjasState:
+        """The state before the first deal."""
+        return KlaverjasState(self)
+
+    def parse_action(self, text: str) -> Card | Bid:
+        """Read a card (`J♥`, `play J♥`, `JH`, Dutch `BH`), `trump ♥` or `pass`."""
+        return parse_action(text)
+
+
+class KlaverjasState(State, HasPictures):
+    """A Klaverjas position; the public part lives in the records (`Records.table`)."""
+
+    def __init__(self, game: KlaverjasGame) -> None:
+        self.game: KlaverjasGame = game
+        self._names = game.seat_names
+        self._deck = game.deck
+        self._undealt: list[Card] = list(self._deck)
+        self._hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        self._dealer = game.first_dealer
+        self._deal_index = 0  # where the current deal's first card is in the history
+        self._player = CHANCE
+        self._history: list[Hashable] = []
+        self._events: list[Event] = []
+        self._seen: list[list[Event]] = [[] for _ in range(PLAYERS)]
+        self._records = Records(game.ranks)
+
+    # --- the State interface -------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` while dealing or drawing trump, `TERMINAL` at the end."""
+        return self._player
+
+    def legal_actions(self) -> list[Card | Bid]:
+        """Trump calls while trump is chosen, then the legal cards (empty elsewhere)."""
+        p = self._player
+        if p < 0:
+            return []
+        return list(legal_choices(self.game, self._records.table, tuple(sorted(self._hands[p]))))
+
+    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        """While dealing, each undealt card equally likely; for random trump, each suit."""
+        if self._player != CHANCE:
+            return []
+        if self._undealt:
+            p = 1.0 / len(self._undealt)
+            return [(c, p) for c in self._undealt]
+        return [(BIDS[s], 0.25) for s in Suit]
+
+    def apply(self, action: Hashable) -> None:
+        """Deal a card or draw trump (chance), call trump or pass, or play a card.
+
+        Raises:
+            IllegalActionError: not legal here, with the reason for a card that breaks the
+                rules of play; the state is unchanged.
+        """
+        p = self._player
+        kind = type(action)
+        table = self._records.table
+        if p == CHANCE:
+            if self._undealt and kind is Card and action in self._undealt:
+                assert isinstance(action, Card)
+                self._history.append(action)
+                self._deal(action)
+                return
+            if not self._undealt and kind is Bid and action in BIDS.values():
+                assert isinstance(action, Bid) and action.suit is not None
+                self._history.append(action)
+                self._choose(-1, action.suit)
+                return
+        elif p >= 0 and table.trump is None and kind is Bid:
+            assert isinstance(action, Bid)
+            if action in legal_choices(self.game, table, ()):
+                self._history.append(action)
+                if action.suit is None:
+                    self._publish(Passed(p, names=self._names))
+                    self._player = (p + 1) % PLAYERS
+                else:
+                    self._choose(p, action.suit)
+                return
+        elif p >= 0 and table.trump is not None and kind is Card:
+            assert isinstance(action, Card) and table.trick is not None
+            g = self.game
+            why = refusal(self._hands[p], table.trick, table.trump, g.rules, g.undertrump, action)
+            if why is None:
+                self._history.append(action)
+                self._play(p, action)
+                return
+            raise IllegalActionError(f"{illegal_action(self, action)} ({why})")
+        raise illegal_action(self, action)
+
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's team's match points so far."""
+        a, b = self._records.table.totals
+        return (a, b, a, b)
+
+    def clone(self) -> KlaverjasState:
+        """An independent copy; events, cards and actions are shared immutable values."""
+        other = KlaverjasState.__new__(KlaverjasState)
+        other.game, other._names, other._deck = self.game, self._names, self._deck
+        other._undealt = list(self._undealt)
+        other._hands = [list(h) for h in self._hands]
+        other._dealer, other._deal_index = self._dealer, self._deal_index
+        other._player = self._player
+        other._history, other._events = list(self._history), list(self._events)
+        other._seen = [list(s) for s in self._seen]
+        other._records = self._records.copy()
+        return other
+
+    def observation(self, seat: int) -> KlaverjasView:
+        """The seat's view, built from its observation records.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{PLAYERS - 1}")
+        return KlaverjasView(self.game, seat, self._player, self._seen[seat], self._records)
+
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The true hands of all seats, sorted: for referees and tests, never for strategies."""
+        return tuple(tuple(sorted(hand)) for hand in self._hands)
+
+    def picture_subjects(self) -> list[str]:
+        """This deal's cards not played yet (`J♥`), each with a Kripke picture."""
+        from epigames.games.klaverjas.picture import picture_subjects
+
+        return picture_subjects(self)
+
+    def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
+        """A card's Kripke picture from `seat`'s view or a spectator's (see `picture.py`)."""
+        from epigames.games.klaverjas.picture import card_picture
+
+        return card_picture(self, subject, seat)
+
+    def resample(self, seat: int, rng: random.Random) -> KlaverjasState:
+        """The same match with another current deal that `seat` cannot tell from the true one.
+
+        Earlier deals were played out in public, so they stay. The current deal is drawn
+        from the seat's exact knowledge (uniform over the consistent deals): a card
+        already played this deal was dealt to the seat that played it, any other card to
+        the holder the sample gives it. Replaying the same calls and cards on that deal
+        gives a consistent state in which the seat's observations are unchanged.
+        """
+        game, n = self.game, len(self._deck)
+        start = self._deal_index
+        history = self._history
+        if self._undealt:
+            # Mid-deal a seat has seen nothing of this deal yet: any order will do.
+            dealt = list(history[start:])
+            rng.shuffle(dealt)
+            return _replayed(game, [*history[:start], *dealt])
+        world = self.observation(seat).knowledge.sample_world(rng)
+        played_by: dict[Card, int] = {}
+        for event in self._records.announcements[self._records.table.deal_start :]:
+            if isinstance(event, CardPlayed):
+                played_by[event.card] = event.seat
+        dealt_to: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        for index, card in enumerate(layout_for(game.ranks).cards):
+            assert isinstance(card, Card)
+            dealt_to[played_by.get(card, world[index])].append(card)
+        for hand in dealt_to:
+            rng.shuffle(hand)
+        deal = [dealt_to[(self._dealer + 1 + i) % PLAYERS].pop() for i in range(n)]
+        other = _replayed(game, [*history[:start], *deal, *history[start + n :]])
+        assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
+        return other
+
+    @property
+    def events(self) -> list[Event]:
+        """The full log (do not modify)."""
+        return self._events
+
+    @property
+    def history(self) -> list[Hashable]:
+        """Dealt cards, trump calls and played cards, in order (do not modify)."""
+        return self._history
+
+    # --- the rules -------------------------------------------------------------
+
+    def _publish(self, event: Event) -> None:
+        """Log an event, hand it to the seats that observe it, update the records."""
+        self._events.append(event)
+        for seat, seen in enumerate(self._seen):
+            if event.public or event.visible_to(seat):
+                seen.append(event)
+        self._records.absorb(event)
+
+    def _deal(self, card: Card) -> None:
+        dealt = len(self._deck) - len(self._undealt)
+        self._undealt.remove(card)
+        self._hands[(self._dealer + 1 + dealt) % PLAYERS].append(card)
+        if self._undealt:
+            return
+        names = self._names
+        for s, hand in enumerate(self._hands):
+            self._publish(Dealt(s, tuple(sorted(hand)), names=names))
+        deal = self._records.table.deal + 1
+        sizes = tuple(len(h) for h in self._hands)
+        self._publish(DealDone(deal, self._dealer, sizes, names=names))
+        eldest = self._records.table.eldest
+        self._player = CHANCE if self.game.trump == "random" else eldest
+
+    def _choose(self, chooser: int, suit: Suit) -> None:
+        table = self._records.table
+        playing = self.game.fixed_playing
+        if playing is None:
+            playing = team_of(table.eldest if chooser < 0 else chooser)
+        self._publish(TrumpChosen(chooser, suit, playing, names=self._names))
+        self._player = table.eldest
+
+    def _play(self, seat: int, card: Card) -> None:
+        game, table = self.game, self._records.table
+        trump, trick = table.trump, table.trick
+        assert trump is not None and trick is not None
+        told = inference(trick, trump, game.rules, game.undertrump, card)
+        unplayed = [c for c in self._deck if c not in table.played and c != card]
+        lacks = told.lacked(unplayed, trump)
+        self._publish(CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
+        self._hands[seat].remove(card)
+        trick = self._records.table.trick
+        assert trick is not None
+        if len(trick) < PLAYERS:
+            self._player = (seat + 1) % PLAYERS
+            return
+        winner = trick.winner(trump, KLAVERJAS).seat
+        last = not any(self._hands)
+        points = card_points(trick.cards, trump) + (10 if last else 0)
+        bonus = roem(trick.cards, trump, game.four_kind)
+        self._publish(TrickWon(winner, trick.cards, points, bonus, last, names=self._names))
+        if last:
+            self._score_deal()
+        else:
+            self._player = winner
+
+    def _score_deal(self) -> None:
+        table = self._records.table
+        assert table.playing is not None and table.trump is not None
+        score = score_deal(table.points, table.roem, table.tricks, table.playing)
+        a, b = table.totals
+        totals = (a + score.scores[0], b + score.scores[1])
+        self._publish(
+            DealScored(
+                table.deal,
+                table.trump,
+                table.playing,
+                score.points,
+                score.roem,
+                score.scores,
+                score.nat,
+                score.pit,
+                totals,
+                names=self._names,
+            )
+        )
+        game = self.game
+        if table.deal >= game.deals or (game.target and max(totals) >= game.target):
+            self._publish(MatchOver(totals, names=self._names))
+            self._player = TERMINAL
+            return
+        self._dealer = (self._dealer + 1) % PLAYERS
+        self._undealt = list(self._deck)
+        self._deal_index = len(self._history)
+        self._player = CHANCE
+
+
+def _replayed(game: KlaverjasGame, history: list[Hashable]) -> KlaverjasState:
+    state = replay(game, history)
+    assert isinstance(state, KlaverjasState)
+    return state

@@ -1,0 +1,133 @@
+"""A seat's view of Klaverjas, built by `KlaverjasState.observation` from the seat's records.
+
+`rules.py` imports this module to build views, so this module imports `rules.py` only
+for type checking (a runtime import would be a circle).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from epigames.cards import Card, CardKnowledge, Suit, Trick
+from epigames.games.core import View
+from epigames.games.klaverjas.actions import Bid
+from epigames.games.klaverjas.play import TEAM_NAMES
+from epigames.games.klaverjas.records import Records, Table, legal_choices
+
+if TYPE_CHECKING:
+    from epigames.games.events import Event
+    from epigames.games.klaverjas.rules import KlaverjasGame
+
+
+class KlaverjasView(View):
+    """A seat's view: own hand, trump, the trick on the table, tricks, points, roem, log."""
+
+    def __init__(
+        self, game: KlaverjasGame, seat: int, current: int, log: list[Event], records: Records
+    ) -> None:
+        super().__init__(game, seat, current, log, len(log))
+        self._rules_game = game
+        # The records' values are replaced, never changed, so keeping them is a snapshot.
+        self._hand = records.hands[seat]
+        self._table: Table = records.table
+        self._announcements = records.announcements
+        self._announced = len(records.announcements)
+        self._tracker = records.tracker
+
+    @functools.cached_property
+    def knowledge(self) -> CardKnowledge:
+        """What this seat knows about where this deal's cards are: public plays + own hand.
+
+        Exact (sound and complete) and computed lazily; holders are seat indices, and 4
+        is the table (the cards played this deal).
+
+        Raises:
+            ValueError: before the first deal is dealt.
+        """
+        public = self._tracker.at(self._announcements, self._table.deal_start, self._announced)
+        return CardKnowledge.create(public, self.seat, self._hand)
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's own cards, sorted."""
+        return self._hand
+
+    def private_items(self) -> frozenset[Hashable]:
+        """The seat's own cards."""
+        return frozenset(self._hand)
+
+    @property
+    def table(self) -> Table:
+        """The public situation (trump, trick, points, roem, totals) as one value."""
+        return self._table
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, None until chosen."""
+        return self._table.trump
+
+    @property
+    def trick(self) -> Trick | None:
+        """The trick on the table (None until trump is chosen)."""
+        return self._table.trick
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The previous trick of this deal, if any."""
+        return self._table.last_trick
+
+    @property
+    def playing_team(self) -> int | None:
+        """The playing team (0 North–South, 1 East–West), None until trump is chosen."""
+        return self._table.playing
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Match points per team (0 North–South, 1 East–West) after the deals scored."""
+        return self._table.totals
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Card points per team won in this deal so far."""
+        return self._table.points
+
+    @property
+    def roem(self) -> tuple[int, int]:
+        """Roem per team won in this deal so far."""
+        return self._table.roem
+
+    @functools.cached_property
+    def legal_actions(self) -> tuple[Card | Bid, ...]:
+        """The legal cards to play, or trump calls while trump is being chosen."""
+        if not self.is_my_turn:
+            return ()
+        return legal_choices(self._rules_game, self._table, self._hand)
+
+    def _extra_dict(self) -> dict[str, Any]:
+        table = self._table
+
+        def trick_text(trick: Trick | None) -> list[list[Any]] | None:
+            return None if trick is None else [[p.seat, str(p.card)] for p in trick.plays]
+
+        return {
+            "hand": [str(c) for c in self._hand],
+            "deal": table.deal,
+            "dealer": table.dealer,
+            "trump": None if table.trump is None else str(table.trump),
+            "playing_team": table.playing,
+            "trick": trick_text(table.trick),
+            "last_trick": trick_text(table.last_trick),
+            "tricks": list(table.tricks),
+            "points": list(table.points),
+            "roem": list(table.roem),
+            "scores": list(table.totals),
+        }
+
+    def summary(self) -> str:
+        """E.g. `hand J♥ 9♥ A♠ · trump ♥ · North–South 90, East–West 72`."""
+        cards = " ".join(str(c) for c in self._hand) or "(empty)"
+        trump = "not chosen" if self.trump is None else str(self.trump)
+        a, b = self._table.totals
+        return f"hand {cards} · trump {trump} · {TEAM_NAMES[0]} {a}, {TEAM_NAMES[1]} {b}"
