@@ -242,6 +242,13 @@ class View:
         """This seat's legal actions; empty when it is not its turn."""
         return ()
 
+    def private_items(self) -> frozenset[Hashable]:
+        """The items only this seat (and whoever saw them too) can see: its cards, its look.
+
+        A thought naming one of them (`Thought.names`) is kept from the other seats.
+        """
+        return frozenset()
+
     @property
     def knowledge(self) -> AnyKnowledge:
         """What this seat knows about the hidden part of the game (`games.knowledge`).
@@ -281,13 +288,6 @@ class State(abc.ABC):
     """
 
     game: Game
-
-    def private_items(self) -> frozenset[Hashable]:
-        """The items only this seat (and whoever saw them too) can see: its cards, its look.
-
-        A thought naming one of them (`Thought.names`) is kept from the other seats.
-        """
-        return frozenset()
 
     @property
     @abc.abstractmethod
