@@ -70,13 +70,20 @@ def test_unregistering_an_unknown_game_is_refused() -> None:
         unregister_game("nosuchgame")
 
 
-def test_registered_games_have_one_seat_per_team() -> None:
-    for name in registered_games():
-        game = load_game(name)
-        assert game.teams == tuple((seat,) for seat in range(game.num_players))
-        assert [game.team_of(seat) for seat in range(game.num_players)] == list(
-            range(game.num_players)
-        )
+@pytest.mark.parametrize("name", ["kwartet", "blufpoker"])
+def test_games_without_partners_have_one_seat_per_team(name: str) -> None:
+    game = load_game(name)
+    assert game.teams == tuple((seat,) for seat in range(game.num_players))
+    assert [game.team_of(seat) for seat in range(game.num_players)] == list(range(game.num_players))
+
+
+@pytest.mark.parametrize("name", registered_games())
+def test_every_registered_game_divides_its_seats_into_teams(name: str) -> None:
+    game = load_game(name)
+    seats = [seat for team in game.teams for seat in team]
+    assert sorted(seats) == list(range(game.num_players))
+    for index, team in enumerate(game.teams):
+        assert all(game.team_of(seat) == index for seat in team)
 
 
 @pytest.mark.usefixtures("team_game")
