@@ -15,6 +15,8 @@ from epigames.games import State
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
+from epigames.games.klaverjas import Dealt as KlaverjasDealt
+from epigames.games.klaverjas import KlaverjasState
 from epigames.games.kwartet import KwartetState
 
 SETTINGS: dict[str, list[str]] = {
@@ -28,6 +30,12 @@ SETTINGS: dict[str, list[str]] = {
         "blufpoker",
         "blufpoker(players=2,penalties=2)",
         "blufpoker(players=6,penalties=3)",
+    ],
+    "klaverjas": [
+        "klaverjas",
+        "klaverjas(rules=rotterdam,undertrump=force,trump=bidding,deals=2)",
+        "klaverjas(preset=2017)",
+        "klaverjas(ranks=4,undertrump=free,trump=random,deals=3,target=150,four_kind=false)",
     ],
 }
 
@@ -66,10 +74,27 @@ def blufpoker_hidden(state: State, seat: int) -> set[str]:
     return {token}
 
 
+def klaverjas_hidden(state: State, seat: int) -> set[str]:
+    """Other seats' cards never named in a public event, and the text of their `Dealt`.
+
+    Every card is named publicly once it is played (or ruled out, in a play's `lacks`),
+    so after the first deal the cards alone are no test; the other seats' hands as dealt
+    stay hidden in every deal.
+    """
+    assert isinstance(state, KlaverjasState)
+    public = " ".join(json.dumps(e.to_dict(), ensure_ascii=False) for e in state.events if e.public)
+    hidden = {e.text for e in state.events if isinstance(e, KlaverjasDealt) and e.seat != seat}
+    for other, hand in enumerate(state.hands()):
+        if other != seat:
+            hidden.update(str(c) for c in hand if str(c) not in public)
+    return hidden
+
+
 #: game name -> (state, seat) -> strings that would reveal hidden information to the seat.
 HIDDEN: dict[str, Callable[[State, int], set[str]]] = {
     "kwartet": kwartet_hidden,
     "blufpoker": blufpoker_hidden,
+    "klaverjas": klaverjas_hidden,
 }
 
 
@@ -121,9 +146,33 @@ def blufpoker_sound(state: State, seat: int) -> int:
     return claims
 
 
+def klaverjas_sound(state: State, seat: int) -> int:
+    """Check `seat`'s card knowledge of the current deal against the hands and the table.
+
+    A card in no hand has been played this deal and lies on the table (holder 4). Returns
+    the number of known holders checked.
+    """
+    assert isinstance(state, KlaverjasState)
+    view = state.observation(seat)
+    if view.table.deal_start < 0:
+        return 0
+    knowledge = view.knowledge
+    where = {card: s for s, hand in enumerate(state.hands()) for card in hand}
+    claims = 0
+    for card in state.game.deck:
+        truth = where.get(card, 4)
+        assert truth in knowledge.possible_holders(card), (seat, card)
+        holder = knowledge.holder(card)
+        if holder is not None:
+            assert holder == truth, (seat, card, holder)
+            claims += 1
+    return claims
+
+
 #: game name -> (state, seat) -> checks the seat's `view.knowledge` against the true state
 #: (asserting) and returns how many claims of knowledge it checked.
 SOUND: dict[str, Callable[[State, int], int]] = {
     "kwartet": kwartet_sound,
     "blufpoker": blufpoker_sound,
+    "klaverjas": klaverjas_sound,
 }

@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 from epigames.games import CHANCE, State, load_game, play_match, registered_games
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.events import CupSeen
+from epigames.games.klaverjas import KlaverjasState
 from epigames.games.kwartet import Card, KwartetGame, KwartetState
 from epigames.games.picture import HasPictures
 from epigames.logic import parse
@@ -253,6 +254,14 @@ RESAMPLE_SETTINGS = {
         ("blufpoker(players=3,penalties=2)", ("knowledge", "bayes", "random"), 30),
         ("blufpoker(players=2,penalties=3)", ("bayes", "knowledge"), 20),
     ],
+    "klaverjas": [
+        ("klaverjas(ranks=4,trump=bidding,deals=2)", ("random",) * 4, 6),
+        (
+            "klaverjas(ranks=3,rules=rotterdam,undertrump=force,trump=random,deals=2)",
+            ("random",) * 4,
+            8,
+        ),
+    ],
 }
 
 
@@ -348,7 +357,7 @@ def test_seat_answers_are_the_same_on_every_resampled_state(
 
 def truth(state: State) -> object:
     """The hidden truth of a state, for counting states that the resampling changed."""
-    if isinstance(state, KwartetState):
+    if isinstance(state, KwartetState | KlaverjasState):
         return state.hands()
     assert isinstance(state, BlufpokerState)
     return state.cup
