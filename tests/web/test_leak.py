@@ -255,11 +255,11 @@ RESAMPLE_SETTINGS = {
         ("blufpoker(players=2,penalties=3)", ("bayes", "knowledge"), 20),
     ],
     "klaverjas": [
-        ("klaverjas(ranks=4,trump=bidding,deals=2)", ("random",) * 4, 6),
+        ("klaverjas(ranks=4,trump=bidding,deals=1)", ("random",) * 4, 5),
         (
             "klaverjas(ranks=3,rules=rotterdam,undertrump=force,trump=random,deals=2)",
             ("random",) * 4,
-            8,
+            4,
         ),
     ],
 }
