@@ -76,6 +76,12 @@ LINEUPS: dict[str, tuple[str, ...]] = {
         "lowest/truthful/never",
         "random/overbid/believe",
     ),
+    "klaverjas": ("random",) * 4,
+    "klaverjas(rules=rotterdam,undertrump=force,trump=bidding,deals=2)": ("random",) * 4,
+    "klaverjas(preset=2017)": ("random",) * 4,
+    "klaverjas(ranks=4,undertrump=free,trump=random,deals=3,target=150,four_kind=false)": (
+        ("random",) * 4
+    ),
 }
 
 
