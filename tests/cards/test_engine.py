@@ -8,7 +8,6 @@ from math import comb, factorial
 
 import numpy as np
 import pytest
-from tests.cards.formulas import card_formula
 
 from epigames.cards import (
     REMOVED,
@@ -23,6 +22,7 @@ from epigames.cards import (
 from epigames.errors import EpigamesError
 from epigames.logic import parse
 from epigames.logic.formula import FormulaError
+from tests.cards.formulas import card_formula
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
 

@@ -27,7 +27,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.cards.formulas import card_formula
 
 from epigames.cards import (
     DECK,
@@ -49,6 +48,7 @@ from epigames.cards import (
     UnsupportedFactError,
 )
 from epigames.cards.facts import apply_facts, start_from_counts
+from tests.cards.formulas import card_formula
 
 SEATS = 2
 T, D, X = 2, 3, 4  # table, deck, discard pile (5 is out of the game)

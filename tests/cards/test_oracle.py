@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.cards.formulas import card_formula
 
 from epigames.cards import REMOVED, CardKnowledge, CardLayout, PublicInfo
+from tests.cards.formulas import card_formula
 
 
 @dataclass(frozen=True, slots=True)

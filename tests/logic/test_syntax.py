@@ -448,7 +448,7 @@ def test_smcdel_formulas_have_the_same_depth_limit() -> None:
 
 
 def test_cli_eval_refuses_a_deep_formula_with_exit_2(tmp_path: Path) -> None:
-    from tests.logic.test_cli_logic import run
+    from tests.commands.test_logic import run
 
     path = tmp_path / "s.smcdel.txt"
     path.write_text("VARS 1,2\nLAW Top\nOBS alice: 1\n     bob: 2\n")

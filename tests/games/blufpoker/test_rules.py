@@ -10,7 +10,7 @@ from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, TERMINAL, load_game, play_match
 from epigames.games.blufpoker import BELIEVE, BIDS, CALL, STOP, Keep, Roll, RollDice, Throw
 from epigames.games.blufpoker.events import Called, Cup, Opened, PokerDone, Stopped
-from tests.games.blufpoker_helpers import BLUFF, scripted, snapshot
+from tests.games.blufpoker.helpers import BLUFF, scripted, snapshot
 
 
 def test_a_round_opens_with_a_true_bid_and_passes_on() -> None:

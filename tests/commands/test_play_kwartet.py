@@ -9,8 +9,8 @@ import pytest
 from epigames.commands.play import json_lines, match_steps
 from epigames.games import Match, load_game, play_match
 from epigames.games.kwartet import Dealt, KwartetState
+from tests.commands.test_play import run
 from tests.conformance.oracles import kwartet_hidden
-from tests.games.test_play_command import run
 
 SPEC = "kwartet(players=3,kinds=4)"
 PLAYERS = "random,random,random"

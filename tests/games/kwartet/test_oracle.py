@@ -43,7 +43,7 @@ from epigames.games.kwartet import (
 )
 from epigames.logic import And, Atom, Formula, K, KripkeModel, Not, Or, Partition
 from tests.cards.formulas import card_formula
-from tests.games.kwartet_helpers import dealt
+from tests.games.kwartet.helpers import dealt
 
 MEMBERS = 4
 

@@ -12,7 +12,7 @@ from epigames.games import load_game, play_match
 from epigames.games.kwartet import Asked, Card, KwartetState
 from epigames.games.picture import HasPictures, KripkePicture
 from epigames.logic import Atom, K, Partition
-from tests.games.kwartet_helpers import dealt
+from tests.games.kwartet.helpers import dealt
 
 SPEC_2020 = "kwartet(players=4,kinds=9)"
 HANDS_2020 = (

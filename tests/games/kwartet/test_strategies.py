@@ -13,7 +13,7 @@ from epigames.games.core import View
 from epigames.games.kwartet import Ask, Card, GameOver, KwartetState, KwartetView
 from epigames.games.match import sample_outcome, seed_streams
 from epigames.games.strategy import Decision, Strategy, Thought
-from tests.games.kwartet_helpers import dealt
+from tests.games.kwartet.helpers import dealt
 
 REPORT = ("greedy", "silent", "mixed", "owner", "defensive", "aggressive")
 ALL = ("random", *REPORT, "expert")

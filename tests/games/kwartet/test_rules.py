@@ -17,7 +17,7 @@ from epigames.games.kwartet import (
     LaidDown,
     OutOfCards,
 )
-from tests.games.kwartet_helpers import cards, dealt
+from tests.games.kwartet.helpers import cards, dealt
 
 SMALL = "kwartet(players=3,kinds=2)"
 

@@ -22,7 +22,7 @@ from epigames.games.blufpoker.tables import (
     poker_odds,
 )
 from epigames.logic import parse
-from tests.games.blufpoker_helpers import BLUFF, scripted
+from tests.games.blufpoker.helpers import BLUFF, scripted
 
 ORDERED = list(itertools.product(range(1, 7), repeat=3))
 

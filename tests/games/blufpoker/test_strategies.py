@@ -13,7 +13,7 @@ from epigames.games import make_strategy, play_match, strategies_for
 from epigames.games.blufpoker import BELIEVE, CALL, BlufpokerView
 from epigames.games.blufpoker.events import CupSeen
 from epigames.games.blufpoker.strategies.naive import BIDS_, CALLS, ROLLS_
-from tests.games.blufpoker_helpers import scripted
+from tests.games.blufpoker.helpers import scripted
 
 PLAYERS = "knowledge,greedy/truthful/believe,bayes"
 
