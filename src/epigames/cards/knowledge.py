@@ -339,12 +339,16 @@ class CardKnowledge:
         return known
 
     def known_values(self) -> dict[str, str]:
-        """Card text → holder name, for every card whose holder the agent knows."""
+        """Card text → player name, for every card the agent knows a player holds.
+
+        Cards in places (the table, a pile) are left out: where they lie is public.
+        """
         layout = self.layout
+        players = layout.players
         return {
             layout.card_name(c): layout.holders[h]
             for c, h in enumerate(self.known_holders())
-            if h >= 0
+            if h in players
         }
 
     def possible_mask(self, card: Hashable) -> int:
