@@ -52,6 +52,9 @@ def test_random_play_reaches_the_end_within_the_rules(spec: str, seed: int) -> N
         assert player in (CHANCE, TERMINAL) or 0 <= player < n
         returns = state.returns()
         assert len(returns) == n and all(low <= r <= high for r in returns)
+        # Partners share one return (team_returns raises otherwise).
+        team_returns = state.team_returns()
+        assert team_returns == tuple(returns[team[0]] for team in game.teams)
         if player == CHANCE:
             outcomes = state.chance_outcomes()
             assert outcomes and all(p > 0 for _, p in outcomes)
