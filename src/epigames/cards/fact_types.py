@@ -10,37 +10,70 @@ layout's card values. Every fact has three renderings:
   event JSON (`Event.to_dict`) serialises, so that JSON stays what it was when facts were
   plain tuples.
 
-`epigames.cards.facts.apply_facts` replays them onto `PublicInfo`, dispatching on type.
+All three come from `NamedFact`, the name and the fields in order; a game may base its
+own facts on it too (Blufpoker's dice facts). `epigames.cards.facts.apply_facts` replays
+the card facts onto `PublicInfo`, dispatching on type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 
-def _cards_json(cards: tuple[Hashable, ...]) -> list[str]:
-    return [str(c) for c in cards]
-
-
-def _cards_text(cards: tuple[Hashable, ...]) -> str:
-    return "{" + ", ".join(str(c) for c in cards) + "}"
-
-
 @dataclass(frozen=True, slots=True)
-class CardFact:
-    """Base of the card facts; ``name`` is the first item of the tuple form."""
+class NamedFact:
+    """Base of typed facts: ``name``, then the fields in order, give every rendering.
+
+    The card facts below derive from it, and so may a game's own facts (Blufpoker's dice
+    facts); a subclass says how a field's value is written (`_field_text`) and how it goes
+    to JSON (`_field_json`), and may write its own ``str()``.
+    """
 
     name: ClassVar[str] = "fact"
 
+    def _items(self) -> list[tuple[str, Any]]:
+        return [(f.name, getattr(self, f.name)) for f in fields(self)]
+
+    def __str__(self) -> str:
+        args = ", ".join(self._field_text(key, value) for key, value in self._items())
+        return f"{self.name}({args})"
+
     def as_tuple(self) -> tuple[Hashable, ...]:
         """The positional form: the name, then the fields in order."""
-        raise NotImplementedError
+        return (self.name, *(value for _, value in self._items()))
 
     def to_dict(self) -> dict[str, Any]:
-        """Named JSON fields, with ``"fact"`` the name and cards as their ``str()``."""
-        raise NotImplementedError
+        """Named JSON fields, ``"fact"`` (the name) first, then the fields in order."""
+        data: dict[str, Any] = {"fact": self.name}
+        for key, value in self._items():
+            data[key] = self._field_json(key, value)
+        return data
+
+    def _field_text(self, key: str, value: Any) -> str:
+        """How the field ``key`` shows ``value`` in ``str()``."""
+        return str(value)
+
+    def _field_json(self, key: str, value: Any) -> Any:
+        """The field ``key``'s ``value`` as a JSON value."""
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class CardFact(NamedFact):
+    """Base of the card facts: a ``card`` as its ``str()``, ``cards`` in braces or a list.
+
+    Holders, counts and the other integer fields stay integers in JSON.
+    """
+
+    def _field_text(self, key: str, value: Any) -> str:
+        return "{" + ", ".join(str(c) for c in value) + "}" if key == "cards" else str(value)
+
+    def _field_json(self, key: str, value: Any) -> Any:
+        if key == "card":
+            return str(value)
+        return [str(c) for c in value] if key == "cards" else value
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +84,6 @@ class Holds(CardFact):
     holder: int
     card: Hashable
 
-    def __str__(self) -> str:
-        return f"holds({self.holder}, {self.card})"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("holds", holder, card)``."""
-        return ("holds", self.holder, self.card)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "holds", "holder": …, "card": …}``."""
-        return {"fact": self.name, "holder": self.holder, "card": str(self.card)}
-
 
 @dataclass(frozen=True, slots=True)
 class Lacks(CardFact):
@@ -71,17 +93,6 @@ class Lacks(CardFact):
     holder: int
     card: Hashable
 
-    def __str__(self) -> str:
-        return f"lacks({self.holder}, {self.card})"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("lacks", holder, card)``."""
-        return ("lacks", self.holder, self.card)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "lacks", "holder": …, "card": …}``."""
-        return {"fact": self.name, "holder": self.holder, "card": str(self.card)}
-
 
 @dataclass(frozen=True, slots=True)
 class HoldsAtLeastOne(CardFact):
@@ -90,17 +101,6 @@ class HoldsAtLeastOne(CardFact):
     name: ClassVar[str] = "at_least_one"
     holder: int
     cards: tuple[Hashable, ...]
-
-    def __str__(self) -> str:
-        return f"at_least_one({self.holder}, {_cards_text(self.cards)})"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("at_least_one", holder, cards)``."""
-        return ("at_least_one", self.holder, self.cards)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "at_least_one", "holder": …, "cards": […]}``."""
-        return {"fact": self.name, "holder": self.holder, "cards": _cards_json(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +116,6 @@ class Count(CardFact):
 
     def __str__(self) -> str:
         return f"count({self.holder}) = {self.n}"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("count", holder, n)``."""
-        return ("count", self.holder, self.n)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "count", "holder": …, "n": …}``."""
-        return {"fact": self.name, "holder": self.holder, "n": self.n}
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,14 +135,6 @@ class Moved(CardFact):
     def __str__(self) -> str:
         return f"moved({self.card}, {self.src} → {self.dst})"
 
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("moved", card, src, dst)``."""
-        return ("moved", self.card, self.src, self.dst)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "moved", "card": …, "src": …, "dst": …}``."""
-        return {"fact": self.name, "card": str(self.card), "src": self.src, "dst": self.dst}
-
 
 @dataclass(frozen=True, slots=True)
 class Removed(CardFact):
@@ -158,17 +142,6 @@ class Removed(CardFact):
 
     name: ClassVar[str] = "removed"
     cards: tuple[Hashable, ...]
-
-    def __str__(self) -> str:
-        return f"removed({_cards_text(self.cards)})"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("removed", cards)``."""
-        return ("removed", self.cards)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "removed", "cards": […]}``."""
-        return {"fact": self.name, "cards": _cards_json(self.cards)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,14 +160,6 @@ class Reshuffled(CardFact):
     def __str__(self) -> str:
         return f"reshuffled({self.src} → {self.dst})"
 
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """``("reshuffled", src, dst)``."""
-        return ("reshuffled", self.src, self.dst)
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": "reshuffled", "src": …, "dst": …}``."""
-        return {"fact": self.name, "src": self.src, "dst": self.dst}
-
 
 __all__ = [
     "CardFact",
@@ -203,6 +168,7 @@ __all__ = [
     "HoldsAtLeastOne",
     "Lacks",
     "Moved",
+    "NamedFact",
     "Removed",
     "Reshuffled",
 ]

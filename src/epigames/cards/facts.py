@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 
+from epigames.cards import fact_types
 from epigames.cards.errors import InconsistentCardsError
-from epigames.cards.fact_types import (
-    CardFact,
-    Count,
-    Holds,
-    HoldsAtLeastOne,
-    Lacks,
-    Moved,
-    Removed,
-    Reshuffled,
-)
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import PublicInfo
 
@@ -34,24 +25,24 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     for fact in facts:
         # Ordered by how often Kwartet's events emit them.
         match fact:
-            case HoldsAtLeastOne(holder=h, cards=cards):
+            case fact_types.HoldsAtLeastOne(holder=h, cards=cards):
                 public = public.at_least_one(h, cards)
-            case Lacks(holder=h, card=card):
+            case fact_types.Lacks(holder=h, card=card):
                 public = public.lacks(card, h)
-            case Holds(holder=h, card=card):
+            case fact_types.Holds(holder=h, card=card):
                 public = public.holds(card, h)
-            case Moved(card=card, src=src, dst=dst):
+            case fact_types.Moved(card=card, src=src, dst=dst):
                 public = public.move(card, src, dst)
-            case Count(holder=h, n=n):
+            case fact_types.Count(holder=h, n=n):
                 if public.counts[h] != n:
                     raise InconsistentCardsError(
                         f"count: {public.layout.holders[h]} is said to hold {n} cards, "
                         f"but the public count is {public.counts[h]}"
                     )
-            case Removed(cards=cards):
+            case fact_types.Removed(cards=cards):
                 for card in cards:
                     public = public.remove(card, public.where(public.layout.card_index(card)))
-            case Reshuffled(src=src, dst=dst):
+            case fact_types.Reshuffled(src=src, dst=dst):
                 public = public.reshuffle(src, dst)
             case _:
                 raise ValueError(f"not a card fact: {fact!r}")
@@ -73,11 +64,11 @@ def start_from_counts(
     in play (see `PublicInfo.start`).
     """
     counts = [0] * layout.n_holders
-    rest: list[CardFact] = []
+    rest: list[fact_types.CardFact] = []
     for fact in facts:
-        if isinstance(fact, Count) and not rest:
+        if isinstance(fact, fact_types.Count) and not rest:
             counts[layout.holder_index(fact.holder)] = fact.n
-        elif isinstance(fact, CardFact):
+        elif isinstance(fact, fact_types.CardFact):
             rest.append(fact)
         else:
             raise ValueError(f"a deal is announced by card facts, not {fact!r}")

@@ -17,43 +17,28 @@ gives, and named fields (`to_dict`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from epigames.cards.fact_types import NamedFact
 from epigames.games.blufpoker.dice import Dice, Roll, dice_text
 from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
 
 
 @dataclass(frozen=True, slots=True)
-class DiceFact:
-    """Base of the dice facts: ``name`` and the fields give the positional form."""
+class DiceFact(NamedFact):
+    """Base of the dice facts: dice read ``6 5 3`` (a list in JSON), a roll its ``str()``.
 
-    name: ClassVar[str] = "fact"
+    ``name`` and the fields give the positional form and the named fields (`NamedFact`).
+    """
 
-    def _values(self) -> tuple[Hashable, ...]:
-        values: tuple[Hashable, ...] = tuple(getattr(self, f.name) for f in fields(self))
-        return values
+    def _field_text(self, key: str, value: Any) -> str:
+        return dice_text(value) if isinstance(value, tuple) else str(value)
 
-    def __str__(self) -> str:
-        args = ", ".join(dice_text(v) if isinstance(v, tuple) else str(v) for v in self._values())
-        return f"{self.name}({args})"
-
-    def as_tuple(self) -> tuple[Hashable, ...]:
-        """The name, then the fields in order, e.g. ``("rolled", 1, 3)``."""
-        return (self.name, *self._values())
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"fact": name, field: value, …}``; a roll as its ``str()``, dice as a list."""
-        data: dict[str, Any] = {"fact": self.name}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            data[f.name] = list(value) if isinstance(value, tuple) else _json(value)
-        return data
-
-
-def _json(value: Hashable) -> int | str:
-    return value if isinstance(value, int) else str(value)
+    def _field_json(self, key: str, value: Any) -> Any:
+        if isinstance(value, tuple):
+            return list(value)
+        return value if isinstance(value, int) else str(value)
 
 
 @dataclass(frozen=True, slots=True)
