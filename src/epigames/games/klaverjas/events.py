@@ -5,36 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from epigames.cards import Card, Count, Holds, Lacks, Moved, Suit
-from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+from epigames.cards import Card, Count, Lacks, Moved, Suit
+from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
+from epigames.games.events import Fact, PublicAnnouncement
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 
 #: The holder index of the table, where played cards go (the seats are 0..3).
 TABLE_HOLDER = PLAYERS
-
-
-def _cards_text(cards: tuple[Card, ...]) -> str:
-    return " ".join(str(c) for c in cards) or "no cards"
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt(PrivateObservation):
-    """After the deal, a seat sees its own hand (and only its own)."""
-
-    kind: ClassVar[str] = "dealt"
-    cards: tuple[Card, ...]
-
-    @property
-    def text(self) -> str:
-        """E.g. `South is dealt J♥ 9♥ A♠ (3 cards).`"""
-        count = len(self.cards)
-        return f"{self.name_of(self.seat)} is dealt {_cards_text(self.cards)} ({count} cards)."
-
-    @property
-    def facts(self) -> tuple[Fact, ...]:
-        """The seat holds each card, and exactly that many."""
-        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
-        return (*held, Count(self.seat, len(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,32 +6,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from epigames.cards.fact_types import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
-from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
+from epigames.games.events import Fact, PublicAnnouncement
 from epigames.games.kwartet.cards import Card, kind_cards
-
-
-def _cards_text(cards: tuple[Card, ...]) -> str:
-    return " ".join(str(c) for c in cards) or "no cards"
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt(PrivateObservation):
-    """After the deal, a seat sees its own hand (and only its own)."""
-
-    kind: ClassVar[str] = "dealt"
-    cards: tuple[Card, ...]
-
-    @property
-    def text(self) -> str:
-        """E.g. `South is dealt ⟨1,2⟩ ⟨3,4⟩ (2 cards).`"""
-        count = len(self.cards)
-        return f"{self.name_of(self.seat)} is dealt {_cards_text(self.cards)} ({count} cards)."
-
-    @property
-    def facts(self) -> tuple[Fact, ...]:
-        """The seat holds each card, and exactly that many."""
-        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
-        return (*held, Count(self.seat, len(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)
