@@ -1,6 +1,8 @@
-"""Klaverjas strategies: `random` (uniform over the legal cards and trump calls)."""
+"""Klaverjas strategies: `random`, the 2017 tactics (`tactics2017` on the 2017 inference,
+`tactics` on exact knowledge) and a Monte-Carlo player (`mc`)."""
 
-from epigames.games.klaverjas.strategies import simple
+from epigames.games.klaverjas.strategies import simple, tactics
 from epigames.games.klaverjas.strategies.simple import RandomPlayer
+from epigames.games.klaverjas.strategies.tactics import Tactics, Tactics2017
 
-__all__ = ["RandomPlayer", "simple"]
+__all__ = ["RandomPlayer", "Tactics", "Tactics2017", "simple", "tactics"]

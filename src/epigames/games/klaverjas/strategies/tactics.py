@@ -1,0 +1,367 @@
+"""The 2017 report's card-play tactics, on its own inference (`tactics2017`) or on exact
+knowledge (`tactics`).
+
+The tactics look at the seat's place in the trick (1 leads, 4 plays last) and at what
+each other player may still hold in a suit, best card first (`may_hold_suit`). With
+`high` the legal cards sorted by the 2017 value (`inference2017.value`: points, 0-point
+cards by rank), "highest" is `high[0]` and "lowest" `high[-1]`; one legal card is played
+at once.
+
+- Seat 1, while trumps are out: (1) holding the highest trump left while an opponent may
+  hold a trump, play the highest card; (2) knowing the partner holds the highest trump
+  left, with opponents' trumps possible, play the lowest trump; (3) else the highest
+  plain card that beats the best card of its suit each opponent may hold (both must be
+  able to hold the suit); (4) else the lowest card. Once no trump is left: the highest
+  card that beats whatever the opponents may hold in its suit (or that nobody can
+  follow), else the lowest.
+- Seat 2 looks at the next opponent: if it cannot follow but may trump, play low; if my
+  highest beats the led card and the best card the opponent may hold, play it, unless
+  the partner may hold a higher one; else play low. Trumping is always with the lowest.
+- Seat 3 does the same against the last player, and does not go over the partner's lead.
+- Seat 4 plays its highest card when the opponents win the trick and that card, of the
+  winning card's suit, beats it; else its lowest.
+
+Comparisons are by value, as the 2017 program compared them. The trump choice (when a
+seat chooses) names the suit with the best hand score: per card of the suit its trump
+points plus 5, plus 6 per ace of another suit; in bidding it names a suit only with a
+score of at least 50 (say J and 9 with two more trumps), else passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
+from epigames.cards.tricks import KLAVERJAS
+from epigames.games.core import View
+from epigames.games.events import Fact
+from epigames.games.klaverjas.actions import Bid
+from epigames.games.klaverjas.inference2017 import Seed2017Inference, value
+from epigames.games.klaverjas.play import PLAYERS, card_points, klaverjas_deck, team_of
+from epigames.games.klaverjas.views import KlaverjasView
+from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
+
+#: A bid needs at least this hand score (see `hand_score`).
+BID_THRESHOLD = 50
+
+
+class Beliefs(Protocol):
+    """What the tactics ask about the other players' hands."""
+
+    def may_hold(self, player: int, card: Card) -> bool:
+        """Whether `player` may hold the unplayed `card`."""
+        ...
+
+    def knows_holds(self, player: int, card: Card) -> bool:
+        """Whether `player` surely holds the unplayed `card`."""
+        ...
+
+
+class ExactBeliefs:
+    """`Beliefs` from the card engine's exact knowledge of a seat (`view.knowledge`)."""
+
+    __slots__ = ("_knowledge", "_masks")
+
+    def __init__(self, knowledge: CardKnowledge) -> None:
+        self._knowledge = knowledge
+        self._masks: dict[Card, int] = {}
+
+    def _mask(self, card: Card) -> int:
+        mask = self._masks.get(card)
+        if mask is None:
+            mask = self._masks[card] = self._knowledge.possible_mask(card)
+        return mask
+
+    def may_hold(self, player: int, card: Card) -> bool:
+        """Whether some consistent deal gives `card` to `player`."""
+        return bool(self._mask(card) >> player & 1)
+
+    def knows_holds(self, player: int, card: Card) -> bool:
+        """Whether every consistent deal gives `card` to `player`."""
+        return self._mask(card) == 1 << player
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A card with the reason for it: a sentence, the cards it names, what was concluded."""
+
+    card: Card
+    text: str
+    names: tuple[Card, ...] = ()
+    concluded: tuple[Fact, ...] = ()
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+class Position:
+    """One decision as the tactics see it: the seat, the trick, trump and the beliefs."""
+
+    def __init__(
+        self,
+        seat: int,
+        legal: Sequence[Card],
+        hand: Sequence[Card],
+        trick: Trick,
+        trump: Suit,
+        unplayed: Sequence[Card],
+        beliefs: Beliefs,
+    ) -> None:
+        self.seat = seat
+        self.legal = tuple(legal)
+        self.hand = tuple(hand)
+        self.trick = trick
+        self.trump = trump
+        self.unplayed = tuple(unplayed)
+        self.beliefs = beliefs
+        self.high = sorted(self.legal, key=self.value, reverse=True)
+
+    def value(self, card: Card) -> int:
+        """The 2017 value of a card under this trump."""
+        return value(card, self.trump)
+
+    def may_hold_suit(self, player: int, suit: Suit) -> list[Card]:
+        """The unplayed cards of `suit` that `player` may hold, best first (`KM_suit`)."""
+        cards = [c for c in self.unplayed if c.suit is suit and self.beliefs.may_hold(player, c)]
+        return sorted(cards, key=self.value, reverse=True)
+
+    def beats(self, card: Card, other: Card) -> bool:
+        """`card` has the higher 2017 value."""
+        return self.value(card) > self.value(other)
+
+    # -- the choice --------------------------------------------------------------------
+
+    def choose(self) -> Choice:
+        """The card the tactics play here."""
+        if len(self.legal) == 1:
+            card = self.legal[0]
+            return Choice(card, f"I play {card}: it is my only legal card.", (card,))
+        place = len(self.trick)
+        if place == 0:
+            return self.lead()
+        if place == 1:
+            return self.second()
+        if place == 2:
+            return self.third()
+        return self.fourth()
+
+    def lowest(self, why: str) -> Choice:
+        card = self.high[-1]
+        return Choice(card, f"I play my lowest card {card}: {why}.", (card,))
+
+    def highest(self, why: str, names: Sequence[Card] = ()) -> Choice:
+        card = self.high[0]
+        return Choice(card, f"I play my highest card {card}: {why}.", (card, *names))
+
+    def lead(self) -> Choice:
+        trump, seat = self.trump, self.seat
+        opponents = ((seat + 1) % PLAYERS, (seat + 3) % PLAYERS)
+        partner = (seat + 2) % PLAYERS
+        trumps_left = sorted(
+            (c for c in self.unplayed if c.suit is trump), key=self.value, reverse=True
+        )
+        if trumps_left:
+            top = trumps_left[0]
+            theirs = [c for p in opponents for c in self.may_hold_suit(p, trump)]
+            mine = [c for c in self.high if c.suit is trump]
+            if mine and mine[0] == top and theirs:
+                card = self.high[0]
+                return Choice(
+                    card,
+                    f"I lead {card}: I hold the highest trump left ({top}) and an opponent "
+                    "may still hold trumps.",
+                    (card, top),
+                )
+            if mine and theirs and self.beliefs.knows_holds(partner, top):
+                card = mine[-1]
+                return Choice(
+                    card,
+                    f"I lead my lowest trump {card}: my partner holds {top}, the highest "
+                    "trump left, and an opponent may still hold trumps.",
+                    (card, top),
+                    (Holds(partner, top),),
+                )
+            for card in self.high:
+                if card.suit is trump:
+                    continue
+                a, b = (self.may_hold_suit(p, card.suit) for p in opponents)
+                if a and b and self.beats(card, a[0]) and self.beats(card, b[0]):
+                    return Choice(
+                        card,
+                        f"I lead {card}: both opponents may still hold {card.suit} but none "
+                        "beats it.",
+                        (card,),
+                    )
+            return self.lowest("no card of mine is sure to win the lead")
+        for card in self.high:
+            a, b = (self.may_hold_suit(p, card.suit) for p in opponents)
+            if a and b:
+                ok = self.beats(card, a[0]) and self.beats(card, b[0])
+                why = "both opponents may still hold {s} but none beats it"
+            elif a or b:
+                ok = self.beats(card, (a or b)[0])
+                why = "only one opponent may still hold {s} and it cannot beat it"
+            else:
+                ok = True
+                why = "no opponent can hold {s} and no trump is left"
+            if ok:
+                text = f"I lead {card}: " + why.format(s=card.suit) + "."
+                return Choice(card, text, (card,))
+        return self.lowest("no card of mine is sure to win the lead")
+
+    def _follow(self, opponent: int, other: Card, *, second: bool) -> Choice:
+        """Seats 2 and 3: `other` is the card to beat (the led card, or card 2 for seat 3)."""
+        trump, trick = self.trump, self.trick
+        led_card = trick.plays[0].card
+        led = led_card.suit
+        after = self.may_hold_suit(opponent, led)
+        best = self.high[0]
+        if led is trump:
+            if best.suit is not trump:
+                return self.lowest("I hold no trump")
+            if not after:
+                return self.lowest("the next player holds no trump, so I save my high trumps")
+            if not self.beats(best, after[0]):
+                return self.lowest(f"the next player may hold {after[0]}")
+            if second and self.beats(best, led_card):
+                return self.highest(f"it beats the lead and {after[0]}", (after[0],))
+            if not second:
+                card2 = trick.plays[1].card
+                if card2.suit is trump and self.beats(best, card2):
+                    return self.highest(f"it beats {card2} and {after[0]}", (after[0],))
+            return self.lowest("I cannot take the trick for sure")
+        if best.suit is trump:
+            return self.lowest("I must trump, so I trump as low as I can")
+        if not after:
+            if self.may_hold_suit(opponent, trump):
+                return self.lowest(f"the next player holds no {led} but may trump")
+            if self.beats(best, other):
+                return self.highest(
+                    f"it beats {other} and the next player can neither follow nor trump"
+                )
+            return self.lowest(f"I cannot beat {other}")
+        if second:
+            if self.beats(best, led_card) and self.beats(best, after[0]):
+                partner = self.may_hold_suit((self.seat + 2) % PLAYERS, led)
+                if partner and self.beats(partner[0], best):
+                    return self.lowest(f"my partner may hold {partner[0]}, higher than mine")
+                return self.highest(f"it beats the lead and {after[0]}", (after[0],))
+            return self.lowest(f"I cannot beat both the lead and {after[0]}")
+        partner_card = led_card
+        if best.suit is led and self.beats(best, other) and self.beats(best, after[0]):
+            if self.beats(partner_card, best):
+                return self.lowest(f"my partner's {partner_card} is higher")
+            return self.highest(f"it beats {other} and {after[0]}", (after[0],))
+        return self.lowest(f"I cannot beat both {other} and {after[0]}")
+
+    def second(self) -> Choice:
+        return self._follow((self.seat + 1) % PLAYERS, self.trick.plays[0].card, second=True)
+
+    def third(self) -> Choice:
+        return self._follow((self.seat + 1) % PLAYERS, self.trick.plays[1].card, second=False)
+
+    def fourth(self) -> Choice:
+        winning = self.trick.winner(self.trump, KLAVERJAS)
+        best = self.high[0]
+        if team_of(winning.seat) != team_of(self.seat):
+            if best.suit is winning.card.suit and self.beats(best, winning.card):
+                return self.highest(f"it takes the trick from {winning.card}")
+            return self.lowest(f"I cannot beat {winning.card} with the suit")
+        return self.lowest("my partner wins the trick")
+
+
+def hand_score(hand: Sequence[Card], suit: Suit) -> int:
+    """How good `suit` is as trump for `hand`: trump points + 5 per trump, 6 per plain ace."""
+    score = 0
+    for card in hand:
+        if card.suit is suit:
+            score += card_points((card,), suit) + 5
+        elif card.rank.name == "ACE":
+            score += 6
+    return score
+
+
+def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
+    """The trump policy: name the best suit by `hand_score`; in bidding pass below 50."""
+    suits = [b for b in legal if b.suit is not None]
+    scored = [(hand_score(hand, b.suit), -i, b) for i, b in enumerate(suits) if b.suit]
+    score, _, best = max(scored)
+    can_pass = any(b.suit is None for b in legal)
+    if can_pass and score < BID_THRESHOLD:
+        pass_bid = next(b for b in legal if b.suit is None)
+        return Decision(
+            pass_bid, Thought(f"I pass: my best suit scores {score}, below {BID_THRESHOLD}.")
+        )
+    assert best.suit is not None
+    return Decision(
+        best, Thought(f"I choose {best.suit} as trump: my hand scores {score} with it.")
+    )
+
+
+class TacticsPlayer(Strategy):
+    """The 2017 tactics on some beliefs (`beliefs` decides which)."""
+
+    def beliefs(self, view: KlaverjasView) -> Beliefs:
+        """What the seat believes about the others' hands."""
+        raise NotImplementedError
+
+    def position(self, view: KlaverjasView) -> Position:
+        """The decision as the tactics see it (it is the seat's turn to play a card)."""
+        trick, trump = view.trick, view.trump
+        assert trick is not None and trump is not None
+        game = view.game
+        played = view.table.played
+        deck = klaverjas_deck(getattr(game, "ranks", 8))
+        unplayed = [c for c in deck if c not in played]
+        legal = [c for c in view.legal_actions if isinstance(c, Card)]
+        return Position(view.seat, legal, view.hand, trick, trump, unplayed, self.beliefs(view))
+
+    def choose(self, view: View) -> Decision:
+        """A card by the tactics, or a trump call by `choose_trump`."""
+        assert isinstance(view, KlaverjasView)
+        legal = view.legal_actions
+        if view.trump is None:
+            return choose_trump(view.hand, [b for b in legal if isinstance(b, Bid)])
+        choice = self.position(view).choose()
+        return Decision(
+            choice.card, Thought(choice.text, frozenset(choice.names), choice.concluded)
+        )
+
+
+@register_strategy("klaverjas", "tactics2017")
+class Tactics2017(TacticsPlayer):
+    """The 2017 tactics on the 2017 program's own inference (`Seed2017Inference`)."""
+
+    name = "tactics2017"
+
+    def beliefs(self, view: KlaverjasView) -> Beliefs:
+        """The 2017 inference, replayed from the seat's log."""
+        return Seed2017Inference.from_view(view)
+
+
+@register_strategy("klaverjas", "tactics")
+class Tactics(TacticsPlayer):
+    """The 2017 tactics on the card engine's exact knowledge."""
+
+    name = "tactics"
+
+    def beliefs(self, view: KlaverjasView) -> Beliefs:
+        """The seat's exact knowledge."""
+        return ExactBeliefs(view.knowledge)
+
+
+__all__ = [
+    "BID_THRESHOLD",
+    "Beliefs",
+    "Choice",
+    "ExactBeliefs",
+    "Position",
+    "Tactics",
+    "Tactics2017",
+    "TacticsPlayer",
+    "choose_trump",
+    "hand_score",
+]
