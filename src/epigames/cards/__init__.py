@@ -48,7 +48,13 @@ from epigames.cards.fact_types import (
 )
 from epigames.cards.formulas import holds_atom
 from epigames.cards.knowledge import CardKnowledge
-from epigames.cards.kripke import CardKripke, kripke_model, kripke_worlds, spectator_kripke
+from epigames.cards.kripke import (
+    CardKripke,
+    kripke_model,
+    kripke_worlds,
+    spectator_kripke,
+    spectator_picture,
+)
 from epigames.cards.layout import DECK, DISCARD, OUT, TABLE, CardLayout, HolderRef, Location
 from epigames.cards.public import REMOVED, UNKNOWN, PublicInfo
 from epigames.cards.tricks import HIGH_CARD, KLAVERJAS, Play, RankOrder, Trick, TrickError
@@ -98,4 +104,5 @@ __all__ = [
     "kripke_model",
     "kripke_worlds",
     "spectator_kripke",
+    "spectator_picture",
 ]

@@ -144,3 +144,25 @@ def seat_picture(knowledge: CardKnowledge, card: Hashable) -> KripkePicture:
     true_world = None if known is None else names[known]
     model = kripke_model(kripke, card, names)
     return KripkePicture(str(card), model, true_world, probabilities, seat)
+
+
+def spectator_picture(
+    knowledges: Sequence[CardKnowledge], card: Hashable, true_holder: HolderRef
+) -> KripkePicture:
+    """A card's picture from outside (`spectator_kripke`) with every agent's probabilities.
+
+    Worlds and agents are named by `layout.holders`; the true world is marked.
+
+    Raises:
+        InconsistentCardsError: no knowledge is given, or an agent rules out the true holder.
+    """
+    kripke = spectator_kripke(knowledges, card, true_holder)
+    names = knowledges[0].layout.holders
+    probabilities = {
+        names[k.agent]: {names[w]: float(k.probability(card, w)) for w in kripke.worlds}
+        for k in knowledges
+        if k.agent is not None
+    }
+    true_world = None if kripke.true_world is None else names[kripke.true_world]
+    model = kripke_model(kripke, card, names)
+    return KripkePicture(str(card), model, true_world, probabilities, None)

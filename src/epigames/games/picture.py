@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Sequence
+from typing import Protocol, TypeVar
+
+from epigames.cards import CardKnowledge, spectator_picture
+from epigames.errors import InputError
 from epigames.logic.picture import KripkePicture
 
-__all__ = ["HasPictures", "KripkePicture"]
+__all__ = ["CardState", "HasPictures", "KripkePicture", "held_card_picture", "subject_card"]
+
+CardT = TypeVar("CardT", bound=Hashable)
 
 
 class HasPictures:
@@ -25,3 +32,65 @@ class HasPictures:
             InputError: an unknown subject (the message lists a few valid ones).
         """
         raise NotImplementedError
+
+
+class CardView(Protocol):
+    """A seat's view whose knowledge is the card engine's (Kwartet, Klaverjas)."""
+
+    @property
+    def knowledge(self) -> CardKnowledge:
+        """What the seat knows about where the cards are."""
+        ...
+
+
+class CardState(Protocol):
+    """A card game's state, as far as `held_card_picture` reads it."""
+
+    def hands(self) -> Sequence[Sequence[Hashable]]:
+        """The true hands of all seats."""
+        ...
+
+    def observation(self, seat: int) -> CardView:
+        """The seat's view."""
+        ...
+
+
+def held_card_picture(state: CardState, card: Hashable, seat: int | None) -> KripkePicture:
+    """The picture of a card some seat holds, from `seat`'s view (None: a spectator's).
+
+    A seat's picture is its knowledge's (`CardKnowledge.picture`): nothing else is read.
+    A spectator's has every seat's uncertainty around the true holder
+    (`cards.spectator_picture`).
+
+    Raises:
+        SeatError: no such seat.
+    """
+    if seat is not None:
+        return state.observation(seat).knowledge.picture(str(card))
+    hands = state.hands()
+    holder = next(s for s, hand in enumerate(hands) if card in hand)
+    return spectator_picture(
+        [state.observation(s).knowledge for s in range(len(hands))], card, holder
+    )
+
+
+def subject_card(
+    game: object, subject: str, in_play: Sequence[CardT], parse: Callable[[str], CardT], none: str
+) -> CardT:
+    """The card in play that the picture subject names, read by the game's `parse`.
+
+    Raises:
+        InputError: the subject is not a card in play; the message lists a few (`none`
+            when there are none).
+    """
+    try:
+        card: CardT | None = parse(subject)
+    except InputError:  # the game's syntax error: not a card at all
+        card = None
+    if card is None or card not in in_play:
+        few = ", ".join(str(c) for c in in_play[:6]) or none
+        more = ", …" if len(in_play) > 6 else ""
+        raise InputError(
+            f"no picture {subject!r} in {game}; subjects are the cards in play: {few}{more}"
+        )
+    return card

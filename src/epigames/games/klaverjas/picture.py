@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from epigames.cards import Card, kripke_model, spectator_kripke
-from epigames.errors import InputError
-from epigames.games.klaverjas.actions import ActionSyntaxError, parse_card
-from epigames.logic.picture import KripkePicture
+from epigames.cards import Card
+from epigames.games.klaverjas.actions import parse_card
+from epigames.games.picture import KripkePicture, held_card_picture, subject_card
 
 if TYPE_CHECKING:
     from epigames.games.klaverjas.rules import KlaverjasState
@@ -33,21 +32,6 @@ def picture_subjects(state: KlaverjasState) -> list[str]:
     return [str(card) for card in cards_in_play(state)]
 
 
-def _subject_card(state: KlaverjasState, subject: str) -> Card:
-    in_play = cards_in_play(state)
-    try:
-        card: Card | None = parse_card(subject)
-    except ActionSyntaxError:
-        card = None
-    if card is None or card not in in_play:
-        few = ", ".join(str(c) for c in in_play[:6]) or "none now"
-        more = ", …" if len(in_play) > 6 else ""
-        raise InputError(
-            f"no picture {subject!r} in {state.game}; subjects are the cards in play: {few}{more}"
-        )
-    return card
-
-
 def card_picture(state: KlaverjasState, subject: str, seat: int | None = None) -> KripkePicture:
     """The picture of one card in play, from `seat`'s view (None: a spectator's).
 
@@ -55,18 +39,5 @@ def card_picture(state: KlaverjasState, subject: str, seat: int | None = None) -
         InputError: the subject is not a card in play.
         SeatError: no such seat.
     """
-    card = _subject_card(state, subject)
-    if seat is not None:
-        return state.observation(seat).knowledge.picture(str(card))
-    names = state.game.seat_names
-    holder = next(s for s, hand in enumerate(state.hands()) if card in hand)
-    knowledges = [state.observation(s).knowledge for s in range(len(names))]
-    kripke = spectator_kripke(knowledges, card, holder)
-    probabilities = {
-        names[k.agent]: {names[w]: float(k.probability(card, w)) for w in kripke.worlds}
-        for k in knowledges
-        if k.agent is not None
-    }
-    true_world = None if kripke.true_world is None else names[kripke.true_world]
-    model = kripke_model(kripke, card, names)
-    return KripkePicture(str(card), model, true_world, probabilities, seat)
+    card = subject_card(state.game, subject, cards_in_play(state), parse_card, "none now")
+    return held_card_picture(state, card, seat)
