@@ -41,7 +41,11 @@ def test_canonical_strings_read_back(players: int, kinds: int, ask_own: bool) ->
 @pytest.mark.parametrize(
     ("text", "error", "message"),
     [
-        ("kwartt", UnknownGameError, "unknown game 'kwartt'; choose one of: blufpoker, klaverjas, kwartet"),
+        (
+            "kwartt",
+            UnknownGameError,
+            "unknown game 'kwartt'; choose one of: blufpoker, klaverjas, kwartet",
+        ),
         ("kwartet(player=3)", UnknownParameterError, "kwartet has no parameter 'player'"),
         ("kwartet(players=9)", GameStringError, "kwartet: players=9 is out of range 3..6"),
         ("kwartet(kinds=1)", GameStringError, "kinds=1 is out of range 2..13"),
