@@ -9,7 +9,7 @@ themselves here (`install_renderers`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import ClassVar, TypeVar
@@ -106,42 +106,38 @@ class Formula:
     def atoms(self) -> frozenset[str]:
         """Every atom that occurs in the formula."""
         found: set[str] = set()
-        stack: list[Formula] = [self]
-        while stack:
-            f = stack.pop()
+        for f in self._preorder():
             if isinstance(f, Atom):
                 found.add(f.name)
             elif isinstance(f, Quantified):
                 found.update(f.variables)
-            stack.extend(f.children())
         return frozenset(found)
 
     def agents(self) -> frozenset[str]:
         """Every agent that a modality or a group announcement names."""
         found: set[str] = set()
-        stack: list[Formula] = [self]
-        while stack:
-            f = stack.pop()
+        for f in self._preorder():
             if isinstance(f, Knowledge):
                 found.add(f.agent)
             elif isinstance(f, GroupKnowledge | Announce):
                 found.update(f.group or ())
-            stack.extend(f.children())
         return frozenset(found)
 
     def is_boolean(self) -> bool:
         """True when the formula has no modality, announcement or quantifier."""
-        return all(isinstance(f, (Top, Bot, Atom, Connective)) for f in self.walk())
+        return all(isinstance(f, (Top, Bot, Atom, Connective)) for f in self._preorder())
 
     def walk(self) -> list[Formula]:
         """All subformulas, the formula itself first (pre-order)."""
-        out: list[Formula] = []
+        return list(self._preorder())
+
+    def _preorder(self) -> Iterator[Formula]:
+        # Iterative: formulas built in Python may nest deeper than the recursion limit.
         stack: list[Formula] = [self]
         while stack:
             f = stack.pop()
-            out.append(f)
+            yield f
             stack.extend(reversed(f.children()))
-        return out
 
 
 class Connective(Formula):
@@ -188,65 +184,66 @@ class Not(Connective):
 
 
 @dataclass(frozen=True, slots=True)
-class And(Connective):
+class NAry(Connective):
+    """Base of the connectives over any number of formulas (subclasses set `word`)."""
+
+    args: tuple[Formula, ...]
+    #: The connective's name in the project's syntax, as in `and(p, q)`.
+    word: ClassVar[str] = ""
+
+    def children(self) -> tuple[Formula, ...]:
+        return self.args
+
+
+class And(NAry):
     """Conjunction of any number of formulas (the empty one is ⊤)."""
 
-    args: tuple[Formula, ...]
-
-    def children(self) -> tuple[Formula, ...]:
-        return self.args
+    __slots__ = ()
+    word: ClassVar[str] = "and"
 
 
-@dataclass(frozen=True, slots=True)
-class Or(Connective):
+class Or(NAry):
     """Disjunction of any number of formulas (the empty one is ⊥)."""
 
-    args: tuple[Formula, ...]
-
-    def children(self) -> tuple[Formula, ...]:
-        return self.args
+    __slots__ = ()
+    word: ClassVar[str] = "or"
 
 
-@dataclass(frozen=True, slots=True)
-class Implies(Connective):
-    """Material implication."""
-
-    left: Formula
-    right: Formula
-
-    def children(self) -> tuple[Formula, ...]:
-        return (self.left, self.right)
-
-
-@dataclass(frozen=True, slots=True)
-class Iff(Connective):
-    """Biconditional."""
-
-    left: Formula
-    right: Formula
-
-    def children(self) -> tuple[Formula, ...]:
-        return (self.left, self.right)
-
-
-@dataclass(frozen=True, slots=True)
-class Xor(Connective):
+class Xor(NAry):
     """Exclusive or over any number of formulas: an odd number of them is true."""
 
-    args: tuple[Formula, ...]
+    __slots__ = ()
+    word: ClassVar[str] = "xor"
 
-    def children(self) -> tuple[Formula, ...]:
-        return self.args
+
+class OneOf(NAry):
+    """Exactly one of the formulas is true."""
+
+    __slots__ = ()
+    word: ClassVar[str] = "oneof"
 
 
 @dataclass(frozen=True, slots=True)
-class OneOf(Connective):
-    """Exactly one of the formulas is true."""
+class Binary(Connective):
+    """Base of the connectives of two formulas, `left` and `right`."""
 
-    args: tuple[Formula, ...]
+    left: Formula
+    right: Formula
 
     def children(self) -> tuple[Formula, ...]:
-        return self.args
+        return (self.left, self.right)
+
+
+class Implies(Binary):
+    """Material implication."""
+
+    __slots__ = ()
+
+
+class Iff(Binary):
+    """Biconditional."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,9 +458,9 @@ def substitute(f: Formula, mapping: dict[str, Formula]) -> Formula:
         return replace(f, arg=substitute(f.arg, inner))  # type: ignore[type-var]
     if isinstance(f, Not):
         return Not(substitute(f.arg, mapping))
-    if isinstance(f, (And, Or, Xor, OneOf)):
+    if isinstance(f, NAry):
         return type(f)(tuple(substitute(a, mapping) for a in f.args))
-    if isinstance(f, (Implies, Iff)):
+    if isinstance(f, Binary):
         return type(f)(substitute(f.left, mapping), substitute(f.right, mapping))
     if isinstance(f, (Knowledge, GroupKnowledge)):
         return replace(f, arg=substitute(f.arg, mapping))

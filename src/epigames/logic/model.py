@@ -13,32 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from epigames.errors import ModelError, UnknownAgentError
-from epigames.logic.formula import (
-    And,
-    Announce,
-    Atom,
-    Bot,
-    C,
-    Cw,
-    D,
-    Dw,
-    E,
-    Ew,
-    Formula,
-    GroupKnowledge,
-    Iff,
-    Implies,
-    K,
-    Knowledge,
-    Kw,
-    M,
-    Not,
-    OneOf,
-    Or,
-    Quantified,
-    Top,
-    Xor,
-)
+from epigames.logic import formula as fm
+from epigames.logic.formula import Formula
 from epigames.logic.relations import (
     AnyRelation,
     Mask,
@@ -208,55 +184,55 @@ class KripkeModel:
 
     def _compute(self, f: Formula) -> Mask:
         n = self.size
-        if isinstance(f, Top):
+        if isinstance(f, fm.Top):
             return np.ones(n, dtype=bool)
-        if isinstance(f, Bot):
+        if isinstance(f, fm.Bot):
             return np.zeros(n, dtype=bool)
-        if isinstance(f, Atom):
+        if isinstance(f, fm.Atom):
             m = self.valuation.get(f.name)
             return m.copy() if m is not None else np.zeros(n, dtype=bool)
-        if isinstance(f, Not):
+        if isinstance(f, fm.Not):
             return ~self._eval(f.arg)
-        if isinstance(f, And):
+        if isinstance(f, fm.And):
             out = np.ones(n, dtype=bool)
             for a in f.args:
                 out &= self._eval(a)
             return out
-        if isinstance(f, Or):
+        if isinstance(f, fm.Or):
             out = np.zeros(n, dtype=bool)
             for a in f.args:
                 out |= self._eval(a)
             return out
-        if isinstance(f, Xor):
+        if isinstance(f, fm.Xor):
             out = np.zeros(n, dtype=bool)
             for a in f.args:
                 out ^= self._eval(a)
             return out
-        if isinstance(f, OneOf):
+        if isinstance(f, fm.OneOf):
             count = np.zeros(n, dtype=np.int64)
             for a in f.args:
                 count += self._eval(a)
             exactly_one: Mask = count == 1
             return exactly_one
-        if isinstance(f, Implies):
+        if isinstance(f, fm.Implies):
             return ~self._eval(f.left) | self._eval(f.right)
-        if isinstance(f, Iff):
+        if isinstance(f, fm.Iff):
             same: Mask = self._eval(f.left) == self._eval(f.right)
             return same
-        if isinstance(f, Knowledge):
+        if isinstance(f, fm.Knowledge):
             rel = self._relation(f.agent)
             truth = self._eval(f.arg)
-            if isinstance(f, K):
+            if isinstance(f, fm.K):
                 return rel.box(truth)
-            if isinstance(f, M):
+            if isinstance(f, fm.M):
                 return ~rel.box(~truth)
-            assert isinstance(f, Kw)
+            assert isinstance(f, fm.Kw)
             return rel.box(truth) | rel.box(~truth)
-        if isinstance(f, GroupKnowledge):
+        if isinstance(f, fm.GroupKnowledge):
             truth = self._eval(f.arg)
             if not f.group:
                 raise ModelError(f"{type(f).__name__} needs a non-empty group")
-            if isinstance(f, Ew):
+            if isinstance(f, fm.Ew):
                 # Each member knows whether; on non-S5 relations this is weaker than
                 # "everybody knows φ, or everybody knows ¬φ".
                 out = np.ones(n, dtype=bool)
@@ -267,22 +243,22 @@ class KripkeModel:
             if f.whether:
                 return self._group_box(f, truth) | self._group_box(f, ~truth)
             return self._group_box(f, truth)
-        if isinstance(f, Announce):
+        if isinstance(f, fm.Announce):
             return self._announce(f)
-        if isinstance(f, Quantified):
+        if isinstance(f, fm.Quantified):
             return self._eval(f.expand())
         raise TypeError(f"not a formula: {f!r}")
 
-    def _group_box(self, f: GroupKnowledge, truth: Mask) -> Mask:
+    def _group_box(self, f: fm.GroupKnowledge, truth: Mask) -> Mask:
         rels = [self._relation(a) for a in f.group]
-        if isinstance(f, (E, Ew)):
+        if isinstance(f, (fm.E, fm.Ew)):
             out = np.ones(self.size, dtype=bool)
             for r in rels:
                 out &= r.box(truth)
             return out
-        if isinstance(f, (D, Dw)):
+        if isinstance(f, (fm.D, fm.Dw)):
             return intersection(rels, self.size).box(truth)
-        assert isinstance(f, (C, Cw))
+        assert isinstance(f, (fm.C, fm.Cw))
         if all(isinstance(r, Partition) for r in rels):
             comp = components([r for r in rels if isinstance(r, Partition)], self.size)
             bad = np.bincount(comp[~truth], minlength=self.size)
@@ -298,7 +274,7 @@ class KripkeModel:
                 return x
             x = nxt
 
-    def _announce(self, f: Announce) -> Mask:
+    def _announce(self, f: fm.Announce) -> Mask:
         pre = self._eval(f.pre)
         if f.group is None and not f.whether:
             sub = self.restrict(pre)

@@ -36,60 +36,21 @@ See docs/logic.md for the user's guide.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 from epigames.errors import FormulaSyntaxError, line_and_column
-from epigames.logic.formula import (
-    And,
-    Announce,
-    Atom,
-    Bot,
-    C,
-    Connective,
-    Cw,
-    D,
-    Dw,
-    E,
-    Ew,
-    Exists,
-    Forall,
-    Formula,
-    GroupKnowledge,
-    Iff,
-    Implies,
-    K,
-    Knowledge,
-    Kw,
-    M,
-    Not,
-    OneOf,
-    Or,
-    Quantified,
-    Top,
-    Xor,
-    install_renderers,
-)
+from epigames.logic import formula as fm
+from epigames.logic.formula import Formula, install_renderers
 
 KEYWORDS = frozenset(
     {"not", "and", "or", "iff", "xor", "oneof", "top", "true", "bot", "false", "forall", "exists"}
 )
-_AGENT_OPS: dict[str, Callable[[str, Formula], Formula]] = {"K": K, "Kw": Kw, "M": M}
-_GROUP_OPS: dict[str, Callable[[tuple[str, ...], Formula], Formula]] = {
-    "E": E,
-    "C": C,
-    "D": D,
-    "Ew": Ew,
-    "Cw": Cw,
-    "Dw": Dw,
+_AGENT_OPS: dict[str, type[fm.Knowledge]] = {op.symbol: op for op in (fm.K, fm.Kw, fm.M)}
+_GROUP_OPS: dict[str, type[fm.GroupKnowledge]] = {
+    op.symbol: op for op in (fm.E, fm.C, fm.D, fm.Ew, fm.Cw, fm.Dw)
 }
-_NARY: dict[str, type[And] | type[Or] | type[Xor] | type[OneOf]] = {
-    "and": And,
-    "or": Or,
-    "xor": Xor,
-    "oneof": OneOf,
-}
+_NARY: dict[str, type[fm.NAry]] = {op.word: op for op in (fm.And, fm.Or, fm.Xor, fm.OneOf)}
 #: The deepest nesting a parsed formula may have (operators on a path from the root, and
 #: parentheses). The model checker uses about three stack frames per level (evaluation,
 #: hashing for its memo), so this keeps a check well inside Python's default limit of
@@ -123,16 +84,22 @@ class Token:
 class Dialect:
     """A formula language for `tokenize`: its token pattern and how matches become tokens.
 
-    `pattern` is tried at each position; `token` turns its match into a token (None for
-    whitespace and comments) or raises FormulaSyntaxError; text it does not match is an
-    unexpected character, reported as such with `unexpected` as what was expected.
+    `pattern` is tried at each position; a match of its group `ws` (whitespace, comments)
+    gives no token, any other group's `token_for` gives one or raises FormulaSyntaxError;
+    text it does not match is an unexpected character, reported as such with `unexpected`
+    as what was expected.
     """
 
     pattern: re.Pattern[str]
     unexpected: str = "a formula"
 
     def token(self, text: str, m: re.Match[str]) -> Token | None:
-        """The token for the match `m` (its group names are the dialect's to choose)."""
+        """The token for the match `m`, None for whitespace and comments."""
+        kind = m.lastgroup or ""
+        return None if kind == "ws" else self.token_for(kind, text, m)
+
+    def token_for(self, kind: str, text: str, m: re.Match[str]) -> Token:
+        """The token for the match `m` of the group `kind` (the dialect names its groups)."""
         raise NotImplementedError
 
 
@@ -296,8 +263,8 @@ class FormulaParser:
             self.leave(arrows)
             g = parts.pop()
             while parts:
-                g = Implies(parts.pop(), g)
-            f = g if f is None else Iff(f, g)
+                g = fm.Implies(parts.pop(), g)
+            f = g if f is None else fm.Iff(f, g)
             if not self.at("<->"):
                 break
             # Each `<->` nests the chain so far one level deeper (left-assoc).
@@ -313,7 +280,7 @@ class FormulaParser:
             while self.at("|"):
                 self.advance()
                 args.append(self.conjunction())
-            return args[0] if len(args) == 1 else Or(tuple(args))
+            return args[0] if len(args) == 1 else fm.Or(tuple(args))
         first = self.unary()
         if not (self.at("&") or self.at("|")):
             return first
@@ -328,14 +295,14 @@ class FormulaParser:
                 )
             self.advance()
             args.append(self.unary())
-        return And(tuple(args)) if op == "&" else Or(tuple(args))
+        return fm.And(tuple(args)) if op == "&" else fm.Or(tuple(args))
 
     def conjunction(self) -> Formula:
         args = [self.unary()]
         while self.at("&"):
             self.advance()
             args.append(self.unary())
-        return args[0] if len(args) == 1 else And(tuple(args))
+        return args[0] if len(args) == 1 else fm.And(tuple(args))
 
     def unary(self) -> Formula:
         """A formula without a binary operator outside parentheses; prefixes nest a level."""
@@ -371,7 +338,7 @@ class FormulaParser:
 
     def negation(self) -> Formula:
         self.advance()
-        return Not(self.unary())
+        return fm.Not(self.unary())
 
     def nary(self, word: str) -> Formula:
         """`and(φ, …)`, `or(…)`, `xor(…)`, `oneof(…)` (the word is the current token)."""
@@ -405,7 +372,7 @@ class FormulaParser:
         self.advance()
         pre = self.formula()
         self.expect(closer, f"an operator or {closer!r}")
-        return Announce(pre, self.unary(), group, whether, diamond)
+        return fm.Announce(pre, self.unary(), group, whether, diamond)
 
     def announcement_group(self) -> tuple[str, ...] | None:
         """The agents before `?!` or `!` in an announcement, None for a public one."""
@@ -413,7 +380,7 @@ class FormulaParser:
 
     def quantified(self) -> Formula:
         """`forall VARS φ` or `exists VARS φ` (the keyword is current)."""
-        cls = Forall if self.advance().value == "forall" else Exists
+        cls = fm.Forall if self.advance().value == "forall" else fm.Exists
         names = self.quantified_variables()
         return cls(names, self.unary())
 
@@ -459,12 +426,8 @@ _CANON = {
 class _ProjectDialect(Dialect):
     pattern = _TOKEN
 
-    def token(self, text: str, m: re.Match[str]) -> Token | None:
-        kind = m.lastgroup or ""
-        raw = m.group()
-        pos = m.start()
-        if kind == "ws":
-            return None
+    def token_for(self, kind: str, text: str, m: re.Match[str]) -> Token:
+        raw, pos = m.group(), m.start()
         if kind == "unterminated":
             raise syntax_error(text, pos, "unterminated quoted name", 'a closing "')
         if kind == "noagent":
@@ -503,15 +466,15 @@ class _Parser(FormulaParser):
             raise self.fail("a formula")
         if t.kind == "ident":
             self.advance()
-            return Atom(t.value)
+            return fm.Atom(t.value)
         if t.kind == "str":
             self.advance()
             if not t.value:
                 raise self.error("an atom needs a name", t, "a non-empty quoted name")
-            return Atom(t.value)
+            return fm.Atom(t.value)
         if t.kind == "op" and t.value in ("top", "bot"):
             self.advance()
-            return Top() if t.value == "top" else Bot()
+            return fm.Top() if t.value == "top" else fm.Bot()
         if t.kind == "modal" or self.nary_word() or t.value in _PREFIXES:
             return None
         raise self.fail("a formula (an atom, ~, K_a, [!…], a parenthesis, …)")
@@ -603,13 +566,13 @@ _PREC_IFF, _PREC_IMPLIES, _PREC_OR, _PREC_AND, _PREC_UNARY = range(5)
 
 
 def _prec(f: Formula) -> int:
-    if isinstance(f, Iff):
+    if isinstance(f, fm.Iff):
         return _PREC_IFF
-    if isinstance(f, Implies):
+    if isinstance(f, fm.Implies):
         return _PREC_IMPLIES
-    if isinstance(f, Or) and len(f.args) >= 2:
+    if isinstance(f, fm.Or) and len(f.args) >= 2:
         return _PREC_OR
-    if isinstance(f, And) and len(f.args) >= 2:
+    if isinstance(f, fm.And) and len(f.args) >= 2:
         return _PREC_AND
     return _PREC_UNARY
 
@@ -632,39 +595,38 @@ def _wrap(f: Formula, min_prec: int) -> str:
 
 def to_text(f: Formula) -> str:
     """The formula in the project's syntax; `parse(to_text(f)) == f`."""
-    if isinstance(f, Top):
+    if isinstance(f, fm.Top):
         return "top"
-    if isinstance(f, Bot):
+    if isinstance(f, fm.Bot):
         return "bot"
-    if isinstance(f, Atom):
+    if isinstance(f, fm.Atom):
         return atom_text(f.name)
-    if isinstance(f, Not):
+    if isinstance(f, fm.Not):
         return "~" + _wrap(f.arg, _PREC_UNARY)
-    if isinstance(f, And) and len(f.args) >= 2:
+    if isinstance(f, fm.And) and len(f.args) >= 2:
         return " & ".join(_wrap(a, _PREC_AND + 1) for a in f.args)
-    if isinstance(f, Or) and len(f.args) >= 2:
+    if isinstance(f, fm.Or) and len(f.args) >= 2:
         return " | ".join(_wrap(a, _PREC_OR + 1) for a in f.args)
-    if isinstance(f, (And, Or, Xor, OneOf)):
-        word = {And: "and", Or: "or", Xor: "xor", OneOf: "oneof"}[type(f)]
-        return f"{word}(" + ", ".join(to_text(a) for a in f.args) + ")"
-    if isinstance(f, Implies):
+    if isinstance(f, fm.NAry):
+        return f"{f.word}(" + ", ".join(to_text(a) for a in f.args) + ")"
+    if isinstance(f, fm.Implies):
         return f"{_wrap(f.left, _PREC_IMPLIES + 1)} -> {_wrap(f.right, _PREC_IMPLIES)}"
-    if isinstance(f, Iff):
+    if isinstance(f, fm.Iff):
         return f"{_wrap(f.left, _PREC_IFF)} <-> {_wrap(f.right, _PREC_IFF + 1)}"
-    if isinstance(f, Knowledge):
+    if isinstance(f, fm.Knowledge):
         agent = f.agent if _NAME.fullmatch(f.agent) else "{" + atom_text(f.agent) + "}"
         return f"{f.symbol}_{agent} {_wrap(f.arg, _PREC_UNARY)}"
-    if isinstance(f, GroupKnowledge):
+    if isinstance(f, fm.GroupKnowledge):
         return f"{f.symbol}_{_group_text(f.group)} {_wrap(f.arg, _PREC_UNARY)}"
-    if isinstance(f, Announce):
+    if isinstance(f, fm.Announce):
         group = ",".join(atom_text(a) for a in f.group) if f.group is not None else ""
         inner = f"{group}{'?' if f.whether else ''}!{to_text(f.pre)}"
         box = f"<{inner}>" if f.diamond else f"[{inner}]"
         return f"{box} {_wrap(f.post, _PREC_UNARY)}"
-    if isinstance(f, Quantified):
+    if isinstance(f, fm.Quantified):
         names = "{" + ",".join(atom_text(v) for v in f.variables) + "}"
         return f"{f.keyword} {names} {_wrap(f.arg, _PREC_UNARY)}"
-    if isinstance(f, Connective):  # pragma: no cover - every connective is handled above
+    if isinstance(f, fm.Connective):  # pragma: no cover - every connective is handled above
         raise TypeError(f"unprintable connective {f!r}")
     raise TypeError(f"not a formula: {f!r}")
 

@@ -48,12 +48,8 @@ class _SmcdelDialect(Dialect):
     pattern = _TOKEN
     unexpected = "a formula or a keyword"
 
-    def token(self, text: str, m: re.Match[str]) -> Token | None:
-        kind = m.lastgroup or ""
-        raw = m.group()
-        pos = m.start()
-        if kind == "ws":
-            return None
+    def token_for(self, kind: str, text: str, m: re.Match[str]) -> Token:
+        raw, pos = m.group(), m.start()
         if kind == "infix":
             return Token("op", " ".join(raw.split()), raw, pos)
         if kind == "word" and raw not in _CANON:
