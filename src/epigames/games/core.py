@@ -40,6 +40,7 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Event",
+    "EventLog",
     "Fact",
     "Game",
     "GameStringError",
@@ -384,6 +385,50 @@ class State(abc.ABC):
 
     def __str__(self) -> str:
         return self.to_json()
+
+
+class EventLog:
+    """Mixin for a `State` (listed before it): the event log, what each seat saw, the history.
+
+    `_start_log(players)` in `__init__` creates the lists, `_clone_log(other)` copies them
+    into a clone, and a game's `_publish` calls `_deliver(event)` before updating its own
+    records. The `events` and `history` properties implement the `State` interface.
+    """
+
+    _events: list[Event]
+    _seen: list[list[Event]]
+    _history: list[Hashable]
+
+    def _start_log(self, players: int) -> None:
+        self._events = []
+        self._seen = [[] for _ in range(players)]
+        self._history = []
+
+    def _clone_log(self, other: EventLog) -> None:
+        """Give `other` copies of the lists (the events and actions are shared values)."""
+        other._events, other._history = list(self._events), list(self._history)
+        other._seen = [list(seen) for seen in self._seen]
+
+    @property
+    def events(self) -> list[Event]:
+        """The full log, public and private events (do not modify)."""
+        return self._events
+
+    @property
+    def history(self) -> list[Hashable]:
+        """Every action and chance outcome applied, in order (do not modify)."""
+        return self._history
+
+    def _deliver(self, event: Event) -> None:
+        """Log an event and hand it to the seats that observe it."""
+        self._events.append(event)
+        if event.public:
+            for seen in self._seen:
+                seen.append(event)
+        else:
+            for seat, seen in enumerate(self._seen):
+                if event.visible_to(seat):
+                    seen.append(event)
 
 
 def illegal_action(state: State, action: object, limit: int = 12) -> IllegalActionError:

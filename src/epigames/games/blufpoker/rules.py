@@ -77,6 +77,7 @@ from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
+    EventLog,
     Game,
     Param,
     SeatError,
@@ -134,7 +135,7 @@ def _event_cache(game: BlufpokerGame) -> dict[tuple[Any, ...], Event]:
     return {}
 
 
-class BlufpokerState(State, HasPictures):
+class BlufpokerState(EventLog, State, HasPictures):
     """A Blufpoker position. Rolls are ranks and dice are tuples inside; values at the edges."""
 
     def __init__(self, game: BlufpokerGame) -> None:
@@ -157,9 +158,7 @@ class BlufpokerState(State, HasPictures):
         self._round = 0
         self._board = Board.start(n)
         self._notes: list[tuple[Dice, Dice] | None] = [None] * n
-        self._events: list[Event] = []
-        self._seen: list[list[Event]] = [[] for _ in range(n)]
-        self._history: list[Hashable] = []
+        self._start_log(n)
         self._cache = _event_cache(game)
 
     # --- the State interface -------------------------------------------------------
@@ -262,9 +261,7 @@ class BlufpokerState(State, HasPictures):
         other.__dict__.update(self.__dict__)
         other._penalties = list(self._penalties)
         other._notes = list(self._notes)
-        other._events = list(self._events)
-        other._seen = [list(s) for s in self._seen]
-        other._history = list(self._history)
+        self._clone_log(other)
         return other
 
     def observation(self, seat: int) -> BlufpokerView:
@@ -281,16 +278,6 @@ class BlufpokerState(State, HasPictures):
             self.game, seat, self._player, self._phase, self._seen[seat], self._board,
             self._notes[seat],
         )  # fmt: skip
-
-    @property
-    def events(self) -> list[Event]:
-        """The full log (do not modify)."""
-        return self._events
-
-    @property
-    def history(self) -> list[Hashable]:
-        """Actions and chance outcomes, in order (do not modify)."""
-        return self._history
 
     @property
     def penalties(self) -> tuple[int, ...]:
@@ -376,13 +363,10 @@ class BlufpokerState(State, HasPictures):
 
     def _publish(self, event: Event) -> None:
         """Log an event, hand it to the seats that observe it, update their records."""
-        self._events.append(event)
+        self._deliver(event)
         if type(event) is CupSeen:
-            self._seen[event.seat].append(event)
             self._notes[event.seat] = (event.untouched, event.fresh)
         elif event.public:
-            for seen in self._seen:
-                seen.append(event)
             self._board = self._board.absorb(event)
             if type(event) is DiceRolled:
                 # The others' looks under the cup are out of date once the holder rolls.

@@ -31,6 +31,7 @@ from epigames.errors import IllegalActionError
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
+    EventLog,
     Game,
     Param,
     SeatError,
@@ -179,7 +180,7 @@ class KlaverjasGame(Game):
         return parse_action(text)
 
 
-class KlaverjasState(State, HasPictures):
+class KlaverjasState(EventLog, State, HasPictures):
     """A Klaverjas position; the public part lives in the records (`Records.table`)."""
 
     def __init__(self, game: KlaverjasGame) -> None:
@@ -191,9 +192,7 @@ class KlaverjasState(State, HasPictures):
         self._dealer = game.first_dealer
         self._deal_index = 0  # where the current deal's first card is in the history
         self._player = CHANCE
-        self._history: list[Hashable] = []
-        self._events: list[Event] = []
-        self._seen: list[list[Event]] = [[] for _ in range(PLAYERS)]
+        self._start_log(PLAYERS)
         self._records = Records(game.ranks)
 
     # --- the State interface -------------------------------------------------
@@ -274,8 +273,7 @@ class KlaverjasState(State, HasPictures):
         other._hands = [list(h) for h in self._hands]
         other._dealer, other._deal_index = self._dealer, self._deal_index
         other._player = self._player
-        other._history, other._events = list(self._history), list(self._events)
-        other._seen = [list(s) for s in self._seen]
+        self._clone_log(other)
         other._records = self._records.copy()
         return other
 
@@ -338,24 +336,11 @@ class KlaverjasState(State, HasPictures):
         assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
         return other
 
-    @property
-    def events(self) -> list[Event]:
-        """The full log (do not modify)."""
-        return self._events
-
-    @property
-    def history(self) -> list[Hashable]:
-        """Dealt cards, trump calls and played cards, in order (do not modify)."""
-        return self._history
-
     # --- the rules -------------------------------------------------------------
 
     def _publish(self, event: Event) -> None:
         """Log an event, hand it to the seats that observe it, update the records."""
-        self._events.append(event)
-        for seat, seen in enumerate(self._seen):
-            if event.public or event.visible_to(seat):
-                seen.append(event)
+        self._deliver(event)
         self._records.absorb(event)
 
     def _deal(self, card: Card) -> None:

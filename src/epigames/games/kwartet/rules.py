@@ -24,6 +24,7 @@ from typing import ClassVar
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
+    EventLog,
     Game,
     Param,
     SeatError,
@@ -118,7 +119,7 @@ def _asked_events(game: KwartetGame) -> dict[int, Asked]:
     return {}
 
 
-class KwartetState(State, HasPictures):
+class KwartetState(EventLog, State, HasPictures):
     """A Kwartet position. Cards are ints (`Card.index`) inside; values at the edges."""
 
     def __init__(self, game: KwartetGame) -> None:
@@ -134,9 +135,7 @@ class KwartetState(State, HasPictures):
         self._kinds_left = kinds
         self._moves = 0
         self._player = CHANCE
-        self._history: list[Hashable] = []
-        self._events: list[Event] = []
-        self._seen: list[list[Event]] = [[] for _ in range(n)]
+        self._start_log(n)
         self._records = Records(n, game.ask_own, layout_for(kinds, game.seat_names))
         self._asked = _asked_events(game)
 
@@ -209,8 +208,7 @@ class KwartetState(State, HasPictures):
         other._sizes, other._scores = list(self._sizes), list(self._scores)
         other._kinds_left, other._player = self._kinds_left, self._player
         other._moves = self._moves
-        other._history, other._events = list(self._history), list(self._events)
-        other._seen = [list(s) for s in self._seen]
+        self._clone_log(other)
         other._records = self._records.copy()
         other._asked = self._asked
         return other
@@ -276,28 +274,11 @@ class KwartetState(State, HasPictures):
         assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
         return other
 
-    @property
-    def events(self) -> list[Event]:
-        """The full log (do not modify)."""
-        return self._events
-
-    @property
-    def history(self) -> list[Hashable]:
-        """Dealt cards and asks, in order (do not modify)."""
-        return self._history
-
     # --- the rules -------------------------------------------------------------
 
     def _publish(self, event: Event) -> None:
         """Log an event, hand it to the seats that observe it, update their records."""
-        self._events.append(event)
-        if event.public:
-            for seen in self._seen:
-                seen.append(event)
-        else:
-            for seat, seen in enumerate(self._seen):
-                if event.visible_to(seat):
-                    seen.append(event)
+        self._deliver(event)
         self._records.absorb(event)
 
     def _deal(self, card: int) -> None:
