@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
-from epigames.cards.public import REMOVED, UNKNOWN, iter_bits
+from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,13 +61,9 @@ class Problem:
 
     def where(self, card: int) -> int:
         """The holder of ``card`` if fixed, else `UNKNOWN` or `REMOVED`."""
-        bit = 1 << card
-        if self.free & bit:
+        if self.free & (1 << card):
             return UNKNOWN
-        for h, mask in enumerate(self.known):
-            if mask & bit:
-                return h
-        return REMOVED
+        return holder_in(self.known, card, REMOVED)
 
     def allowed(self, card: int) -> int:
         """The holders (bitmask) that ``card`` may be with."""

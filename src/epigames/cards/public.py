@@ -43,6 +43,15 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def holder_in(masks: Sequence[int], card: int, otherwise: int) -> int:
+    """The first holder whose mask in ``masks`` has card index ``card``, else ``otherwise``."""
+    bit = 1 << card
+    for h, mask in enumerate(masks):
+        if mask & bit:
+            return h
+    return otherwise
+
+
 def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -121,13 +130,9 @@ class PublicInfo:
 
     def where(self, card: int) -> int:
         """The known holder of card index ``card``, `UNKNOWN` or `REMOVED`."""
-        bit = 1 << card
-        if self.removed & bit:
+        if self.removed & (1 << card):
             return REMOVED
-        for h, mask in enumerate(self.holding):
-            if mask & bit:
-                return h
-        return UNKNOWN
+        return holder_in(self.holding, card, UNKNOWN)
 
     @property
     def location(self) -> tuple[int, ...]:
