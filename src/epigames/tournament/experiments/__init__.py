@@ -8,7 +8,12 @@ An `Experiment` (`base.py`) is one tournament with the numbers its report publis
 from __future__ import annotations
 
 from epigames.errors import UnknownNameError
-from epigames.tournament.experiments import blufpoker_2020, kwartet_2020, quartet_2023
+from epigames.tournament.experiments import (
+    blufpoker_2020,
+    klaverjas_2017,
+    kwartet_2020,
+    quartet_2023,
+)
 from epigames.tournament.experiments.base import (
     Experiment,
     ExperimentUnavailableError,
@@ -23,7 +28,7 @@ EXPERIMENTS: dict[str, Experiment] = {
     e.name: e for e in (kwartet_2020.EXPERIMENT, quartet_2023.EXPERIMENT)
 }
 
-SUITES: dict[str, Suite] = {s.name: s for s in (blufpoker_2020.SUITE,)}
+SUITES: dict[str, Suite] = {s.name: s for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE)}
 
 
 def experiment(name: str) -> Experiment | Suite:

@@ -1,0 +1,323 @@
+"""`klaverjas-2017`: the 2017 Klaverjas report's tactics, with its inference and ours.
+
+Three tournaments (`epigames experiment klaverjas-2017`), sized in deals:
+
+- (a) `preset`: the report's setting (`klaverjas(preset=2017)`: one deal, random trump,
+  North–South always play, South leads, undertrumping free) with `tactics2017` at every
+  seat; per-deal means of both teams beside the seed program's, which we measured by
+  running it (`SEED_PROGRAM`);
+- (b) `tactics`: `tactics` against `tactics2017` in full Amsterdam matches (16 deals,
+  eldest hand names trump), the teams' seats rotated;
+- (c) `mc`: `mc` against `tactics`, the same way, with the time per `mc` decision
+  measured on a few matches in the same run (`decision_ms`).
+
+`false_claims` counts how often the 2017 inference (`Seed2017Inference`) says a player
+cannot hold a card that it holds, per opponent type; `claims_markdown` makes its table.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from epigames.tournament.config import TournamentConfig, checked_config
+from epigames.tournament.experiments.base import Suite
+from epigames.tournament.seeds import FIXED, ROTATE
+from epigames.tournament.stats import Line, Summary
+
+NAME = "klaverjas-2017"
+DEALS = 2000
+SEED = 2017
+PRESET = "klaverjas(preset=2017)"
+#: Full matches, Amsterdam rules (the default setting: 16 deals, eldest names trump).
+MATCH = "klaverjas"
+DEALS_PER_MATCH = 16
+#: The seed program's per-deal means (North–South, East–West), measured here by running
+#: it: `run.py 2000 --seed 1` printed 64.8 / 128.1 (and `--seed 2` gave `SEED_PROGRAM_2`).
+SEED_PROGRAM = (64.8, 128.1)
+SEED_PROGRAM_2 = (64.2, 126.9)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One tournament of the experiment.
+
+    Attributes:
+        key: `preset`, `tactics` or `mc`.
+        game: the game string.
+        strategies: per seat (preset) or per team (the others).
+        scheme: fixed or rotated seats.
+    """
+
+    key: str
+    game: str
+    strategies: tuple[str, ...]
+    scheme: str
+
+    @property
+    def deals_per_game(self) -> int:
+        """Deals in one game of this part."""
+        return 1 if self.game == PRESET else DEALS_PER_MATCH
+
+
+PARTS = (
+    Part("preset", PRESET, ("tactics2017",) * 4, FIXED),
+    Part("tactics", MATCH, ("tactics", "tactics2017"), ROTATE),
+    Part("mc", MATCH, ("mc", "tactics"), ROTATE),
+)
+
+
+def games_for(part: Part, deals: int) -> int:
+    """Games of `part` for about `deals` deals (at least one; rotated parts an even number)."""
+    games = max(1, math.ceil(deals / part.deals_per_game))
+    if part.scheme == ROTATE and games % 2:
+        games += 1
+    return games
+
+
+def tournament_configs(deals: int = DEALS) -> list[TournamentConfig]:
+    """The three tournaments for about `deals` deals each (names `klaverjas-2017-<key>`)."""
+    suffix = "" if deals == DEALS else f"-n{deals}"
+    return [
+        checked_config(
+            part.game,
+            part.strategies,
+            games_for(part, deals),
+            seed=SEED,
+            seat_scheme=part.scheme,
+            name=f"{NAME}-{part.key}{suffix}",
+        )
+        for part in PARTS
+    ]
+
+
+def _per_deal(line: Line, deals: int) -> tuple[float, float, float]:
+    return line.mean_return / deals, line.return_low / deals, line.return_high / deals
+
+
+def _fmt(mean: float, low: float, high: float) -> str:
+    return f"{mean:.1f} ({low:.1f}–{high:.1f})"
+
+
+def _difference(a: Line, b: Line, deals: int) -> tuple[float, float, float]:
+    """Mean of `a` minus `b` per deal, with a conservative 95% interval.
+
+    The half-width is the sum of the two half-widths: the standard deviation of a
+    difference is at most the sum of the two standard deviations, whatever their
+    correlation, so the interval is at least as wide as the paired one.
+    """
+    mean = (a.mean_return - b.mean_return) / deals
+    half = ((a.return_high - a.return_low) + (b.return_high - b.return_low)) / 2 / deals
+    return mean, mean - half, mean + half
+
+
+def decision_ms(strategy: str, matches: int, seed: int = SEED) -> tuple[float, float, float, int]:
+    """Time `strategy`'s decisions in `matches` full matches against `tactics`, one core.
+
+    Returns the mean, 95th percentile and largest milliseconds per decision, and the
+    number of decisions timed.
+    """
+    from epigames.games.core import View
+    from epigames.games.match import Match
+    from epigames.games.strategy import Decision, Strategy
+
+    times: list[float] = []
+
+    class Timed(Strategy):
+        def __init__(self, inner: Strategy) -> None:
+            super().__init__(inner.rng)
+            self.inner = inner
+
+        def choose(self, view: View) -> Decision:
+            started = time.perf_counter()
+            decision = self.inner.choose(view)
+            times.append(time.perf_counter() - started)
+            return decision
+
+    for i in range(matches):
+        names = (strategy, "tactics") if i % 2 == 0 else ("tactics", strategy)
+        match = Match(MATCH, [names[s % 2] for s in range(4)], seed * 1000 + i)
+        for seat, agent in list(match.agents.items()):
+            if names[seat % 2] == strategy:
+                match.agents[seat] = Timed(agent)
+        match.run()
+    ms = sorted(1000 * t for t in times) or [0.0]
+    return sum(ms) / len(ms), ms[int(0.95 * (len(ms) - 1))], ms[-1], len(times)
+
+
+def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
+    """The report from the three tournaments' summaries (in the order of `PARTS`)."""
+    preset, tactics, mc = summaries.values()
+    lines = [
+        f"# {NAME}: the 2017 Klaverjas tactics, their inference and a Monte-Carlo player",
+        "",
+        "Per-deal means with 95% intervals (mean return per game divided by its deals).",
+        "",
+        f"## (a) The 2017 preset, `tactics2017` at every seat ({preset.games} deals)",
+        "",
+        "| team | ours per deal (95% CI) | seed program (measured) | inside? |",
+        "|---|---|---|---|",
+    ]
+    for line, seed in zip(preset.teams, SEED_PROGRAM, strict=True):
+        mean, low, high = _per_deal(line, 1)
+        inside = "yes" if low <= seed <= high else "no"
+        lines.append(f"| {line.label} | {_fmt(mean, low, high)} | {seed} | {inside} |")
+    for key, summary, first, second in (
+        ("b", tactics, "tactics", "tactics2017"),
+        ("c", mc, "mc", "tactics"),
+    ):
+        deals = summary.games * DEALS_PER_MATCH
+        by_label = {line.label: line for line in summary.team_lineups}
+        a, b = by_label[f"{first}+{first}"], by_label[f"{second}+{second}"]
+        mean, low, high = _difference(a, b, DEALS_PER_MATCH)
+        lines += [
+            "",
+            f"## ({key}) `{first}` against `{second}`: {summary.games} full matches, {deals} deals",
+            "",
+            "| team | per deal (95% CI) |",
+            "|---|---|",
+            f"| {first} | {_fmt(*_per_deal(a, DEALS_PER_MATCH))} |",
+            f"| {second} | {_fmt(*_per_deal(b, DEALS_PER_MATCH))} |",
+            f"| difference | {_fmt(mean, low, high)} (conservative interval) |",
+        ]
+    mean_ms, p95, top, n = decision_ms("mc", 2)
+    lines += [
+        "",
+        f"`mc` time per decision, 2 matches against `tactics` in this run ({n} decisions, "
+        f"one core): mean {mean_ms:.1f} ms, 95th percentile {p95:.1f} ms, largest "
+        f"{top:.1f} ms.",
+        "",
+        f"Reproduce: `{command}`",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+SUITE = Suite(
+    name=NAME,
+    title="Klaverjas: the 2017 preset, tactics vs tactics2017, mc vs tactics (deals)",
+    games=DEALS,
+    configs=tournament_configs,
+    markdown=suite_markdown,
+)
+
+
+# -- how often the 2017 inference is wrong -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """False "cannot hold" claims of the 2017 inference with one opponent type.
+
+    Attributes:
+        opponent: the strategy at every seat.
+        deals: deals played.
+        false_claims: distinct (observer, player, card) triples where an observer's
+            inference said the player cannot hold a card it held (counted once per deal).
+        deals_with_false: deals with at least one.
+    """
+
+    opponent: str
+    deals: int
+    false_claims: int
+    deals_with_false: int
+
+    @property
+    def per_thousand(self) -> float:
+        """False claims per 1,000 deals."""
+        return 1000 * self.false_claims / self.deals
+
+
+def false_claims(opponent: str, deals: int, seed: int = SEED, game: str = PRESET) -> Claims:
+    """Play `deals` seeded deals with `opponent` at every seat; count false claims.
+
+    Every seat runs the 2017 inference after every card; a claim is false when it rules
+    out a card for the player that holds it. The exact engine never does: its claims
+    follow from the rules.
+    """
+    from epigames.cards import KLAVERJAS, Card, Trick
+    from epigames.games import load_game
+    from epigames.games.klaverjas import CardPlayed, DealDone, Dealt, TrumpChosen
+    from epigames.games.klaverjas.inference2017 import Seed2017Inference
+    from epigames.games.klaverjas.play import klaverjas_deck
+    from epigames.games.match import play_match
+
+    loaded = load_game(game)
+    deck = klaverjas_deck(getattr(loaded, "ranks", 8))
+    total = affected = played = 0
+    index = 0
+    while played < deals:
+        result = play_match(game, [opponent] * 4, seed * 100_000 + index)
+        index += 1
+        hands: dict[int, set[Card]] = {}
+        observers: list[Seed2017Inference] = []
+        trick: Trick | None = None
+        leader = 0
+        found: set[tuple[int, int, object]] = set()
+        for event in result.events:
+            if isinstance(event, Dealt):
+                hands[event.seat] = set(event.cards)
+            elif isinstance(event, DealDone):
+                leader = (event.dealer + 1) % 4
+                observers = [Seed2017Inference.start(s, hands[s], deck) for s in range(4)]
+                found = set()
+            elif isinstance(event, TrumpChosen):
+                for o in observers:
+                    o.trump = event.suit
+                trick = Trick.start(leader)
+            elif isinstance(event, CardPlayed):
+                assert trick is not None
+                hands[event.seat].discard(event.card)
+                trick = trick.play(event.seat, event.card)
+                for o in observers:
+                    o.observe(trick)
+                    for p in range(4):
+                        if p != o.seat:
+                            for card in o.ruled_out(p, hands[p]):
+                                found.add((o.seat, p, card))
+                if len(trick) == 4:
+                    assert observers[0].trump is not None
+                    trick = Trick.start(trick.winner(observers[0].trump, KLAVERJAS).seat)
+                    if not any(hands.values()):
+                        total += len(found)
+                        affected += bool(found)
+                        played += 1
+    return Claims(opponent, played, total, affected)
+
+
+def claims_markdown(rows: Sequence[Claims], command: str) -> str:
+    """The table of false claims per 1,000 deals, one row per opponent type."""
+    lines = [
+        "| opponents (all seats) | deals | false claims | per 1,000 deals | deals with one |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.opponent} | {row.deals} | {row.false_claims} | {row.per_thousand:.0f} | "
+            f"{100 * row.deals_with_false / row.deals:.1f}% |"
+        )
+    lines += ["", f"Reproduce: `{command}`"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """`python -m epigames.tournament.experiments.klaverjas_2017 [deals] [mc deals]`."""
+    import sys
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    deals = int(args[0]) if args else 1000
+    mc_deals = int(args[1]) if len(args) > 1 else deals
+    rows = [
+        false_claims(name, mc_deals if name.startswith("mc") else deals)
+        for name in ("random", "tactics2017", "tactics", "mc")
+    ]
+    command = "python -m epigames.tournament.experiments.klaverjas_2017 " + " ".join(
+        [str(deals), str(mc_deals)]
+    )
+    print(claims_markdown(rows, command), end="")
+
+
+if __name__ == "__main__":
+    main()
