@@ -45,8 +45,6 @@ from epigames.games.strategy import Decision, Strategy, Thought, register_strate
 ROLLOUTS = 120
 MIN_SAMPLES = 12
 MAX_SAMPLES = 40
-#: The same for `mc-strong` (about four times slower).
-STRONG_ROLLOUTS = 480
 
 _SUITS = tuple(Suit)
 
@@ -411,13 +409,3 @@ class MonteCarloPlayer(MonteCarlo):
     """PIMC with `ROLLOUTS` rollouts per card decision."""
 
     name = "mc"
-
-
-@register_strategy("klaverjas", "mc-strong")
-class StrongMonteCarloPlayer(MonteCarlo):
-    """PIMC with `STRONG_ROLLOUTS` rollouts per card decision (slower)."""
-
-    name = "mc-strong"
-    rollouts = STRONG_ROLLOUTS
-    min_samples = 4 * MIN_SAMPLES
-    max_samples = 4 * MAX_SAMPLES

@@ -1,0 +1,36 @@
+"""The klaverjas-2017 experiment: its tournaments, its report and the false-claim count."""
+
+from __future__ import annotations
+
+from epigames.tournament.experiments import experiment
+from epigames.tournament.experiments.klaverjas_2017 import (
+    PARTS,
+    SUITE,
+    Claims,
+    claims_markdown,
+    false_claims,
+    games_for,
+    tournament_configs,
+)
+
+
+def test_suite_is_registered_with_three_tournaments() -> None:
+    assert experiment("klaverjas-2017") is SUITE
+    configs = tournament_configs(2000)
+    assert [c.name for c in configs] == [
+        "klaverjas-2017-preset",
+        "klaverjas-2017-tactics",
+        "klaverjas-2017-mc",
+    ]
+    assert configs[0].games == 2000 and configs[1].games == configs[2].games == 126
+    assert games_for(PARTS[1], 10) == 2
+
+
+def test_false_claims_counts_only_true_holders_ruled_out() -> None:
+    claims = false_claims("tactics", 20)
+    assert claims.deals == 20 and 0 <= claims.deals_with_false <= claims.false_claims
+    # random players break the "he would have played lower" rule often.
+    noisy = false_claims("random", 20)
+    assert noisy.false_claims > 0
+    text = claims_markdown([claims, noisy, Claims("x", 10, 5, 2)], "cmd")
+    assert "| x | 10 | 5 | 500 | 20.0% |" in text and "Reproduce: `cmd`" in text
