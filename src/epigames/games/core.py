@@ -61,6 +61,7 @@ __all__ = [
     "register_game",
     "registered_games",
     "replay",
+    "replayed",
     "state_from_json",
     "unregister_game",
 ]
@@ -345,6 +346,12 @@ class State(abc.ABC):
         """
         raise NotImplementedError(f"{self.game.name} cannot resample hidden information")
 
+    def _check_seat(self, seat: int) -> None:
+        """For `observation`: raise `SeatError` unless `seat` is one of the game's seat numbers."""
+        n = self.game.num_players
+        if type(seat) is not int or not 0 <= seat < n:
+            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{n - 1}")
+
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.current_player == TERMINAL
@@ -461,6 +468,7 @@ def _action_text(game: Game, action: object) -> str:
 
 _GAMES: dict[str, type[Game]] = {}
 G = TypeVar("G", bound=type[Game])
+StateT = TypeVar("StateT", bound=State)
 
 
 def register_game(cls: G) -> G:
@@ -564,6 +572,13 @@ def replay(game: Game | str, history: Iterable[Hashable]) -> State:
     for action in history:
         state.apply(action)
     return state
+
+
+def replayed(state: StateT, history: Iterable[Hashable]) -> StateT:
+    """A new state of `state`'s game and type after `history` (e.g. a resampled deal)."""
+    other = replay(state.game, history)
+    assert isinstance(other, type(state))
+    return other
 
 
 def state_from_json(text: str) -> State:

@@ -80,7 +80,6 @@ from epigames.games.core import (
     EventLog,
     Game,
     Param,
-    SeatError,
     State,
     illegal_action,
     register_game,
@@ -270,10 +269,7 @@ class BlufpokerState(EventLog, State, HasPictures):
         Raises:
             SeatError: no such seat.
         """
-        if type(seat) is not int or not 0 <= seat < len(self._penalties):
-            raise SeatError(
-                f"no seat {seat!r} in {self.game}; seats are 0..{len(self._penalties) - 1}"
-            )
+        self._check_seat(seat)
         return BlufpokerView(
             self.game, seat, self._player, self._phase, self._seen[seat], self._board,
             self._notes[seat],

@@ -34,12 +34,12 @@ from epigames.games.core import (
     EventLog,
     Game,
     Param,
-    SeatError,
     State,
     illegal_action,
     register_game,
-    replay,
+    replayed,
 )
+from epigames.games.dealing import redeal
 from epigames.games.events import Event
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
 from epigames.games.klaverjas.events import (
@@ -52,7 +52,6 @@ from epigames.games.klaverjas.events import (
     TrickWon,
     TrumpChosen,
 )
-from epigames.games.klaverjas.knowledge import layout_for
 from epigames.games.klaverjas.play import (
     PLAYERS,
     RULES,
@@ -283,8 +282,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         Raises:
             SeatError: no such seat.
         """
-        if type(seat) is not int or not 0 <= seat < PLAYERS:
-            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{PLAYERS - 1}")
+        self._check_seat(seat)
         return KlaverjasView(self.game, seat, self._player, self._seen[seat], self._records)
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -312,27 +310,23 @@ class KlaverjasState(EventLog, State, HasPictures):
         the holder the sample gives it. Replaying the same calls and cards on that deal
         gives a consistent state in which the seat's observations are unchanged.
         """
-        game, n = self.game, len(self._deck)
+        n = len(self._deck)
         start = self._deal_index
         history = self._history
         if self._undealt:
             # Mid-deal a seat has seen nothing of this deal yet: any order will do.
             dealt = list(history[start:])
             rng.shuffle(dealt)
-            return _replayed(game, [*history[:start], *dealt])
+            return replayed(self, [*history[:start], *dealt])
         world = self.observation(seat).knowledge.sample_world(rng)
         played_by: dict[Card, int] = {}
         for event in self._records.announcements[self._records.table.deal_start :]:
             if isinstance(event, CardPlayed):
                 played_by[event.card] = event.seat
-        dealt_to: list[list[Card]] = [[] for _ in range(PLAYERS)]
-        for index, card in enumerate(layout_for(game.ranks).cards):
-            assert isinstance(card, Card)
-            dealt_to[played_by.get(card, world[index])].append(card)
-        for hand in dealt_to:
-            rng.shuffle(hand)
-        deal = [dealt_to[(self._dealer + 1 + i) % PLAYERS].pop() for i in range(n)]
-        other = _replayed(game, [*history[:start], *deal, *history[start + n :]])
+        # The knowledge's layout lists the cards in deck order (`knowledge.layout_for`).
+        origins = [(c, played_by.get(c, world[index])) for index, c in enumerate(self._deck)]
+        deal = redeal(origins, PLAYERS, self._dealer + 1, rng)
+        other = replayed(self, [*history[:start], *deal, *history[start + n :]])
         assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
         return other
 
@@ -419,9 +413,3 @@ class KlaverjasState(EventLog, State, HasPictures):
         self._undealt = list(self._deck)
         self._deal_index = len(self._history)
         self._player = CHANCE
-
-
-def _replayed(game: KlaverjasGame, history: list[Hashable]) -> KlaverjasState:
-    state = replay(game, history)
-    assert isinstance(state, KlaverjasState)
-    return state

@@ -27,12 +27,12 @@ from epigames.games.core import (
     EventLog,
     Game,
     Param,
-    SeatError,
     State,
     illegal_action,
     register_game,
-    replay,
+    replayed,
 )
+from epigames.games.dealing import redeal
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import (
     ASKS,
@@ -105,12 +105,6 @@ class KwartetGame(Game):
         if text.strip().lower().startswith("ask"):
             return Ask.parse(text, self.seat_names)
         return Card.parse(text)
-
-
-def _replayed(game: KwartetGame, history: list[Hashable]) -> KwartetState:
-    state = replay(game, history)
-    assert isinstance(state, KwartetState)
-    return state
 
 
 @functools.cache
@@ -219,8 +213,7 @@ class KwartetState(EventLog, State, HasPictures):
         Raises:
             SeatError: no such seat.
         """
-        if type(seat) is not int or not 0 <= seat < len(self._sizes):
-            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{len(self._sizes) - 1}")
+        self._check_seat(seat)
         return KwartetView(self.game, seat, self._player, self._seen[seat], self._records)
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -254,7 +247,7 @@ class KwartetState(EventLog, State, HasPictures):
             # Mid-deal a seat has seen nothing yet: any order of the dealt cards will do.
             dealt = list(self._history[: self._dealt])
             rng.shuffle(dealt)
-            return _replayed(game, [*dealt, *self._history[self._dealt :]])
+            return replayed(self, [*dealt, *self._history[self._dealt :]])
         world = list(self.observation(seat).knowledge.sample_world(rng))
         first_from: dict[int, int] = {}
         for event in self._events:
@@ -264,13 +257,9 @@ class KwartetState(EventLog, State, HasPictures):
                 for card in range((event.card_kind - 1) * MEMBERS, event.card_kind * MEMBERS):
                     if world[card] < 0:
                         world[card] = event.seat  # removed: it was last with the layer
-        dealt_to: list[list[Card]] = [[] for _ in range(n)]
-        for card in range(deck):
-            dealt_to[first_from.get(card, world[card])].append(CARDS[card])
-        for hand in dealt_to:
-            rng.shuffle(hand)
-        deal = [dealt_to[i % n].pop() for i in range(deck)]
-        other = _replayed(game, [*deal, *self._history[deck:]])
+        origins = [(CARDS[card], first_from.get(card, world[card])) for card in range(deck)]
+        deal = redeal(origins, n, 0, rng)
+        other = replayed(self, [*deal, *self._history[deck:]])
         assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
         return other
 
