@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TypedDict
 
 from epigames.web.session import Session, SessionError
@@ -27,6 +28,7 @@ class StoreLimits(TypedDict, total=False):
     max_gone: int
 
 
+@dataclass(eq=False)
 class SessionStore:
     """The sessions in memory: bounded per client and in all, idle ones evicted.
 
@@ -39,7 +41,7 @@ class SessionStore:
     address already plays `max_played_per_address` games, a new game is refused (429).
     Why an id went away is kept for the last `max_gone` ids, so a 404 can say.
 
-    Args:
+    Attributes:
         max_sessions: most sessions held in all.
         idle_seconds: a session unused this long is evicted at the next sweep.
         max_per_client: most sessions one client holds.
@@ -48,23 +50,17 @@ class SessionStore:
         max_gone: how many ids' reasons for going away are remembered.
     """
 
-    def __init__(
-        self,
-        max_sessions: int = 200,
-        idle_seconds: float = 900.0,
-        *,
-        max_per_client: int = 20,
-        max_played_per_address: int = 50,
-        max_gone: int = 4096,
-    ) -> None:
-        self.max_sessions = max_sessions
-        self.idle_seconds = idle_seconds
-        self.max_per_client = max_per_client
-        self.max_played_per_address = max_played_per_address
-        self.max_gone = max_gone
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
-        self._gone: OrderedDict[str, str] = OrderedDict()
-        self._lock = threading.Lock()
+    max_sessions: int = 200
+    idle_seconds: float = 900.0
+    _: KW_ONLY
+    max_per_client: int = 20
+    max_played_per_address: int = 50
+    max_gone: int = 4096
+    _sessions: OrderedDict[str, Session] = field(
+        default_factory=OrderedDict, init=False, repr=False
+    )
+    _gone: OrderedDict[str, str] = field(default_factory=OrderedDict, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def __len__(self) -> int:
         return len(self._sessions)
