@@ -41,17 +41,8 @@ from epigames.games.core import (
 )
 from epigames.games.dealing import redeal
 from epigames.games.events import Event
+from epigames.games.klaverjas import events
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
-from epigames.games.klaverjas.events import (
-    CardPlayed,
-    DealDone,
-    DealScored,
-    Dealt,
-    MatchOver,
-    Passed,
-    TrickWon,
-    TrumpChosen,
-)
 from epigames.games.klaverjas.play import (
     PLAYERS,
     RULES,
@@ -243,7 +234,7 @@ class KlaverjasState(EventLog, State, HasPictures):
             if action in legal_choices(self.game, table, ()):
                 self._history.append(action)
                 if action.suit is None:
-                    self._publish(Passed(p, names=self._names))
+                    self._publish(events.Passed(p, names=self._names))
                     self._player = (p + 1) % PLAYERS
                 else:
                     self._choose(p, action.suit)
@@ -321,7 +312,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         world = self.observation(seat).knowledge.sample_world(rng)
         played_by: dict[Card, int] = {}
         for event in self._records.announcements[self._records.table.deal_start :]:
-            if isinstance(event, CardPlayed):
+            if isinstance(event, events.CardPlayed):
                 played_by[event.card] = event.seat
         # The knowledge's layout lists the cards in deck order (`knowledge.layout_for`).
         origins = [(c, played_by.get(c, world[index])) for index, c in enumerate(self._deck)]
@@ -345,10 +336,10 @@ class KlaverjasState(EventLog, State, HasPictures):
             return
         names = self._names
         for s, hand in enumerate(self._hands):
-            self._publish(Dealt(s, tuple(sorted(hand)), names=names))
+            self._publish(events.Dealt(s, tuple(sorted(hand)), names=names))
         deal = self._records.table.deal + 1
         sizes = tuple(len(h) for h in self._hands)
-        self._publish(DealDone(deal, self._dealer, sizes, names=names))
+        self._publish(events.DealDone(deal, self._dealer, sizes, names=names))
         eldest = self._records.table.eldest
         self._player = CHANCE if self.game.trump == "random" else eldest
 
@@ -357,7 +348,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         playing = self.game.fixed_playing
         if playing is None:
             playing = team_of(table.eldest if chooser < 0 else chooser)
-        self._publish(TrumpChosen(chooser, suit, playing, names=self._names))
+        self._publish(events.TrumpChosen(chooser, suit, playing, names=self._names))
         self._player = table.eldest
 
     def _play(self, seat: int, card: Card) -> None:
@@ -367,7 +358,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         told = inference(trick, trump, game.rules, game.undertrump, card)
         unplayed = [c for c in self._deck if c not in table.played and c != card]
         lacks = told.lacked(unplayed, trump)
-        self._publish(CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
+        self._publish(events.CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
         self._hands[seat].remove(card)
         trick = self._records.table.trick
         assert trick is not None
@@ -378,7 +369,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         last = not any(self._hands)
         points = card_points(trick.cards, trump) + (10 if last else 0)
         bonus = roem(trick.cards, trump, game.four_kind)
-        self._publish(TrickWon(winner, trick.cards, points, bonus, last, names=self._names))
+        self._publish(events.TrickWon(winner, trick.cards, points, bonus, last, names=self._names))
         if last:
             self._score_deal()
         else:
@@ -391,7 +382,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         a, b = table.totals
         totals = (a + score.scores[0], b + score.scores[1])
         self._publish(
-            DealScored(
+            events.DealScored(
                 table.deal,
                 table.trump,
                 table.playing,
@@ -406,7 +397,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         )
         game = self.game
         if table.deal >= game.deals or (game.target and max(totals) >= game.target):
-            self._publish(MatchOver(totals, names=self._names))
+            self._publish(events.MatchOver(totals, names=self._names))
             self._player = TERMINAL
             return
         self._dealer = (self._dealer + 1) % PLAYERS
