@@ -114,8 +114,8 @@ class Penalty(DiceFact):
     count: int
 
 
-def _penalty_text(count: int, limit: int) -> str:
-    return f"{count} of {limit} penalt{'y' if limit == 1 else 'ies'}"
+def _penalty_text(loser: str, count: int, limit: int) -> str:
+    return f"{loser} gets a penalty ({count} of {limit} penalt{'y' if limit == 1 else 'ies'})."
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +215,7 @@ class Called(PublicAnnouncement):
         verdict = "lower" if self.roll < self.bid else "at least that"
         return (
             f"{caller} calls {bidder}'s {self.bid}: the cup shows {dice_text(self.roll.dice)}, "
-            f"{verdict}: {self.name_of(self.loser)} gets a penalty "
-            f"({_penalty_text(self.penalties, self.limit)})."
+            f"{verdict}: {_penalty_text(self.name_of(self.loser), self.penalties, self.limit)}"
         )
 
     @property
@@ -401,8 +400,7 @@ class PokerDone(PublicAnnouncement):
         verdict = "beats" if roll > self.target else "does not reach"
         return (
             f"{who}'s {dice_text(self.dice)} {verdict} the poker {self.target}: "
-            f"{self.name_of(self.loser)} gets a penalty "
-            f"({_penalty_text(self.penalties, self.limit)})."
+            f"{_penalty_text(self.name_of(self.loser), self.penalties, self.limit)}"
         )
 
     @property
