@@ -37,7 +37,7 @@ class Fact(Protocol):
     """One formula-ready fact, e.g. `Lacks(2, Card(8, 4))`: a frozen value with a readable `str()`.
 
     Card facts are in `epigames.cards.fact_types`; games may add their own (Blufpoker's
-    dice facts).
+    dice facts), most simply on `NamedFact` there, which renders a fact from its fields.
     """
 
     def as_tuple(self) -> tuple[Hashable, ...]:
