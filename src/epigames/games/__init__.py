@@ -41,6 +41,7 @@ from epigames.games.match import (
 from epigames.games.strategy import (
     Decision,
     Strategy,
+    Thought,
     UnknownStrategyError,
     make_strategy,
     register_strategy,
@@ -72,6 +73,7 @@ __all__ = [
     "State",
     "StateFormatError",
     "Strategy",
+    "Thought",
     "TranscriptEntry",
     "UnknownGameError",
     "UnknownParameterError",
