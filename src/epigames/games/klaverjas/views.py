@@ -10,10 +10,11 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
-from epigames.cards import Card, CardKnowledge, Suit, Trick
+from epigames.cards import KLAVERJAS, Card, CardKnowledge, Suit, Trick
 from epigames.games.core import View
 from epigames.games.klaverjas.actions import Bid
-from epigames.games.klaverjas.play import TEAM_NAMES
+from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon
+from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 from epigames.games.klaverjas.records import Records, Table, legal_choices
 
 if TYPE_CHECKING:
@@ -105,20 +106,50 @@ class KlaverjasView(View):
             return ()
         return legal_choices(self._rules_game, self._table, self._hand)
 
+    @functools.cached_property
+    def _this_deal(self) -> tuple[tuple[int, ...], TrickWon | None]:
+        """Every seat's card count now and the latest trick taken, from this deal's events.
+
+        Both are public; they come from the log because the records keep neither (and the
+        web page needs them: card backs per seat, and who took the last trick with what).
+        """
+        played = [0] * PLAYERS
+        latest: TrickWon | None = None
+        for event in reversed(self.log):
+            if isinstance(event, CardPlayed):
+                played[event.seat] += 1
+            elif isinstance(event, TrickWon):
+                latest = latest or event
+            elif isinstance(event, DealDone):
+                sizes = tuple(n - p for n, p in zip(event.hand_sizes, played, strict=True))
+                return sizes, latest
+        return (0,) * PLAYERS, None
+
     def _extra_dict(self) -> dict[str, Any]:
         table = self._table
 
         def trick_text(trick: Trick | None) -> list[list[Any]] | None:
             return None if trick is None else [[p.seat, str(p.card)] for p in trick.plays]
 
+        trick = table.trick
+        winning = None
+        if trick is not None and trick.plays:
+            winning = trick.winner(table.trump, KLAVERJAS).seat
+        sizes, won = self._this_deal
         return {
             "hand": [str(c) for c in self._hand],
+            "hand_sizes": list(sizes),
             "deal": table.deal,
             "dealer": table.dealer,
             "trump": None if table.trump is None else str(table.trump),
             "playing_team": table.playing,
-            "trick": trick_text(table.trick),
+            "leader": None if trick is None else trick.leader,
+            "trick": trick_text(trick),
+            "trick_winning": winning,
             "last_trick": trick_text(table.last_trick),
+            "last_trick_won": None
+            if won is None or table.last_trick is None
+            else {"winner": won.winner, "points": won.points, "roem": won.roem},
             "tricks": list(table.tricks),
             "points": list(table.points),
             "roem": list(table.roem),
