@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from epigames.cards import REMOVED, CardKnowledge, CardLayout, PublicInfo
 from tests.cards.formulas import card_formula

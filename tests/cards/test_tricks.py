@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from epigames.cards.deck import PIQUET_DECK, RANKS, SUITS, Card, Hand, Rank, Suit, deck
 from epigames.cards.tricks import (

@@ -15,8 +15,7 @@ from epigames.games import State
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
-from epigames.games.klaverjas import Dealt as KlaverjasDealt
-from epigames.games.klaverjas import KlaverjasState
+from epigames.games.klaverjas import Dealt as KlaverjasDealt, KlaverjasState
 from epigames.games.kwartet import KwartetState
 
 SETTINGS: dict[str, list[str]] = {

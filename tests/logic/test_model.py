@@ -7,8 +7,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from epigames.errors import ModelError, UnknownAgentError
 from epigames.logic import (

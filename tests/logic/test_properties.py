@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from epigames.logic import (
     And,
@@ -27,8 +26,7 @@ from epigames.logic import (
     bisimilarity_classes,
     contract,
 )
-from tests.logic.strategies import ModelSpec
-from tests.logic.strategies import cases as random_cases
+from tests.logic.strategies import ModelSpec, cases as random_cases
 
 SETTINGS = settings(max_examples=60, deadline=None)
 

@@ -6,8 +6,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from epigames.errors import FormulaSyntaxError, ModelError, UnknownAgentError
 from epigames.logic import (

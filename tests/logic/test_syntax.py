@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from epigames.errors import FormulaSyntaxError, InputError
 from epigames.logic import (

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from epigames.errors import ModelError
 from epigames.logic import (
@@ -21,8 +20,13 @@ from epigames.logic import (
     parse,
     product_update,
 )
-from tests.logic.strategies import MODEL_ATOMS, ModelSpec, formulas, s5_models
-from tests.logic.strategies import cases as random_cases
+from tests.logic.strategies import (
+    MODEL_ATOMS,
+    ModelSpec,
+    cases as random_cases,
+    formulas,
+    s5_models,
+)
 
 SETTINGS = settings(max_examples=60, deadline=None)
 p, q = Atom("p"), Atom("q")

@@ -21,8 +21,7 @@ from urllib.parse import quote
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from epigames.games import load_game, registered_games, strategies_for
 from epigames.web.app import create_app

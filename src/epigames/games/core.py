@@ -14,8 +14,8 @@ import dataclasses
 import functools
 import json
 import random
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Self, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
@@ -104,9 +104,15 @@ class Game(abc.ABC):
         return f"{self.name}({body})"
 
     @property
-    @abc.abstractmethod
     def num_players(self) -> int:
-        """How many seats play."""
+        """How many seats play: by default the game's `players` parameter.
+
+        A game without that parameter overrides this property.
+        """
+        players = getattr(self, "players", None)
+        if not isinstance(players, int):
+            raise NotImplementedError(f"{type(self).__name__} must define num_players")
+        return players
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -348,9 +354,7 @@ class State(abc.ABC):
 
     def _check_seat(self, seat: int) -> None:
         """For `observation`: raise `SeatError` unless `seat` is one of the game's seat numbers."""
-        n = self.game.num_players
-        if type(seat) is not int or not 0 <= seat < n:
-            raise SeatError(f"no seat {seat!r} in {self.game}; seats are 0..{n - 1}")
+        check_seat(self.game, seat)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -436,6 +440,49 @@ class EventLog:
             for seat, seen in enumerate(self._seen):
                 if event.visible_to(seat):
                     seen.append(event)
+
+
+class _Copyable(Protocol):
+    def copy(self) -> Self: ...
+
+
+R = TypeVar("R", bound=_Copyable)
+V = TypeVar("V", bound=View)
+
+
+class RecordedViews(EventLog, Generic[R, V]):
+    """Mixin for a `State` (listed before it) whose views come from shared public records.
+
+    The game keeps `_records` (public values, replaced and never changed, plus each
+    seat's private part) and names its view class in `view_class`; a view is built from
+    the game, the seat, the player to move, the seat's events and the records.
+    """
+
+    view_class: Callable[[Any, int, int, list[Event], R], V]
+    game: Game
+    _player: int
+    _records: R
+
+    def observation(self, seat: int) -> V:
+        """The seat's view, built from its observation records.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        check_seat(self.game, seat)
+        return self.view_class(self.game, seat, self._player, self._seen[seat], self._records)
+
+    def _clone_records(self, other: RecordedViews[R, V]) -> None:
+        """Give `other` copies of the log and the records (for `clone`)."""
+        self._clone_log(other)
+        other._records = self._records.copy()
+
+
+def check_seat(game: Game, seat: int) -> None:
+    """Raise `SeatError` unless `seat` is one of `game`'s seat numbers."""
+    n = game.num_players
+    if type(seat) is not int or not 0 <= seat < n:
+        raise SeatError(f"no seat {seat!r} in {game}; seats are 0..{n - 1}")
 
 
 def illegal_action(state: State, action: object, limit: int = 12) -> IllegalActionError:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from epigames.errors import InputError
 from epigames.games.kwartet import ASKS, CARDS, SEAT_NAMES, Ask, Card, CardSyntaxError

@@ -79,12 +79,12 @@ from epigames.games.core import (
     TERMINAL,
     EventLog,
     Game,
-    Param,
     State,
     illegal_action,
     register_game,
 )
 from epigames.games.events import Event
+from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
 
 #: Display names of the seats (short, distinct, no digits: `--seat Bob`).
@@ -103,11 +103,6 @@ class BlufpokerGame(Game):
     )
     players: int = 3
     penalties: int = 5
-
-    @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self.players
 
     @property
     def seat_names(self) -> tuple[str, ...]:

@@ -24,9 +24,9 @@ from typing import ClassVar
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
-    EventLog,
     Game,
     Param,
+    RecordedViews,
     State,
     illegal_action,
     register_game,
@@ -77,11 +77,6 @@ class KwartetGame(Game):
     max_moves: int = 5000
 
     @property
-    def num_players(self) -> int:
-        """Number of seats."""
-        return self.players
-
-    @property
     def seat_names(self) -> tuple[str, ...]:
         """Compass names, clockwise from South."""
         return SEAT_NAMES[self.players]
@@ -113,8 +108,10 @@ def _asked_events(game: KwartetGame) -> dict[int, Asked]:
     return {}
 
 
-class KwartetState(EventLog, State, HasPictures):
+class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
     """A Kwartet position. Cards are ints (`Card.index`) inside; values at the edges."""
+
+    view_class = KwartetView
 
     def __init__(self, game: KwartetGame) -> None:
         n, kinds = game.players, game.kinds
@@ -202,19 +199,9 @@ class KwartetState(EventLog, State, HasPictures):
         other._sizes, other._scores = list(self._sizes), list(self._scores)
         other._kinds_left, other._player = self._kinds_left, self._player
         other._moves = self._moves
-        self._clone_log(other)
-        other._records = self._records.copy()
+        self._clone_records(other)
         other._asked = self._asked
         return other
-
-    def observation(self, seat: int) -> KwartetView:
-        """The seat's view, built from its observation records.
-
-        Raises:
-            SeatError: no such seat.
-        """
-        self._check_seat(seat)
-        return KwartetView(self.game, seat, self._player, self._seen[seat], self._records)
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands of all seats, sorted: for referees and tests, never for strategies."""
