@@ -442,11 +442,13 @@ class EventLog:
                     seen.append(event)
 
 
-class _Copyable(Protocol):
+class _Records(Protocol):
     def copy(self) -> Self: ...
 
+    def absorb(self, event: Event) -> None: ...
 
-R = TypeVar("R", bound=_Copyable)
+
+R = TypeVar("R", bound=_Records)
 V = TypeVar("V", bound=View)
 
 
@@ -471,6 +473,11 @@ class RecordedViews(EventLog, Generic[R, V]):
         """
         check_seat(self.game, seat)
         return self.view_class(self.game, seat, self._player, self._seen[seat], self._records)
+
+    def _publish(self, event: Event) -> None:
+        """Log an event, hand it to the seats that observe it, update the records."""
+        self._deliver(event)
+        self._records.absorb(event)
 
     def _clone_records(self, other: RecordedViews[R, V]) -> None:
         """Give `other` copies of the log and the records (for `clone`)."""
@@ -621,10 +628,16 @@ def replay(game: Game | str, history: Iterable[Hashable]) -> State:
     return state
 
 
-def replayed(state: StateT, history: Iterable[Hashable]) -> StateT:
-    """A new state of `state`'s game and type after `history` (e.g. a resampled deal)."""
+def replayed(state: StateT, history: Iterable[Hashable], seat: int | None = None) -> StateT:
+    """A new state of `state`'s game and type after `history` (e.g. a resampled deal).
+
+    With `seat`, the new state must look the same to that seat (what a resampled deal
+    promises); a difference is a bug in the game's resampling, so it is asserted.
+    """
     other = replay(state.game, history)
     assert isinstance(other, type(state))
+    if seat is not None:
+        assert other.observation(seat).to_dict() == state.observation(seat).to_dict()
     return other
 
 

@@ -33,7 +33,6 @@ from epigames.games.core import (
     replayed,
 )
 from epigames.games.dealing import redeal
-from epigames.games.events import Event
 from epigames.games.kwartet.cards import (
     ASKS,
     CARDS,
@@ -246,16 +245,9 @@ class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
                         world[card] = event.seat  # removed: it was last with the layer
         origins = [(CARDS[card], first_from.get(card, world[card])) for card in range(deck)]
         deal = redeal(origins, n, 0, rng)
-        other = replayed(self, [*deal, *self._history[deck:]])
-        assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
-        return other
+        return replayed(self, [*deal, *self._history[deck:]], seat)
 
     # --- the rules -------------------------------------------------------------
-
-    def _publish(self, event: Event) -> None:
-        """Log an event, hand it to the seats that observe it, update their records."""
-        self._deliver(event)
-        self._records.absorb(event)
 
     def _deal(self, card: int) -> None:
         seat = self._dealt % len(self._sizes)
