@@ -66,6 +66,11 @@ class _Ordered(Enum):
         assert isinstance(other, _Ordered)
         return bool(self.value >= other.value)
 
+    # Members are singletons compared by identity, so the identity hash agrees with
+    # equality; Enum's own hashes the name in Python, and suits and ranks key the hot
+    # tables of trick play.
+    __hash__ = object.__hash__
+
     def __repr__(self) -> str:
         # `Suit.HEARTS` rather than `<Suit.HEARTS: 2>`, so a card's repr pastes back as code.
         return f"{type(self).__name__}.{self.name}"
@@ -161,13 +166,17 @@ _DUTCH_RANKS = {r.dutch: r for r in Rank}
 _CARD_RE = re.compile(r"(10|\S)(\S)")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One playing card: a rank of a suit.
 
     Cards are hashable and sort by suit, then rank (`index` order). `str()` gives `J♥`;
     `parse` reads that and the ASCII and Dutch spellings; `repr()` gives
     `Card(Rank.JACK, Suit.HEARTS)`.
+
+    There is one object per card: `Card(rank, suit)`, `parse`, pickling and copying all
+    give the object in `CARDS`, so equal cards are the same object and compare (and hash)
+    by identity, in C: cards are compared and looked up on every move of a game.
 
     Attributes:
         rank: the card's rank.
@@ -181,6 +190,15 @@ class Card:
     # Derived once: cards are compared and printed on every move of a game.
     index: int = field(init=False, repr=False, compare=False)
     _text: str = field(init=False, repr=False, compare=False)
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        if _CANONICAL and isinstance(rank, Rank) and isinstance(suit, Suit):
+            return _CANONICAL[13 * suit.value + rank.value - 2]
+        # Building `CARDS`, or a bad rank or suit that `__post_init__` reports.
+        return object.__new__(cls)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
+        return (Card, (self.rank, self.suit))
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, Rank) and isinstance(self.suit, Suit)):
@@ -252,8 +270,10 @@ def _expected(dutch: bool) -> str:
     return "a rank 2-10, T, J, Q, K or A, then a suit ♣ ♦ ♥ ♠ or C, D, H, S (e.g. J♥, JH, TS)"
 
 
-#: Every card of the 52-card deck, indexed by `Card.index`; `parse` hands out these objects.
+_CANONICAL: list[Card] = []
+#: Every card of the 52-card deck, indexed by `Card.index`: the only `Card` objects.
 CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
+_CANONICAL.extend(CARDS)
 
 #: A deck: distinct cards in sorted (suit, rank) order.
 Deck = tuple[Card, ...]

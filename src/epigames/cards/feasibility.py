@@ -124,3 +124,90 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
             if got >> h & 1:
                 result[h] |= cls.cards
     return result
+
+
+# (active capacities, (compact allowed set, size) per class) -> per class the compact set
+# of holders its cards may go to, or None when the classes do not fit. Patterns recur
+# within and across games (e.g. every card open to the same players at the start).
+_Pattern = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+_TRANSPORT: dict[_Pattern, tuple[int, ...] | None] = {}
+_TRANSPORT_LIMIT = 4096
+
+
+def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -> list[int] | None:
+    """`possible_holders` for a problem without blocks (no at-least-one or not-all facts).
+
+    The same answer by the same rule (Hall's condition over the classes, the single end
+    state being the full capacities), without building a `Decomposition`: only the
+    classes' allowed sets, sizes and the capacities matter, and that pattern is memoised.
+
+    Args:
+        caps: per holder, how many free cards it takes.
+        may: per holder, the free cards that may be with it.
+        free: the free cards.
+
+    Returns:
+        Per holder, the free cards some consistent deal puts there; None if none exists.
+    """
+    n = len(caps)
+    active = [h for h in range(n) if caps[h] > 0]
+    k = len(active)
+    may_active = [may[h] for h in active]
+    classes: list[tuple[int, int]] = []
+    for compact in range(1, 1 << k):
+        cards = free
+        for i in range(k):
+            cards &= may_active[i] if compact >> i & 1 else ~may_active[i]
+            if not cards:
+                break
+        if cards:
+            classes.append((compact, cards))
+    key = (tuple(caps[h] for h in active), tuple((c, m.bit_count()) for c, m in classes))
+    if key in _TRANSPORT:
+        reach = _TRANSPORT[key]
+    else:
+        reach = _transport_reach(key[0], key[1])
+        if len(_TRANSPORT) >= _TRANSPORT_LIMIT:
+            _TRANSPORT.clear()
+        _TRANSPORT[key] = reach
+    if reach is None:
+        return None
+    result = [0] * n
+    for (_, cards), got in zip(classes, reach, strict=True):
+        for i in range(k):
+            if got >> i & 1:
+                result[active[i]] |= cards
+    return result
+
+
+def _transport_reach(
+    caps: tuple[int, ...], classes: tuple[tuple[int, int], ...]
+) -> tuple[int, ...] | None:
+    """Per class (compact allowed set, size), the positions its cards may take, or None."""
+    k = len(caps)
+    need = [0] * (1 << k)
+    for compact, size in classes:
+        need[compact] += size
+    for i in range(k):
+        bit = 1 << i
+        for t in range(1 << k):
+            if t & bit:
+                need[t] += need[t ^ bit]
+    tight = []
+    for t in range(1, (1 << k) - 1):
+        if not (need[t] or not t & (t - 1)):
+            continue
+        room = sum(caps[i] for i in range(k) if t >> i & 1)
+        if need[t] > room:
+            return None
+        if need[t] == room:
+            tight.append(t)
+    reach = []
+    for compact, _ in classes:
+        got = 0
+        for i in range(k):
+            jbit = 1 << i
+            if compact & jbit and not any(t & jbit and compact & ~t for t in tight):
+                got |= jbit
+        reach.append(got)
+    return tuple(reach)

@@ -33,7 +33,7 @@ import numpy.typing as npt
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
 from epigames.cards.errors import InconsistentCardsError, UnknownCardError
-from epigames.cards.feasibility import possible_holders as _feasible_holders
+from epigames.cards.feasibility import possible_holders as _feasible_holders, transport_possible
 from epigames.cards.formulas import Term, dnf
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
@@ -75,10 +75,14 @@ class _Solved:
     def possible(self) -> tuple[int, ...]:
         """Per holder, the free cards some consistent deal puts there."""
         if self._possible is None:
-            known = self.problem.known
-            got = (
-                _feasible_holders(self.dec(), len(known)) if self.problem.free else [0] * len(known)
-            )
+            problem = self.problem
+            known = problem.known
+            if not problem.free:
+                got: list[int] | None = [0] * len(known)
+            elif problem.constraints or problem.exclusions:
+                got = _feasible_holders(self.dec(), len(known))
+            else:
+                got = transport_possible(problem.caps, problem.may, problem.free)
             if got is None:
                 raise InconsistentCardsError(
                     "no deal is consistent with these facts taken together"

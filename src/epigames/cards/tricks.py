@@ -45,9 +45,10 @@ class RankOrder:
 
     trump: tuple[Rank, ...]
     plain: tuple[Rank, ...]
-    # Rank → strength (higher beats lower), looked up for every card of every trick.
-    _trump_strength: dict[Rank, int] = field(init=False, repr=False, compare=False)
-    _plain_strength: dict[Rank, int] = field(init=False, repr=False, compare=False)
+    # Strength (higher beats lower) by `rank.value - 2` (`card.index % 13`), None for a
+    # rank outside the order: looked up for every card of every trick.
+    _trump_strength: tuple[int | None, ...] = field(init=False, repr=False, compare=False)
+    _plain_strength: tuple[int | None, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("trump", "plain"):
@@ -61,7 +62,8 @@ class RankOrder:
                 )
             object.__setattr__(self, name, order)
             strength = {r: len(order) - i for i, r in enumerate(order)}
-            object.__setattr__(self, f"_{name}_strength", strength)
+            by_rank = tuple(strength.get(r) for r in RANKS)
+            object.__setattr__(self, f"_{name}_strength", by_rank)
 
     def strength(self, card: Card, trump: Suit | None) -> int:
         """How high `card` ranks within its suit: larger is higher (1 for the lowest).
@@ -71,7 +73,7 @@ class RankOrder:
         """
         is_trump = card.suit is trump
         table = self._trump_strength if is_trump else self._plain_strength
-        value = table.get(card.rank)
+        value = table[card.index % 13]
         if value is None:
             which, order = ("trump", self.trump) if is_trump else ("plain", self.plain)
             raise TrickError(
@@ -145,7 +147,19 @@ class Trick:
         Raises:
             TrickError: the first card is not the leader's, or the seat or card is in it.
         """
-        return Trick(self.leader, (*self.plays, Play(seat, card)))
+        plays = self.plays
+        ok = seat != plays[0].seat if plays else seat == self.leader
+        for p in plays:
+            if p.seat == seat or p.card == card:
+                ok = False
+        if not ok:
+            return Trick(self.leader, (*plays, Play(seat, card)))  # raises the TrickError
+        # This trick was checked when it was made, and the new play is checked above, so
+        # the trick is built without `__post_init__` (every card of a game is played so).
+        trick = object.__new__(Trick)
+        object.__setattr__(trick, "leader", self.leader)
+        object.__setattr__(trick, "plays", (*plays, Play(seat, card)))
+        return trick
 
     def __str__(self) -> str:
         body = " ".join(map(str, self.plays)) or "no cards"
@@ -279,8 +293,9 @@ class CardPoints:
 
     trump: tuple[tuple[Rank, int], ...]
     plain: tuple[tuple[Rank, int], ...]
-    _trump: dict[Rank, int] = field(init=False, repr=False, compare=False)
-    _plain: dict[Rank, int] = field(init=False, repr=False, compare=False)
+    # Points by `rank.value - 2` (`card.index % 13`).
+    _trump: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _plain: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("trump", "plain"):
@@ -292,7 +307,7 @@ class CardPoints:
                     f"bad {name} points {pairs!r}; expected each Rank once with points >= 0"
                 )
             object.__setattr__(self, name, pairs)
-            object.__setattr__(self, f"_{name}", table)
+            object.__setattr__(self, f"_{name}", tuple(table.get(r, 0) for r in RANKS))
 
     @classmethod
     def of(cls, trump: Mapping[Rank, int], plain: Mapping[Rank, int]) -> CardPoints:
@@ -302,7 +317,7 @@ class CardPoints:
     def points(self, card: Card, trump: Suit | None) -> int:
         """What `card` is worth with `trump` as the trump suit (None: no trumps)."""
         table = self._trump if card.suit is trump else self._plain
-        return table.get(card.rank, 0)
+        return table[card.index % 13]
 
     def trick_points(self, trick: Trick, trump: Suit | None) -> int:
         """The card points of every card in `trick`."""

@@ -12,12 +12,13 @@ cannot hold; the tests check that the two agree on every hand.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from epigames.cards import KLAVERJAS, Card, Rank, Suit, Trick
-from epigames.cards.deck import SUITS
+from epigames.cards.deck import CARDS, SUITS
 from epigames.cards.tricks import KLAVERJAS_POINTS, highest_trump_in, trumps_above
 
 #: Seats in playing order (clockwise); partners sit opposite.
@@ -35,15 +36,20 @@ UNDERTRUMP = ("forbid", "force", "free")
 _BY_TRUMP_ORDER = KLAVERJAS.trump
 
 
+@functools.cache
 def deck_ranks(ranks: int) -> tuple[Rank, ...]:
     """The ranks of a deck of `ranks`: the top of the trump order J 9 A 10 K Q 8 7."""
     return tuple(sorted(_BY_TRUMP_ORDER[:ranks]))
 
 
+@functools.cache
 def klaverjas_deck(ranks: int) -> tuple[Card, ...]:
-    """Every card of the deck in sorted (suit, rank) order: 8 ranks = the 32-card deck."""
-    kept = set(deck_ranks(ranks))
-    return tuple(Card(r, s) for s in SUITS for r in sorted(kept))
+    """Every card of the deck in sorted (suit, rank) order: 8 ranks = the 32-card deck.
+
+    Cached: states, views and strategies ask for it on every move.
+    """
+    kept = sorted(deck_ranks(ranks))
+    return tuple(CARDS[13 * s.value + r.value - 2] for s in SUITS for r in kept)
 
 
 def team_of(seat: int) -> int:
@@ -163,6 +169,23 @@ class Inference:
         """The cards of `cards` the player cannot hold."""
         return tuple(c for c in cards if self.covers(c, trump))
 
+    def covered_mask(self, trump: Suit) -> int:
+        """The cards `covers` says, as a bitmask over `Card.index` (the cards of the deck)."""
+        if self is NOTHING:
+            return 0
+        trumps = SUIT_MASKS[trump]
+        if self.no_trump:
+            mask = trumps
+        elif self.above is not None:
+            mask = trumps_above_mask(self.above, trump)
+        else:
+            mask = 0
+        if self.only_trumps:
+            mask |= _ALL_CARDS & ~trumps
+        elif self.void is not None:
+            mask |= SUIT_MASKS[self.void]
+        return mask
+
     def describe(self, trump: Suit) -> str:
         """The claims in words, e.g. `no ♠, no trump above 9♥` (empty: nothing learned)."""
         parts = []
@@ -178,6 +201,32 @@ class Inference:
 
 
 NOTHING = Inference()
+
+#: Per suit, the bitmask over `Card.index` of its cards (all 13 ranks).
+SUIT_MASKS: dict[Suit, int] = {suit: 0x1FFF << 13 * suit.value for suit in SUITS}
+_ALL_CARDS = (1 << len(CARDS)) - 1
+
+
+@functools.cache
+def trumps_above_mask(card: Card, trump: Suit) -> int:
+    """The trumps (of the Klaverjas order) above the trump `card`, as a `Card.index` mask."""
+    floor = strength(card, trump)
+    mask = 0
+    for rank in KLAVERJAS.trump:
+        other = CARDS[13 * trump.value + rank.value - 2]
+        if strength(other, trump) > floor:
+            mask |= 1 << other.index
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a bitmask over `Card.index`, in deck order (by index)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def inference(trick: Trick, trump: Suit, rules: str, undertrump: str, card: Card) -> Inference:
@@ -239,7 +288,8 @@ def max_roem(four_kind: bool) -> int:
 
 def card_points(cards: Iterable[Card], trump: Suit) -> int:
     """The card points of some cards with `trump` as trumps."""
-    return sum(KLAVERJAS_POINTS.points(c, trump) for c in cards)
+    points = KLAVERJAS_POINTS.points
+    return sum([points(c, trump) for c in cards])
 
 
 def deck_points(ranks: int) -> int:

@@ -10,6 +10,7 @@ seat never saw; the state reads the public part from them too.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,9 @@ from epigames.games.klaverjas.play import PLAYERS, legal_cards, team_of
 if TYPE_CHECKING:
     from epigames.games.klaverjas.rules import KlaverjasGame
 
+#: The sort key of cards (their order, as `Card.__lt__`), read in C rather than in Python.
+CARD_ORDER = operator.attrgetter("index")
+
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -50,6 +54,7 @@ class Table:
         totals: match points per team after the deals scored so far.
         played: the cards played in this deal, the trick on the table included.
         deal_start: the index among the public announcements of this deal's `DealDone`.
+        played_mask: `played` as a bitmask over `Card.index`.
     """
 
     deal: int = 0
@@ -65,6 +70,7 @@ class Table:
     totals: tuple[int, int] = (0, 0)
     played: frozenset[Card] = frozenset()
     deal_start: int = -1
+    played_mask: int = 0
 
     @property
     def eldest(self) -> int:
@@ -121,25 +127,49 @@ class Records:
         if event.public:
             self.announcements.append(event)
         replace = dataclasses.replace
-        if isinstance(event, CardPlayed):
+        kind = type(event)
+        # The two events of every card are built field by field: `replace` costs more.
+        if kind is CardPlayed:
+            assert isinstance(event, CardPlayed) and table.trick is not None
             seat, card = event.seat, event.card
-            self.hands[seat] = tuple(c for c in self.hands[seat] if c != card)
-            assert table.trick is not None
-            self.table = replace(
-                table, trick=table.trick.play(seat, card), played=table.played | {card}
+            self.hands[seat] = tuple([c for c in self.hands[seat] if c != card])
+            self.table = Table(
+                table.deal,
+                table.dealer,
+                table.trump,
+                table.playing,
+                table.passes,
+                table.trick.play(seat, card),
+                table.last_trick,
+                table.tricks,
+                table.points,
+                table.roem,
+                table.totals,
+                table.played | {card},
+                table.deal_start,
+                table.played_mask | 1 << card.index,
             )
-        elif isinstance(event, TrickWon):
+        elif kind is TrickWon:
+            assert isinstance(event, TrickWon)
             team = team_of(event.winner)
-            self.table = replace(
-                table,
-                trick=Trick.start(event.winner),
-                last_trick=table.trick,
-                tricks=_add(table.tricks, team, 1),
-                points=_add(table.points, team, event.points),
-                roem=_add(table.roem, team, event.roem),
+            self.table = Table(
+                table.deal,
+                table.dealer,
+                table.trump,
+                table.playing,
+                table.passes,
+                Trick.start(event.winner),
+                table.trick,
+                _add(table.tricks, team, 1),
+                _add(table.points, team, event.points),
+                _add(table.roem, team, event.roem),
+                table.totals,
+                table.played,
+                table.deal_start,
+                table.played_mask,
             )
         elif isinstance(event, Dealt):
-            self.hands[event.seat] = tuple(sorted(event.cards))
+            self.hands[event.seat] = tuple(sorted(event.cards, key=CARD_ORDER))
         elif isinstance(event, DealDone):
             self.table = Table(
                 deal=event.deal,

@@ -31,7 +31,6 @@ from epigames.errors import IllegalActionError
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
-    EventLog,
     Game,
     Param,
     State,
@@ -40,7 +39,6 @@ from epigames.games.core import (
     replayed,
 )
 from epigames.games.dealing import redeal
-from epigames.games.events import Event
 from epigames.games.klaverjas import events
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
 from epigames.games.klaverjas.play import (
@@ -50,6 +48,7 @@ from epigames.games.klaverjas.play import (
     TEAMS,
     UNDERTRUMP,
     card_points,
+    cards_of,
     deck_points,
     inference,
     klaverjas_deck,
@@ -59,9 +58,10 @@ from epigames.games.klaverjas.play import (
     score_deal,
     team_of,
 )
-from epigames.games.klaverjas.records import Records, legal_choices
+from epigames.games.klaverjas.records import CARD_ORDER, Records, legal_choices
 from epigames.games.klaverjas.views import KlaverjasView
 from epigames.games.picture import HasPictures, KripkePicture
+from epigames.games.recorded import RecordedViews
 
 #: What `preset=2017` fixes: the 2017 report's single deal with random trump, South
 #: leading and North–South always the playing team, undertrumping free, Amsterdam rules.
@@ -170,14 +170,20 @@ class KlaverjasGame(Game):
         return parse_action(text)
 
 
-class KlaverjasState(EventLog, State, HasPictures):
+class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
     """A Klaverjas position; the public part lives in the records (`Records.table`)."""
+
+    view_class = KlaverjasView
 
     def __init__(self, game: KlaverjasGame) -> None:
         self.game: KlaverjasGame = game
         self._names = game.seat_names
         self._deck = game.deck
+        self._deck_mask = sum(1 << c.index for c in self._deck)
         self._undealt: list[Card] = list(self._deck)
+        # The undealt cards' `Card.index`es, in the same order: finding a card among them
+        # compares ints in C rather than cards in Python.
+        self._undealt_at: list[int] = [c.index for c in self._deck]
         self._hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
         self._dealer = game.first_dealer
         self._deal_index = 0  # where the current deal's first card is in the history
@@ -197,7 +203,8 @@ class KlaverjasState(EventLog, State, HasPictures):
         p = self._player
         if p < 0:
             return []
-        return list(legal_choices(self.game, self._records.table, tuple(sorted(self._hands[p]))))
+        hand = tuple(sorted(self._hands[p], key=CARD_ORDER))
+        return list(legal_choices(self.game, self._records.table, hand))
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
         """While dealing, each undealt card equally likely; for random trump, each suit."""
@@ -219,8 +226,7 @@ class KlaverjasState(EventLog, State, HasPictures):
         kind = type(action)
         table = self._records.table
         if p == CHANCE:
-            if self._undealt and kind is Card and action in self._undealt:
-                assert isinstance(action, Card)
+            if isinstance(action, Card) and action.index in self._undealt_at:
                 self._history.append(action)
                 self._deal(action)
                 return
@@ -259,22 +265,14 @@ class KlaverjasState(EventLog, State, HasPictures):
         """An independent copy; events, cards and actions are shared immutable values."""
         other = KlaverjasState.__new__(KlaverjasState)
         other.game, other._names, other._deck = self.game, self._names, self._deck
+        other._deck_mask = self._deck_mask
         other._undealt = list(self._undealt)
+        other._undealt_at = list(self._undealt_at)
         other._hands = [list(h) for h in self._hands]
         other._dealer, other._deal_index = self._dealer, self._deal_index
         other._player = self._player
-        self._clone_log(other)
-        other._records = self._records.copy()
+        self._clone_records(other)
         return other
-
-    def observation(self, seat: int) -> KlaverjasView:
-        """The seat's view, built from its observation records.
-
-        Raises:
-            SeatError: no such seat.
-        """
-        self._check_seat(seat)
-        return KlaverjasView(self.game, seat, self._player, self._seen[seat], self._records)
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands of all seats, sorted: for referees and tests, never for strategies."""
@@ -317,26 +315,21 @@ class KlaverjasState(EventLog, State, HasPictures):
         # The knowledge's layout lists the cards in deck order (`knowledge.layout_for`).
         origins = [(c, played_by.get(c, world[index])) for index, c in enumerate(self._deck)]
         deal = redeal(origins, PLAYERS, self._dealer + 1, rng)
-        other = replayed(self, [*history[:start], *deal, *history[start + n :]])
-        assert other.observation(seat).to_dict() == self.observation(seat).to_dict()
-        return other
+        return replayed(self, [*history[:start], *deal, *history[start + n :]], seat)
 
     # --- the rules -------------------------------------------------------------
 
-    def _publish(self, event: Event) -> None:
-        """Log an event, hand it to the seats that observe it, update the records."""
-        self._deliver(event)
-        self._records.absorb(event)
-
     def _deal(self, card: Card) -> None:
-        dealt = len(self._deck) - len(self._undealt)
-        self._undealt.remove(card)
+        undealt = self._undealt
+        dealt = len(self._deck) - len(undealt)
+        at = self._undealt_at.index(card.index)
+        del undealt[at], self._undealt_at[at]
         self._hands[(self._dealer + 1 + dealt) % PLAYERS].append(card)
-        if self._undealt:
+        if undealt:
             return
         names = self._names
         for s, hand in enumerate(self._hands):
-            self._publish(events.Dealt(s, tuple(sorted(hand)), names=names))
+            self._publish(events.Dealt(s, tuple(sorted(hand, key=CARD_ORDER)), names=names))
         deal = self._records.table.deal + 1
         sizes = tuple(len(h) for h in self._hands)
         self._publish(events.DealDone(deal, self._dealer, sizes, names=names))
@@ -356,8 +349,8 @@ class KlaverjasState(EventLog, State, HasPictures):
         trump, trick = table.trump, table.trick
         assert trump is not None and trick is not None
         told = inference(trick, trump, game.rules, game.undertrump, card)
-        unplayed = [c for c in self._deck if c not in table.played and c != card]
-        lacks = told.lacked(unplayed, trump)
+        unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
+        lacks = cards_of(told.covered_mask(trump) & unplayed)
         self._publish(events.CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
         self._hands[seat].remove(card)
         trick = self._records.table.trick
@@ -402,5 +395,6 @@ class KlaverjasState(EventLog, State, HasPictures):
             return
         self._dealer = (self._dealer + 1) % PLAYERS
         self._undealt = list(self._deck)
+        self._undealt_at = [c.index for c in self._deck]
         self._deal_index = len(self._history)
         self._player = CHANCE
