@@ -3,11 +3,12 @@
 // server: this page only shows what the API returns for the chosen perspective.
 import { api, h, seatColor } from "./api.js";
 import * as kwartet from "./games/kwartet.js";
+import * as klaverjas from "./games/klaverjas.js";
 import * as generic from "./games/generic.js";
 import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
 import { initTournaments } from "./tournaments.js";
 
-const RENDERERS = { kwartet };
+const RENDERERS = { kwartet, klaverjas };
 const $ = (id) => document.getElementById(id);
 
 const S = {
@@ -15,6 +16,8 @@ const S = {
   log: [], logLen: {}, playing: false, timer: null, busy: false,
   subject: "", picture: null, falseWorlds: null, matrixAgent: null, matrixOpen: false,
   selectedSeat: null, humanSeat: 0, pending: null,
+  // A person's move in flight, and the server's refusal of the last one (shown until the next).
+  moving: false, moveError: null,
 };
 
 function status(text, ok = false) {
@@ -148,8 +151,13 @@ export async function openSession(create, perspective) {
     S.info = info;
     S.last = info.last_frame;
     S.perspective = info.human !== null ? info.human : perspective;
-    S.log = []; S.logLen = {}; S.subject = ""; S.picture = null; S.matrixOpen = false;
+    S.log = []; S.logLen = {}; S.subject = ""; S.picture = null; S.moveError = null;
+    // A renderer may ask for the knowledge matrix from the start (Klaverjas: who holds what).
+    S.matrixOpen = !!renderer().showMatrix;
+    S.matrixAgent = null;
+    $("page-game").dataset.game = info.game_name;
     $("matrix").replaceChildren();
+    $("matrix-btn").textContent = S.matrixOpen ? "Hide" : "Show";
     $("origin").textContent = info.origin ? `From ${info.origin}` : "";
     showPage("game");
     renderPerspectives();
@@ -178,6 +186,7 @@ async function goto(frame) {
     S.log.push(...d.log);
     S.log.length = d.log_length;
     S.logLen[frame] = d.log_length;
+    if (d.frame !== S.frame) S.moveError = null;
     S.data = d; S.frame = d.frame; S.last = d.last_frame;
     render();
     if (S.subject) await loadPicture();
@@ -199,6 +208,7 @@ function render() {
   r.renderTable($("table"), d, {
     log: S.log, selectedSeat: S.selectedSeat,
     onSeatClick: d.legal_actions.length ? (s) => selectSeat(s) : null,
+    move, moving: S.moving, error: S.moveError,
   });
   $("turn").innerHTML = "";
   $("turn").append(d.terminal ? "Game over" : h("span", {}, "To move: ",
@@ -227,16 +237,29 @@ function selectSeat(s) {
 }
 
 async function move(action) {
+  if (S.moving) return;
   // Hide the picker at once: a second click must not send a move from a stale list.
   $("human-bar").classList.add("hidden");
+  S.moving = true;
+  S.moveError = null;
+  let r;
   try {
-    const r = await api(`/api/sessions/${S.info.session}/moves`, { method: "POST", body: { seat: S.info.human, action } });
-    const from = S.frame;
-    S.last = r.last_frame;
-    status(r.finished ? "The game is over." : "", true);
-    await goto(from + 1);
-    if (S.frame < S.last) play();
-  } catch (e) { status(e.message); renderHuman(); }
+    r = await api(`/api/sessions/${S.info.session}/moves`, { method: "POST", body: { seat: S.info.human, action } });
+  } catch (e) {
+    // Refused (e.g. an illegal card, with the game's reason): the game is as it was, so the
+    // same frame is drawn again with the reason, and the person chooses again.
+    S.moving = false;
+    S.moveError = e.message;
+    status(e.message);
+    render();
+    return;
+  }
+  S.moving = false;
+  const from = S.frame;
+  S.last = r.last_frame;
+  status(r.finished ? "The game is over." : "", true);
+  await goto(from + 1);
+  if (S.frame < S.last) play();
 }
 
 function renderLog() {
@@ -375,7 +398,7 @@ async function loadMatrix() {
       b.classList.toggle("active", b.dataset.agent === S.matrixAgent);
       b.disabled = !m.agents.includes(b.dataset.agent);
     });
-    renderMatrix($("matrix"), m, S.matrixAgent, S.data.seat_names);
+    (renderer().renderMatrix || renderMatrix)($("matrix"), m, S.matrixAgent, S.data.seat_names, S.data);
     $("matrix-btn").textContent = "Hide";
   } catch (e) { $("matrix").replaceChildren(h("div", { class: "hint" }, e.message)); }
 }
@@ -411,6 +434,8 @@ async function init() {
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => showPage(t.dataset.page)));
   document.addEventListener("keydown", (ev) => {
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    // A focused button takes Enter and Space itself (keyboard play: a card in the hand).
+    if ((ev.key === " " || ev.key === "Enter") && ev.target.closest("button")) return;
     if (ev.key === "ArrowRight") goto(S.frame + 1);
     else if (ev.key === "ArrowLeft") goto(S.frame - 1);
     else if (ev.key === "Home") goto(0);
