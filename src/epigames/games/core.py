@@ -14,8 +14,8 @@ import dataclasses
 import functools
 import json
 import random
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Self, TypeVar
 
 from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
@@ -440,49 +440,6 @@ class EventLog:
             for seat, seen in enumerate(self._seen):
                 if event.visible_to(seat):
                     seen.append(event)
-
-
-class _Records(Protocol):
-    def copy(self) -> Self: ...
-
-    def absorb(self, event: Event) -> None: ...
-
-
-R = TypeVar("R", bound=_Records)
-V = TypeVar("V", bound=View)
-
-
-class RecordedViews(EventLog, Generic[R, V]):
-    """Mixin for a `State` (listed before it) whose views come from shared public records.
-
-    The game keeps `_records` (public values, replaced and never changed, plus each
-    seat's private part) and names its view class in `view_class`; a view is built from
-    the game, the seat, the player to move, the seat's events and the records.
-    """
-
-    view_class: Callable[[Any, int, int, list[Event], R], V]
-    game: Game
-    _player: int
-    _records: R
-
-    def observation(self, seat: int) -> V:
-        """The seat's view, built from its observation records.
-
-        Raises:
-            SeatError: no such seat.
-        """
-        check_seat(self.game, seat)
-        return self.view_class(self.game, seat, self._player, self._seen[seat], self._records)
-
-    def _publish(self, event: Event) -> None:
-        """Log an event, hand it to the seats that observe it, update the records."""
-        self._deliver(event)
-        self._records.absorb(event)
-
-    def _clone_records(self, other: RecordedViews[R, V]) -> None:
-        """Give `other` copies of the log and the records (for `clone`)."""
-        self._clone_log(other)
-        other._records = self._records.copy()
 
 
 def check_seat(game: Game, seat: int) -> None:

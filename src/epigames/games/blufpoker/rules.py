@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -192,57 +192,39 @@ class BlufpokerState(EventLog, State, HasPictures):
                 outcome at a player's turn, or a player action at a chance node); the state
                 is unchanged.
         """
-        phase, kind = self._phase, type(action)
-        if phase == DECIDE:
-            if kind is Believe:
-                self._history.append(action)
-                self._believe()
-                return
-            if kind is Call:
-                self._history.append(action)
-                self._call()
-                return
-        elif phase == ROLL:
-            if kind is RollDice:
-                assert isinstance(action, RollDice)
-                if contains(self._untouched, action.dice):
-                    self._history.append(action)
-                    self._roll(action.dice)
-                    return
-            elif kind is Stop and self._fresh:
-                self._history.append(action)
-                self._stop()
-                return
-        elif phase == BID:
-            if kind is Bid:
-                assert isinstance(action, Bid)
-                if action.roll.rank > self._bid:
-                    self._history.append(action)
-                    self._make_bid(action.roll.rank)
-                    return
-        elif phase == POKER_KEEP:
-            if kind is Keep:
-                assert isinstance(action, Keep)
-                if contains(self._poker_dice, action.dice):
-                    self._history.append(action)
-                    self._poker_kept = action.dice
-                    self._phase, self._player = POKER_THROW, CHANCE
-                    return
-        elif kind is Throw and phase != OVER:
-            assert isinstance(action, Throw)
-            if phase == OPEN and len(action.dice) == DICE:
-                self._history.append(action)
-                self._open(action.dice)
-                return
-            if phase == THROW and len(action.dice) == len(self._pending):
-                self._history.append(action)
-                self._land(action.dice)
-                return
-            if phase == POKER_THROW and len(action.dice) == DICE - len(self._poker_kept):
-                self._history.append(action)
-                self._poker_throw(action.dice)
-                return
-        raise illegal_action(self, action)
+        effect = self._effect(action)
+        if effect is None:
+            raise illegal_action(self, action)
+        self._history.append(action)
+        effect()
+
+    def _effect(self, action: Hashable) -> Callable[[], None] | None:
+        """What `action` does in this phase, or None where it is not legal (nothing changes)."""
+        phase = self._phase
+        match action:
+            case Believe() if phase == DECIDE:
+                return self._believe
+            case Call() if phase == DECIDE:
+                return self._call
+            case RollDice(dice) if phase == ROLL and contains(self._untouched, dice):
+                return functools.partial(self._roll, dice)
+            case Stop() if phase == ROLL and self._fresh:
+                return self._stop
+            case Bid(roll) if phase == BID and roll.rank > self._bid:
+                return functools.partial(self._make_bid, roll.rank)
+            case Keep(dice) if phase == POKER_KEEP and contains(self._poker_dice, dice):
+                return functools.partial(self._keep, dice)
+            case Throw(dice) if phase == OPEN and len(dice) == DICE:
+                return functools.partial(self._open, dice)
+            case Throw(dice) if phase == THROW and len(dice) == len(self._pending):
+                return functools.partial(self._land, dice)
+            case Throw(dice) if phase == POKER_THROW and len(dice) == DICE - len(self._poker_kept):
+                return functools.partial(self._poker_throw, dice)
+        return None
+
+    def _keep(self, dice: Dice) -> None:
+        self._poker_kept = dice
+        self._phase, self._player = POKER_THROW, CHANCE
 
     def returns(self) -> tuple[float, ...]:
         """-1 for the loser and 0 for the others once over; 0 for everyone before."""

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
     from epigames.games.blufpoker.rules import BlufpokerGame
 
 
+def _roll_or_none(rank: int) -> Roll | None:
+    """The roll of `rank`, or None for the board's -1 (no such bid yet)."""
+    return ROLLS[rank] if rank >= 0 else None
+
+
 class BlufpokerView(View):
     """A seat's view: the public board, the seat's own look under the cup, the log.
 
@@ -58,7 +63,7 @@ class BlufpokerView(View):
     @property
     def bid(self) -> Roll | None:
         """The bid to beat (None before the first)."""
-        return ROLLS[self.board.bid] if self.board.bid >= 0 else None
+        return _roll_or_none(self.board.bid)
 
     @property
     def bidder(self) -> int:
@@ -68,7 +73,7 @@ class BlufpokerView(View):
     @property
     def over(self) -> Roll | None:
         """The bid that the current bid beat (None for an opening bid)."""
-        return ROLLS[self.board.over] if self.board.over >= 0 else None
+        return _roll_or_none(self.board.over)
 
     @property
     def visible(self) -> Dice:
@@ -109,7 +114,7 @@ class BlufpokerView(View):
     @property
     def poker_target(self) -> Roll | None:
         """The poker being chased in the poker phase, else None."""
-        return ROLLS[self.board.poker_target] if self.board.poker_target >= 0 else None
+        return _roll_or_none(self.board.poker_target)
 
     @functools.cached_property
     def legal_actions(self) -> tuple[Action, ...]:

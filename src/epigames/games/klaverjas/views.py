@@ -1,41 +1,34 @@
-"""A seat's view of Klaverjas, built by `KlaverjasState.observation` from the seat's records.
-
-`rules.py` imports this module to build views, so this module imports `rules.py` only
-for type checking (a runtime import would be a circle).
-"""
+"""`KlaverjasView`: one seat's view of the table, its hand and its exact card knowledge."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from epigames.cards import KLAVERJAS, Card, CardKnowledge, Suit, Trick
-from epigames.games.core import View
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon
+from epigames.games.klaverjas.knowledge import PublicTracker
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 from epigames.games.klaverjas.records import Records, Table, legal_choices
+from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
     from epigames.games.events import Event
     from epigames.games.klaverjas.rules import KlaverjasGame
 
 
-class KlaverjasView(View):
+class KlaverjasView(RecordView[PublicTracker]):
     """A seat's view: own hand, trump, the trick on the table, tricks, points, roem, log."""
 
     def __init__(
         self, game: KlaverjasGame, seat: int, current: int, log: list[Event], records: Records
     ) -> None:
-        super().__init__(game, seat, current, log, len(log))
+        super().__init__(game, seat, current, log, records)
         self._rules_game = game
         # The records' values are replaced, never changed, so keeping them is a snapshot.
         self._hand = records.hands[seat]
         self._table: Table = records.table
-        self._announcements = records.announcements
-        self._announced = len(records.announcements)
-        self._tracker = records.tracker
 
     @functools.cached_property
     def knowledge(self) -> CardKnowledge:
@@ -54,10 +47,6 @@ class KlaverjasView(View):
     def hand(self) -> tuple[Card, ...]:
         """The seat's own cards, sorted."""
         return self._hand
-
-    def private_items(self) -> frozenset[Hashable]:
-        """The seat's own cards."""
-        return frozenset(self._hand)
 
     @property
     def table(self) -> Table:

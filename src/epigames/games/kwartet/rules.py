@@ -25,8 +25,6 @@ from epigames.games.core import (
     CHANCE,
     TERMINAL,
     Game,
-    Param,
-    RecordedViews,
     State,
     illegal_action,
     register_game,
@@ -47,7 +45,9 @@ from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, Laid
 from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, askable
 from epigames.games.kwartet.views import KwartetView
+from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
+from epigames.games.recorded import RecordedViews
 
 
 @register_game

@@ -1,0 +1,95 @@
+"""States and views of games that keep their public situation in shared records.
+
+A game's `Records` object absorbs every event: public values (replaced, never changed,
+so a view may keep references as a snapshot), each seat's private part, every public
+announcement so far and a tracker that folds them into card knowledge on demand. The
+state builds each seat's view from the records (`RecordedViews`); the view keeps what it
+needs of them (`RecordView`). A game's views module imports its rules module only for
+type checking: the rules import the views to build them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, Protocol, Self, TypeVar
+
+from epigames.games.core import EventLog, Game, View, check_seat
+from epigames.games.events import Event
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _PublicRecords(Protocol[T_co]):
+    @property
+    def announcements(self) -> list[Event]: ...
+
+    @property
+    def tracker(self) -> T_co: ...
+
+
+class RecordView(View, Generic[T]):
+    """A seat's view that keeps the records' announcements so far and their tracker.
+
+    Subclasses keep the rest of what they show, and implement `hand`.
+    """
+
+    def __init__(
+        self, game: Game, seat: int, current: int, log: list[Event], records: _PublicRecords[T]
+    ) -> None:
+        super().__init__(game, seat, current, log, len(log))
+        self._announcements = records.announcements
+        self._announced = len(records.announcements)
+        self._tracker: T = records.tracker
+
+    @property
+    def hand(self) -> tuple[Hashable, ...]:
+        """The seat's own cards, sorted."""
+        raise NotImplementedError
+
+    def private_items(self) -> frozenset[Hashable]:
+        """The seat's own cards."""
+        return frozenset(self.hand)
+
+
+class _Records(Protocol):
+    def copy(self) -> Self: ...
+
+    def absorb(self, event: Event) -> None: ...
+
+
+R = TypeVar("R", bound=_Records)
+V = TypeVar("V", bound=View)
+
+
+class RecordedViews(EventLog, Generic[R, V]):
+    """Mixin for a `State` (listed before it) whose views come from shared public records.
+
+    The game keeps `_records` (public values, replaced and never changed, plus each
+    seat's private part) and names its view class in `view_class`; a view is built from
+    the game, the seat, the player to move, the seat's events and the records.
+    """
+
+    view_class: Callable[[Any, int, int, list[Event], R], V]
+    game: Game
+    _player: int
+    _records: R
+
+    def observation(self, seat: int) -> V:
+        """The seat's view, built from its observation records.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        check_seat(self.game, seat)
+        return self.view_class(self.game, seat, self._player, self._seen[seat], self._records)
+
+    def _publish(self, event: Event) -> None:
+        """Log an event, hand it to the seats that observe it, update the records."""
+        self._deliver(event)
+        self._records.absorb(event)
+
+    def _clone_records(self, other: RecordedViews[R, V]) -> None:
+        """Give `other` copies of the log and the records (for `clone`)."""
+        self._clone_log(other)
+        other._records = self._records.copy()
