@@ -2,11 +2,12 @@
 
 The server runs with uvicorn on a free loopback port in a thread of the test process.
 Screenshots go to the test's temporary directory; the watch screenshot is also copied to
-`docs/img/web.png` for the README.
+`docs/img/web.png` for the README, and a Klaverjas one to `docs/img/web-klaverjas.png`.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import threading
@@ -34,8 +35,13 @@ KWARTET_PICTURES = hasattr(KwartetState, "picture")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    app = create_app(tmp_path_factory.mktemp("dbs"))
+def app(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The app the server runs (tests may add sessions to `app.state.sessions`)."""
+    return create_app(tmp_path_factory.mktemp("dbs"))
+
+
+@pytest.fixture(scope="module")
+def server(app: Any) -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -272,3 +278,138 @@ def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
     page.screenshot(path=str(tmp_path / "matrix.png"), full_page=True)
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
     shutil.copy(path, DOCS_IMG / "web.png")
+
+
+# --- Klaverjas: watch and play with the keyboard -------------------------------------------
+
+
+def focused_card(pg: Any, played: str = "") -> str:
+    """The card of the hand that has the focus, once it has: at the person's turn after the
+    one where it played `played` (until the server answers, that card keeps the focus)."""
+    pg.wait_for_function(
+        """played => {
+            const card = document.activeElement;
+            return card.matches("#table .kj-hand.playable button") && card.dataset.card !== played;
+        }""",
+        arg=played,
+        timeout=30000,
+    )
+    card: str = pg.evaluate("document.activeElement.dataset.card")
+    return card
+
+
+def test_play_klaverjas_tricks_with_the_keyboard(page: Any, tmp_path: Path) -> None:
+    """South plays two turns with Enter and Space only; trick, trump and matrix are drawn."""
+    expect = playwright.expect
+    set_game(page, "klaverjas", {"deals": "1"})
+    page.select_option("#seats select[data-seat='2']", "human")
+    set_range(page, "#speed", 20)
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    # Deal 1: West deals, North names trump and leads; South's first turn is in trick 1.
+    first = focused_card(page)
+    hand = page.locator("#table .kj-seat.bottom .kj-hand button")
+    assert hand.count() == 8
+    assert page.locator("#table .kj-seat.bottom button.legal:focus").count() == 1
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"  # the focus is visible
+    expect(page.locator("#table .kj-trump")).to_have_text(re.compile("^[♣♦♥♠]$"))
+    # North and East have played: two cards in the trick, North marked as leader.
+    expect(page.locator("#table .kj-trick .kj-card")).to_have_count(2)
+    expect(page.locator("#table .kj-trick .slot[data-seat='0'] .who")).to_contain_text("leads")
+    for seat in (0, 1, 3):  # other hands: backs only, counted
+        expect(page.locator(f"#table .seat-{seat} .kj-card.back")).to_have_count(
+            7 if seat in (0, 1) else 8
+        )
+        assert page.locator(f"#table .seat-{seat} .kj-card[data-card]").count() == 0
+    expect(page.locator("#matrix .kj-matrix table")).to_have_count(4)
+    expect(
+        page.locator(f"#matrix tr[data-card='{first}'] td.known[data-seat='South']")
+    ).to_have_count(1)
+    page.keyboard.press("Enter")
+    # South's next turn is in trick 2: trick 1, with South's card, is the last trick now.
+    second = focused_card(page, played=first)
+    expect(page.locator("#table .kj-last .kj-card")).to_have_count(4)
+    expect(page.locator(f"#table .kj-last .kj-card[data-card='{first}']")).to_have_count(1)
+    expect(page.locator("#table .kj-last .won")).to_contain_text("took it")
+    expect(page.locator(f"#matrix tr[data-card='{first}']")).to_have_count(0)  # played
+    assert page.locator("#log li.decision .who", has_text="South (you)").count() == 1
+    assert page.locator("#log li.decision .thought").count() > 0  # the agents' thoughts
+    page.keyboard.press(" ")
+    expect(page.locator("#log li.decision .who", has_text="South (you)")).to_have_count(2)
+    on_table = f"#table :is(.kj-trick, .kj-last) .kj-card[data-card='{second}']"
+    expect(page.locator(on_table)).to_have_count(1)
+    page.screenshot(path=str(tmp_path / "klaverjas-play.png"), full_page=True)
+
+
+def test_klaverjas_refuses_an_illegal_card_with_the_reason(
+    page: Any, app: Any, tmp_path: Path
+) -> None:
+    """Tab to a card the overtrump rule forbids, press Enter: the reason, and nothing lost."""
+    from tests.web.test_klaverjas import overtrump_session
+
+    expect = playwright.expect
+    session, card, legal = overtrump_session(after_tricks=2)
+    app.state.sessions.add(session)
+    set_game(page, "klaverjas", {"deals": "1"})  # the setup as if South had started it
+    page.select_option("#seats select[data-seat='2']", "human")
+    page.evaluate("document.activeElement.blur()")  # the hand leaves a focused menu alone
+    page.evaluate(
+        """async (sid) => {
+            const app = await import("/static/app.js");
+            await app.openSession(() => fetch(`/api/sessions/${sid}`).then((r) => r.json()), null);
+        }""",
+        session.id,
+    )
+    start = focused_card(page)
+    cards = page.eval_on_selector_all(
+        "#table .kj-hand.playable button", "bs => bs.map((b) => b.dataset.card)"
+    )
+    expect(page.locator(f"#table .kj-hand button[data-card='{card}']")).to_have_class(
+        re.compile("illegal")
+    )
+    step = "Tab" if cards.index(card) > cards.index(start) else "Shift+Tab"
+    for _ in range(abs(cards.index(card) - cards.index(start))):
+        page.keyboard.press(step)
+    assert page.evaluate("document.activeElement.dataset.card") == card
+    before, history = frame_label(page), list(session.history)
+    mine = page.locator("#log li.decision .who", has_text="South (you)")
+    made = mine.count()
+    page.keyboard.press("Enter")
+    refusal = page.locator("#table .kj-refusal[role='alert']")
+    expect(refusal).to_contain_text(f"You must overtrump: you hold {' '.join(legal)}")
+    # Nothing was played: the same frame, the card still in the hand and focused again.
+    assert frame_label(page) == before and session.history == history
+    expect(page.locator(f"#table .kj-hand.playable button[data-card='{card}']")).to_be_focused()
+    page.set_viewport_size({"width": 1600, "height": 1330})
+    path = tmp_path / "web-klaverjas.png"
+    page.screenshot(path=str(path))
+    DOCS_IMG.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, DOCS_IMG / "web-klaverjas.png")
+    # Choosing again works: the legal card is played and the refusal goes.
+    for _ in range(len(cards)):
+        if page.evaluate("document.activeElement.dataset.card") == legal[0]:
+            break
+        page.keyboard.press("Tab" if cards.index(legal[0]) > cards.index(card) else "Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(refusal).to_have_count(0)
+    expect(mine).to_have_count(made + 1)
+
+
+def test_klaverjas_trump_call_with_the_keyboard(page: Any) -> None:
+    """In bidding North speaks first: the calls take the focus; Tab and Enter name ♦."""
+    expect = playwright.expect
+    set_game(page, "klaverjas", {"deals": "1"})
+    page.select_option("[data-param='trump']", "bidding")
+    page.dispatch_event("[data-param='trump']", "change")
+    page.wait_for_selector("#seats[data-ready='1']")
+    page.select_option("#seats select[data-seat='0']", "human")
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#human-bar .kj-call[data-action='trump ♣']")).to_be_focused()
+    expect(page.locator("#human-bar .kj-call")).to_have_count(5)  # four suits and pass
+    assert page.locator("#table .kj-hand .illegal, #table .kj-hand .legal").count() == 0
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("#log li.event", has_text="North chooses ♦ as trump")).to_have_count(1)
+    expect(page.locator("#table .kj-trump")).to_have_text("♦")

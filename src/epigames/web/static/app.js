@@ -227,6 +227,8 @@ function renderHuman() {
   const bar = $("human-bar");
   const d = S.data;
   if (S.info.human === null || !d.legal_actions.length) { bar.classList.add("hidden"); return; }
+  // Shown while the renderer draws (no paint in between), so that it can focus a button.
+  bar.classList.remove("hidden");
   const shown = renderer().renderMoves(bar, d, { selectedSeat: S.selectedSeat, selectSeat, move });
   bar.classList.toggle("hidden", !shown);
 }

@@ -91,9 +91,10 @@ function handOf(data, pub, s, ctx) {
   const cards = view.hand.map(parseCard).filter(Boolean);
   const playable = data.human === s && data.current_player === s && data.legal_actions.length &&
     data.legal_actions.every((a) => parseCard(a));
-  const legal = new Set(playable ? data.legal_actions : view.legal_actions || []);
+  // Only cards are marked: while trump is chosen the legal actions are calls.
+  const legal = new Set((playable ? data.legal_actions : view.legal_actions || []).filter(parseCard));
   const marks = legal.size > 0;
-  const box = h("div", { class: "kj-hand" + (playable ? " playable" : ""), role: playable ? "group" : null,
+  const box = h("div", { class: "kj-hand" + (playable ? " playable" : ""), role: "group",
     "aria-label": playable ? "your hand: Tab to a card, Enter or Space plays it" : `${data.seat_names[s]}'s hand` });
   for (const card of cards) {
     const ok = legal.has(card.text);
@@ -213,15 +214,22 @@ export function renderTable(el, data, ctx) {
   if (over) root.append(over);
   const hadFocus = el.contains(document.activeElement) ? document.activeElement.dataset.card : undefined;
   el.replaceChildren(root);
-  // Keyboard play: at the person's turn (and after a refusal) the focus lands in its hand,
-  // on the card it tried last, else the first legal one; never while it types elsewhere.
+  // After a refusal, back to the card tried last; else the first legal one.
   const buttons = [...root.querySelectorAll(".kj-hand.playable button:not(:disabled)")];
+  if (hadFocus) lastCard = hadFocus;
+  const target = buttons.find((b) => b.dataset.card === lastCard) || buttons.find((b) => b.classList.contains("legal"));
+  takeFocus(target, data, ctx, hadFocus !== undefined);
+}
+
+// Keyboard play: at the person's turn (and after a refusal) the focus lands on its choices,
+// once per turn, not on every redraw, and never while it types or picks in a menu.
+function takeFocus(target, data, ctx, keep = false) {
+  if (!target) return;
   const turn = `${data.session}:${data.frame}:${ctx.error || ""}`;
-  const typing = document.activeElement && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
-  if (buttons.length && (hadFocus !== undefined || (focusedFor !== turn && !typing))) {
+  const active = document.activeElement;
+  const typing = active && ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName);
+  if (keep || (focusedFor !== turn && !typing)) {
     focusedFor = turn;
-    if (hadFocus) lastCard = hadFocus;
-    const target = buttons.find((b) => b.dataset.card === lastCard) || buttons.find((b) => b.classList.contains("legal")) || buttons[0];
     target.focus();
   }
 }
@@ -239,9 +247,10 @@ export function renderMoves(el, data, ctx) {
       "aria-label": a === "pass" ? "pass" : `trump ${SUIT_NAMES[suit] || suit}`, onclick: () => ctx.move(a) }, label));
   }
   box.append(row);
+  const hadFocus = el.contains(document.activeElement) ? document.activeElement.dataset.action : undefined;
   el.replaceChildren(box);
-  const active = document.activeElement;
-  if (!active || active === document.body || el.contains(active)) row.querySelector("button").focus();
+  const target = row.querySelector(`button[data-action="${hadFocus}"]`) || row.querySelector("button");
+  takeFocus(target, data, ctx, hadFocus !== undefined);
   return true;
 }
 
