@@ -200,6 +200,20 @@ class Card:
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
         return (Card, (self.rank, self.suit))
 
+    # Written out because the ordering methods below make Python route every comparison
+    # through its slow generic path, where `object`'s identity test is slower than these.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        return False if other.__class__ is Card else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if self is other:
+            return False
+        return True if other.__class__ is Card else NotImplemented
+
+    __hash__ = object.__hash__
+
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, Rank) and isinstance(self.suit, Suit)):
             raise DeckError(

@@ -22,7 +22,31 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
         UnsupportedFactError: a reshuffle the engine cannot fold in exactly.
         ValueError: something that is not a card fact.
     """
-    for fact in facts:
+    listed = facts if isinstance(facts, tuple | list) else tuple(facts)
+    i, end = 0, len(listed)  # not `n`: the `Count` case below binds that name
+    while i < end:
+        fact = listed[i]
+        i += 1
+        kind = type(fact)
+        # The facts of every card played in a trick game, first, without `match`.
+        if kind is fact_types.Lacks:
+            assert isinstance(fact, fact_types.Lacks)
+            holder, lacked = fact.holder, [fact.card]
+            while i < end:
+                other = listed[i]
+                if type(other) is not fact_types.Lacks or other.holder != holder:
+                    break
+                lacked.append(other.card)
+                i += 1
+            if len(lacked) > 1:
+                public = public.lacks_all(holder, lacked)
+            else:
+                public = public.lacks(lacked[0], holder)
+            continue
+        if kind is fact_types.Moved:
+            assert isinstance(fact, fact_types.Moved)
+            public = public.move(fact.card, fact.src, fact.dst)
+            continue
         # Ordered by how often Kwartet's events emit them.
         match fact:
             case fact_types.HoldsAtLeastOne(holder=h, cards=cards):

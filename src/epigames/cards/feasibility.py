@@ -151,32 +151,40 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
     """
     n = len(caps)
     active = [h for h in range(n) if caps[h] > 0]
-    k = len(active)
-    may_active = [may[h] for h in active]
-    classes: list[tuple[int, int]] = []
-    for compact in range(1, 1 << k):
-        cards = free
-        for i in range(k):
-            cards &= may_active[i] if compact >> i & 1 else ~may_active[i]
-            if not cards:
-                break
-        if cards:
-            classes.append((compact, cards))
-    key = (tuple(caps[h] for h in active), tuple((c, m.bit_count()) for c, m in classes))
+    # Split the free cards by which active holders may take them: (compact set, cards).
+    parts = [(0, free)]
+    bit = 1
+    for h in active:
+        mask = may[h]
+        split = []
+        for compact, cards in parts:
+            inside = cards & mask
+            if inside:
+                split.append((compact | bit, inside))
+            if cards != inside:
+                split.append((compact, cards & ~mask))
+        parts = split
+        bit <<= 1
+    # A card no active holder may take is in no class (reduction has refused it already).
+    classes = [part for part in parts if part[0]]
+    key = (tuple([caps[h] for h in active]), tuple([(c, m.bit_count()) for c, m in classes]))
     if key in _TRANSPORT:
         reach = _TRANSPORT[key]
     else:
-        reach = _transport_reach(key[0], key[1])
-        if len(_TRANSPORT) >= _TRANSPORT_LIMIT:
-            _TRANSPORT.clear()
-        _TRANSPORT[key] = reach
+        reach = _TRANSPORT[key] = _transport_reach(key[0], key[1])
+        if len(_TRANSPORT) > _TRANSPORT_LIMIT:
+            for old in list(_TRANSPORT)[: _TRANSPORT_LIMIT // 2]:  # the oldest half
+                del _TRANSPORT[old]
     if reach is None:
         return None
     result = [0] * n
     for (_, cards), got in zip(classes, reach, strict=True):
-        for i in range(k):
-            if got >> i & 1:
+        i = 0
+        while got:
+            if got & 1:
                 result[active[i]] |= cards
+            got >>= 1
+            i += 1
     return result
 
 

@@ -284,11 +284,61 @@ class CardKnowledge:
     def _possible_masks(self) -> tuple[int, ...]:
         masks = self._possible
         if masks is None:
-            known = self._reduced().known
-            found = self._solved().possible()
-            masks = tuple(a | b for a, b in zip(known, found, strict=True))
+            masks = self._direct_possible()
+            if masks is None:
+                known = self._reduced().known
+                found = self._solved().possible()
+                masks = tuple([a | b for a, b in zip(known, found, strict=True)])
             object.__setattr__(self, "_possible", masks)
         return masks
+
+    def _direct_possible(self) -> tuple[int, ...] | None:
+        """`_possible_masks` without propagating first, when no fact ties cards together.
+
+        Without at-least-one facts, groups or seen facts, the consistent deals are those of
+        a transportation problem (each free card to a holder that may take it, each holder
+        its count), and Hall's condition (`transport_possible`) decides every card and
+        holder exactly; propagation would only place cards that it finds forced anyway.
+        None for other facts, and when the facts admit no deal: the full path then raises
+        the error that says why.
+        """
+        public = self.public
+        if public.constraints or public.groups or self.seen_holds or self.seen_lacks:
+            return None
+        holding = list(public.holding)
+        lacking = public.lacking
+        agent = self.agent
+        if agent is not None:
+            hand = self.hand
+            mine = holding[agent]
+            if (
+                hand.bit_count() != public.counts[agent]
+                or hand & ~(public.unknown | mine)
+                or hand & lacking[agent]
+                or mine & ~hand
+            ):
+                return None
+            holding[agent] = hand
+        free = (1 << public.layout.n_cards) - 1 & ~public.removed
+        for mask in holding:
+            free &= ~mask
+        caps = []
+        may = []
+        once = 0
+        for h, count in enumerate(public.counts):
+            cap = count - holding[h].bit_count()
+            if cap < 0:
+                return None
+            allowed = free & ~lacking[h] if cap else 0
+            caps.append(cap)
+            may.append(allowed)
+            once |= allowed
+        if free & ~once:
+            return None
+        found = transport_possible(tuple(caps), tuple(may), free)
+        if found is None:
+            return None
+        return tuple([a | b for a, b in zip(holding, found, strict=True)])
 
     # -- queries -----------------------------------------------------------------------
 
@@ -354,6 +404,14 @@ class CardKnowledge:
             for c, h in enumerate(self.known_holders())
             if h in players
         }
+
+    def possible_masks(self) -> tuple[int, ...]:
+        """Per holder, the cards some consistent deal puts there (a bitmask over indices).
+
+        Known cards are with their holder, removed ones with nobody: every `possible_mask`
+        at once, for callers that ask about many cards.
+        """
+        return self._possible_masks()
 
     def possible_mask(self, card: Hashable) -> int:
         """`possible_holders` as a bitmask over holder indices."""

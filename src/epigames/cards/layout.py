@@ -146,6 +146,8 @@ class CardLayout:
 
     def holder_index(self, holder: HolderRef) -> int:
         """The index of a holder given by index or name."""
+        if type(holder) is int and 0 <= holder < len(self.holders):
+            return holder  # the common case first: the engine passes indices
         if isinstance(holder, int) and not isinstance(holder, bool):
             if 0 <= holder < len(self.holders):
                 return holder

@@ -189,7 +189,7 @@ class PublicInfo:
 
     def _unlack(self, c: int) -> tuple[int, ...]:
         keep = ~(1 << c)
-        return tuple(mask & keep for mask in self.lacking)
+        return tuple([mask & keep for mask in self.lacking])
 
     # -- facts -------------------------------------------------------------------------
 
@@ -239,6 +239,71 @@ class PublicInfo:
         lacking = _replace(self.lacking, h, self.lacking[h] | bit)
         return PublicInfo(
             self.layout, self.counts, self.holding, lacking, self.removed, tuple(cons), self.groups
+        )
+
+    def lacks_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
+        """Announce that ``holder`` has none of ``cards``: `lacks` card by card, in order.
+
+        The same result and the same error as the chain of `lacks`, made as one value
+        (a play in a trick game often shows a player lacks a whole suit).
+        """
+        listed = list(cards)
+        if not listed:
+            return self
+        card_index = self.layout.card_index
+        card_index(listed[0])  # a bad card before a bad holder, as `lacks` reads them
+        h = self.layout.holder_index(holder)
+        lacking = self.lacking
+        mine = lacking[h]
+        others_lack = -1
+        for g, mask in enumerate(lacking):
+            if g != h:
+                others_lack &= mask
+        known = self.removed
+        for mask in self.holding:
+            known |= mask
+        constraints = self.constraints
+        for card in listed:
+            c = card_index(card)
+            bit = 1 << c
+            if known & bit:
+                where = self.where(c)
+                if where == h:
+                    raise InconsistentCardsError(
+                        f"lacks: {self._card(c)} and holder {self._holder(h)}: "
+                        "the holder is known to have it"
+                    )
+                continue
+            if mine & bit:
+                continue
+            if others_lack & bit:
+                raise InconsistentCardsError(
+                    f"lacks: no holder is left that could have {self._card(c)}"
+                )
+            if constraints:
+                cons: list[tuple[int, int]] = []
+                for g, mask in constraints:
+                    if g == h and mask & bit:
+                        mask &= ~bit
+                        if not mask:
+                            raise InconsistentCardsError(
+                                f"lacks: {self._card(c)} and holder {self._holder(h)}: it was "
+                                "the last card of a set the holder was announced to hold at "
+                                "least one of"
+                            )
+                    cons.append((g, mask))
+                constraints = tuple(cons)
+            mine |= bit
+        if mine == lacking[h]:
+            return self
+        return PublicInfo(
+            self.layout,
+            self.counts,
+            self.holding,
+            _replace(lacking, h, mine),
+            self.removed,
+            constraints,
+            self.groups,
         )
 
     def at_least_one(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
@@ -292,7 +357,7 @@ class PublicInfo:
             tuple(holding),
             self._unlack(c),
             self.removed,
-            self._place(c, s),
+            self._place(c, s) if self.constraints else (),
             self.groups,
         )
 

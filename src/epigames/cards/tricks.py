@@ -139,6 +139,8 @@ class Trick:
     @classmethod
     def start(cls, leader: int) -> Trick:
         """The empty trick that `leader` is to lead."""
+        if cls is Trick and type(leader) is int and 0 <= leader < len(_EMPTY):
+            return _EMPTY[leader]  # every trick of a game starts here: one value per seat
         return cls(leader)
 
     def play(self, seat: int, card: Card) -> Trick:
@@ -150,7 +152,7 @@ class Trick:
         plays = self.plays
         ok = seat != plays[0].seat if plays else seat == self.leader
         for p in plays:
-            if p.seat == seat or p.card == card:
+            if p.seat == seat or p.card is card or p.card == card:
                 ok = False
         if not ok:
             return Trick(self.leader, (*plays, Play(seat, card)))  # raises the TrickError
@@ -208,6 +210,9 @@ class Trick:
             if beats(play.card, best.card, led, trump, order):
                 best = play
         return best
+
+
+_EMPTY = tuple(Trick(seat) for seat in range(16))
 
 
 def beats(card: Card, other: Card, led: Suit, trump: Suit | None, order: RankOrder) -> bool:

@@ -31,6 +31,7 @@ from epigames.cards import KLAVERJAS, Card, Suit, Trick
 from epigames.games.events import Event
 from epigames.games.klaverjas.events import CardPlayed, DealDone, Dealt, TrumpChosen
 from epigames.games.klaverjas.play import (
+    CARD_VALUES,
     PLAYERS,
     card_points,
     klaverjas_deck,
@@ -45,7 +46,10 @@ def value(card: Card, trump: Suit) -> int:
     The order it gives within a suit is the rank order of that suit (trumps J 9 A 10 K Q
     8 7, others A 10 K Q J 9 8 7); across suits it compares points, as the program did.
     """
-    return 1000 * card_points((card,), trump) + strength(card, trump)
+    got = CARD_VALUES[trump][card.index]
+    if got is None:
+        return 1000 * card_points((card,), trump) + strength(card, trump)  # raises TrickError
+    return got
 
 
 @dataclass

@@ -15,13 +15,56 @@ from collections.abc import Sequence
 from epigames.cards import TABLE, CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.games.events import Event
+from epigames.games.klaverjas.events import TABLE_HOLDER, CardPlayed
 from epigames.games.klaverjas.play import SEAT_NAMES, klaverjas_deck
+
+
+def card_played(public: PublicInfo, event: CardPlayed) -> PublicInfo:
+    """`apply_facts(public, event.facts)`, without making the facts (one per card lacked).
+
+    The facts are the cards the player lacks, then the card's move to the table; the
+    tests check that both ways give the same `PublicInfo` on every card of many deals.
+    """
+    if event.lacks:
+        public = public.lacks_all(event.seat, event.lacks)
+    public = public.move(event.card, event.seat, TABLE_HOLDER)
+    public.check_public_locations()
+    return public
 
 
 @functools.cache
 def layout_for(ranks: int) -> CardLayout:
     """The card layout of a deck of `ranks` ranks: its cards, the four seats, the table."""
     return CardLayout.with_locations(klaverjas_deck(ranks), SEAT_NAMES, (TABLE,))
+
+
+@functools.cache
+def _suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
+    """Per suit, per subset of its cards' layout bits, the same cards as a `Card.index` mask."""
+    deck = klaverjas_deck(ranks)
+    pieces = []
+    for suit in range(len(deck) // ranks):
+        cards = deck[suit * ranks : (suit + 1) * ranks]
+        table = [0] * (1 << ranks)
+        for piece in range(1 << ranks):
+            for i, card in enumerate(cards):
+                if piece >> i & 1:
+                    table[piece] |= 1 << card.index
+        pieces.append(tuple(table))
+    return tuple(pieces)
+
+
+def index_mask(ranks: int, mask: int) -> int:
+    """A bitmask over the card indices of `layout_for(ranks)` as one over `Card.index`.
+
+    The layout lists the deck suit by suit, `ranks` cards each, so a suit's cards are one
+    piece of the mask, looked up whole.
+    """
+    full = (1 << ranks) - 1
+    out = 0
+    for suit, table in enumerate(_suit_pieces(ranks)):
+        out |= table[mask >> suit * ranks & full]
+    return out
 
 
 class PublicTracker:
@@ -58,8 +101,12 @@ class PublicTracker:
         for event in public_events[self._done : n]:
             if public is None:
                 public = start_from_counts(self._layout, event.facts)
+            elif type(event) is CardPlayed:
+                public = card_played(public, event)
             else:
-                public = apply_facts(public, event.facts)
+                facts = event.facts
+                if facts:
+                    public = apply_facts(public, facts)
         assert public is not None
         self._done, self._public = n, public
         return public

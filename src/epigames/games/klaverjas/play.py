@@ -13,7 +13,6 @@ cannot hold; the tests check that the two agree on every hand.
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -60,6 +59,21 @@ def team_of(seat: int) -> int:
 def strength(card: Card, trump: Suit) -> int:
     """How high a card ranks in its suit (trumps in the trump order)."""
     return KLAVERJAS.strength(card, trump)
+
+
+def _card_values(trump: Suit) -> tuple[int | None, ...]:
+    values: list[int | None] = [None] * len(CARDS)
+    for card in CARDS:
+        if card.rank in _BY_TRUMP_ORDER:
+            points = KLAVERJAS_POINTS.points(card, trump)
+            values[card.index] = 1000 * points + KLAVERJAS.strength(card, trump)
+    return tuple(values)
+
+
+#: Per trump, per `Card.index`, the 2017 program's value of the card (see
+#: `inference2017.value`; None for ranks outside the Klaverjas deck): tables, since the
+#: tactics sort and compare cards by it on every decision.
+CARD_VALUES: dict[Suit, tuple[int | None, ...]] = {suit: _card_values(suit) for suit in SUITS}
 
 
 def partner_winning(trick: Trick, trump: Suit) -> bool:
@@ -219,14 +233,28 @@ def trumps_above_mask(card: Card, trump: Suit) -> int:
     return mask
 
 
+# Per suit, the cards of each 13-bit piece of a `Card.index` mask, filled as they occur
+# (a Klaverjas deck has at most 256 subsets of a suit).
+_SUIT_CARDS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in SUITS)
+
+
+def _suit_cards(suit: int, piece: int) -> tuple[Card, ...]:
+    got = tuple(CARDS[13 * suit + r] for r in range(13) if piece >> r & 1)
+    _SUIT_CARDS[suit][piece] = got
+    return got
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a bitmask over `Card.index`, in deck order (by index)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
+    if not mask:
+        return ()
+    out: tuple[Card, ...] = ()
+    for suit, known in enumerate(_SUIT_CARDS):
+        piece = mask >> 13 * suit & 0x1FFF
+        if piece:
+            got = known.get(piece)
+            out += got if got is not None else _suit_cards(suit, piece)
+    return out
 
 
 def inference(trick: Trick, trump: Suit, rules: str, undertrump: str, card: Card) -> Inference:
@@ -264,21 +292,31 @@ def roem(cards: Sequence[Card], trump: Suit, four_kind: bool) -> int:
     K A in every suit); king and queen of trump together (stuk) 20 more; with `four_kind`,
     four jacks 200 and four tens, queens, kings or aces 100.
     """
+    # Over a bitmask by `Card.index`, where each suit is 13 bits in the natural rank order:
+    # a sequence is a run of set bits within a suit's bits.
+    mask = 0
+    for c in cards:
+        mask |= 1 << c.index
     total = 0
-    for suit in {c.suit for c in cards}:
-        values = sorted(c.rank.value for c in cards if c.suit is suit)
-        run = best = 1
-        for a, b in itertools.pairwise(values):
-            run = run + 1 if b == a + 1 else 1
-            best = max(best, run)
-        total += 50 if best >= 4 else 20 if best == 3 else 0
-    if Card(Rank.KING, trump) in cards and Card(Rank.QUEEN, trump) in cards:
+    for suit in range(len(SUITS)):
+        piece = mask >> 13 * suit & 0x1FFF
+        three = piece & piece >> 1 & piece >> 2
+        if three:
+            total += 50 if three & piece >> 3 else 20
+    stuk = _STUK[trump]
+    if mask & stuk == stuk:
         total += 20
-    ranks = {c.rank for c in cards}
-    if four_kind and len(cards) == 4 and len(ranks) == 1:
+    if four_kind and len(cards) == 4:
         rank = cards[0].rank
-        total += 200 if rank is Rank.JACK else 100 if rank.value >= Rank.TEN.value else 0
+        if all(c.rank is rank for c in cards):
+            total += 200 if rank is Rank.JACK else 100 if rank.value >= Rank.TEN.value else 0
     return total
+
+
+#: Per trump, its king and queen (stuk) as a `Card.index` mask.
+_STUK = {
+    suit: 1 << Card(Rank.KING, suit).index | 1 << Card(Rank.QUEEN, suit).index for suit in SUITS
+}
 
 
 def max_roem(four_kind: bool) -> int:

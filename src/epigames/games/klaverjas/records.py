@@ -9,10 +9,8 @@ seat never saw; the state reads the public part from them too.
 
 from __future__ import annotations
 
-import dataclasses
 import operator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from epigames.cards import Card, Suit, Trick
 from epigames.games.events import Event
@@ -36,9 +34,11 @@ if TYPE_CHECKING:
 CARD_ORDER = operator.attrgetter("index")
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(NamedTuple):
     """The public situation, as a value (replaced on every public event).
+
+    A named tuple rather than a frozen dataclass: one is made for every card played, and
+    a tuple is made in C.
 
     Attributes:
         deal: the current deal's number (from 1; 0 before the first is dealt).
@@ -82,16 +82,27 @@ def _add(pair: tuple[int, int], team: int, value: int) -> tuple[int, int]:
     return (pair[0] + value, pair[1]) if team == 0 else (pair[0], pair[1] + value)
 
 
+# The last answer of `legal_choices` with its arguments: the mover's view asks, then the
+# state checks the chosen card, with the same (immutable) table and hand.
+_last_legal: tuple[object, object, object, tuple[Card | Bid, ...]] = (None, None, None, ())
+
+
 def legal_choices(
     game: KlaverjasGame, table: Table, hand: tuple[Card, ...]
 ) -> tuple[Card | Bid, ...]:
     """The legal actions of the seat to move holding `hand`: trump calls, or cards."""
+    global _last_legal
+    last = _last_legal
+    if last[1] is table and last[2] is hand and last[0] is game:
+        return last[3]
     if table.trump is None:
         if game.trump == "bidding" and table.passes < PLAYERS:
             return (*BIDS.values(), PASS)
         return tuple(BIDS.values())
     assert table.trick is not None
-    return legal_cards(hand, table.trick, table.trump, game.rules, game.undertrump)
+    legal = legal_cards(hand, table.trick, table.trump, game.rules, game.undertrump)
+    _last_legal = (game, table, hand, legal)
+    return legal
 
 
 class Records:
@@ -126,13 +137,12 @@ class Records:
         table = self.table
         if event.public:
             self.announcements.append(event)
-        replace = dataclasses.replace
         kind = type(event)
-        # The two events of every card are built field by field: `replace` costs more.
+        # The two events of every card build the table field by field: `_replace` costs more.
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed) and table.trick is not None
             seat, card = event.seat, event.card
-            self.hands[seat] = tuple([c for c in self.hands[seat] if c != card])
+            self.hands[seat] = tuple([c for c in self.hands[seat] if c is not card])
             self.table = Table(
                 table.deal,
                 table.dealer,
@@ -178,10 +188,10 @@ class Records:
                 deal_start=len(self.announcements) - 1,
             )
         elif isinstance(event, Passed):
-            self.table = replace(table, passes=table.passes + 1)
+            self.table = table._replace(passes=table.passes + 1)
         elif isinstance(event, TrumpChosen):
-            self.table = replace(
-                table, trump=event.suit, playing=event.playing, trick=Trick.start(table.eldest)
+            self.table = table._replace(
+                trump=event.suit, playing=event.playing, trick=Trick.start(table.eldest)
             )
         elif isinstance(event, DealScored):
-            self.table = replace(table, totals=event.totals)
+            self.table = table._replace(totals=event.totals)

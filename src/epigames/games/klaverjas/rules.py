@@ -21,6 +21,7 @@ J 9 A 10, `ranks=3` is J 9 A, so the jack and the nine are still the best trumps
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -180,11 +181,10 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         self._names = game.seat_names
         self._deck = game.deck
         self._deck_mask = sum(1 << c.index for c in self._deck)
-        self._undealt: list[Card] = list(self._deck)
-        # The undealt cards' `Card.index`es, in the same order: finding a card among them
-        # compares ints in C rather than cards in Python.
-        self._undealt_at: list[int] = [c.index for c in self._deck]
-        self._hands: list[list[Card]] = [[] for _ in range(PLAYERS)]
+        # Cards as the keys of dicts (in order, as lists would keep them): finding and
+        # removing one is a hash lookup.
+        self._undealt: dict[Card, None] = dict.fromkeys(self._deck)
+        self._hands: list[dict[Card, None]] = [{} for _ in range(PLAYERS)]
         self._dealer = game.first_dealer
         self._deal_index = 0  # where the current deal's first card is in the history
         self._player = CHANCE
@@ -210,9 +210,9 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         """While dealing, each undealt card equally likely; for random trump, each suit."""
         if self._player != CHANCE:
             return []
-        if self._undealt:
-            p = 1.0 / len(self._undealt)
-            return [(c, p) for c in self._undealt]
+        undealt = self._undealt
+        if undealt:
+            return list(zip(undealt, itertools.repeat(1.0 / len(undealt))))
         return [(BIDS[s], 0.25) for s in Suit]
 
     def apply(self, action: Hashable) -> None:
@@ -226,7 +226,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         kind = type(action)
         table = self._records.table
         if p == CHANCE:
-            if isinstance(action, Card) and action.index in self._undealt_at:
+            if kind is Card and action in self._undealt:
+                assert isinstance(action, Card)
                 self._history.append(action)
                 self._deal(action)
                 return
@@ -248,11 +249,13 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         elif p >= 0 and table.trump is not None and kind is Card:
             assert isinstance(action, Card) and table.trick is not None
             g = self.game
-            why = refusal(self._hands[p], table.trick, table.trump, g.rules, g.undertrump, action)
-            if why is None:
+            # The seat's record of its hand is its hand; the view asked the same question.
+            if action in legal_choices(g, table, self._records.hands[p]):
                 self._history.append(action)
                 self._play(p, action)
                 return
+            hand = list(self._hands[p])
+            why = refusal(hand, table.trick, table.trump, g.rules, g.undertrump, action)
             raise IllegalActionError(f"{illegal_action(self, action)} ({why})")
         raise illegal_action(self, action)
 
@@ -266,9 +269,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         other = KlaverjasState.__new__(KlaverjasState)
         other.game, other._names, other._deck = self.game, self._names, self._deck
         other._deck_mask = self._deck_mask
-        other._undealt = list(self._undealt)
-        other._undealt_at = list(self._undealt_at)
-        other._hands = [list(h) for h in self._hands]
+        other._undealt = dict(self._undealt)
+        other._hands = [dict(h) for h in self._hands]
         other._dealer, other._deal_index = self._dealer, self._deal_index
         other._player = self._player
         self._clone_records(other)
@@ -322,9 +324,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
     def _deal(self, card: Card) -> None:
         undealt = self._undealt
         dealt = len(self._deck) - len(undealt)
-        at = self._undealt_at.index(card.index)
-        del undealt[at], self._undealt_at[at]
-        self._hands[(self._dealer + 1 + dealt) % PLAYERS].append(card)
+        del undealt[card]
+        self._hands[(self._dealer + 1 + dealt) % PLAYERS][card] = None
         if undealt:
             return
         names = self._names
@@ -352,7 +353,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
         lacks = cards_of(told.covered_mask(trump) & unplayed)
         self._publish(events.CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
-        self._hands[seat].remove(card)
+        del self._hands[seat][card]
         trick = self._records.table.trick
         assert trick is not None
         if len(trick) < PLAYERS:
@@ -360,9 +361,10 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             return
         winner = trick.winner(trump, KLAVERJAS).seat
         last = not any(self._hands)
-        points = card_points(trick.cards, trump) + (10 if last else 0)
-        bonus = roem(trick.cards, trump, game.four_kind)
-        self._publish(events.TrickWon(winner, trick.cards, points, bonus, last, names=self._names))
+        cards = trick.cards
+        points = card_points(cards, trump) + (10 if last else 0)
+        bonus = roem(cards, trump, game.four_kind)
+        self._publish(events.TrickWon(winner, cards, points, bonus, last, names=self._names))
         if last:
             self._score_deal()
         else:
@@ -394,7 +396,6 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             self._player = TERMINAL
             return
         self._dealer = (self._dealer + 1) % PLAYERS
-        self._undealt = list(self._deck)
-        self._undealt_at = [c.index for c in self._deck]
+        self._undealt = dict.fromkeys(self._deck)
         self._deal_index = len(self._history)
         self._player = CHANCE

@@ -29,17 +29,29 @@ score of at least 50 (say J and 9 with two more trumps), else passes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
+from epigames.cards.deck import CARDS
+from epigames.cards.public import iter_bits
 from epigames.cards.tricks import KLAVERJAS
 from epigames.games.core import View
 from epigames.games.events import Fact
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.inference2017 import Seed2017Inference, value
-from epigames.games.klaverjas.play import PLAYERS, card_points, klaverjas_deck, team_of
+from epigames.games.klaverjas.knowledge import index_mask, layout_for
+from epigames.games.klaverjas.play import (
+    CARD_VALUES,
+    PLAYERS,
+    SUIT_MASKS,
+    card_points,
+    cards_of,
+    klaverjas_deck,
+    team_of,
+)
 from epigames.games.klaverjas.views import KlaverjasView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
@@ -59,28 +71,69 @@ class Beliefs(Protocol):
         ...
 
 
+def _no_index(card: Hashable) -> int:
+    raise AssertionError("ExactBeliefs reads card indices only after the knowledge is made")
+
+
 class ExactBeliefs:
-    """`Beliefs` from the card engine's exact knowledge of a seat (`view.knowledge`)."""
+    """`Beliefs` from the card engine's exact knowledge of a seat (`view.knowledge`).
 
-    __slots__ = ("_knowledge", "_masks")
+    Built from the knowledge itself or from the view, whose knowledge is then made on
+    the first question: a decision the tactics take without asking costs nothing.
+    """
 
-    def __init__(self, knowledge: CardKnowledge) -> None:
-        self._knowledge = knowledge
-        self._masks: dict[Card, int] = {}
+    __slots__ = ("_index", "_knowledge", "_masks", "_players", "_view")
 
-    def _mask(self, card: Card) -> int:
-        mask = self._masks.get(card)
-        if mask is None:
-            mask = self._masks[card] = self._knowledge.possible_mask(card)
-        return mask
+    def __init__(self, knowledge: CardKnowledge | KlaverjasView) -> None:
+        self._knowledge: CardKnowledge | None = None
+        self._view: KlaverjasView | None = None
+        if isinstance(knowledge, KlaverjasView):
+            self._view = knowledge
+        else:
+            self._knowledge = knowledge
+        self._masks: tuple[int, ...] = ()
+        self._index: Callable[[Hashable], int] = _no_index
+        self._players: list[int | None] = [None] * PLAYERS
+
+    def _possible(self) -> tuple[int, ...]:
+        # Per holder, the cards (layout indices) some consistent deal puts there.
+        if not self._masks:
+            knowledge = self._knowledge
+            if knowledge is None:
+                assert self._view is not None
+                knowledge = self._knowledge = self._view.knowledge
+            self._index = knowledge.layout.card_index
+            self._masks = knowledge.possible_masks()
+        return self._masks
+
+    def may_hold_mask(self, player: int) -> int:
+        """The cards some consistent deal gives `player`, as a bitmask over `Card.index`."""
+        got = self._players[player]
+        if got is None:
+            mask = self._possible()[player]
+            assert self._knowledge is not None
+            layout = self._knowledge.layout
+            ranks = layout.n_cards // 4
+            if layout is layout_for(ranks):
+                got = index_mask(ranks, mask)
+            else:
+                got = 0
+                for c in iter_bits(mask):
+                    card = layout.cards[c]
+                    assert isinstance(card, Card)
+                    got |= 1 << card.index
+            self._players[player] = got
+        return got
 
     def may_hold(self, player: int, card: Card) -> bool:
         """Whether some consistent deal gives `card` to `player`."""
-        return bool(self._mask(card) >> player & 1)
+        return bool(self.may_hold_mask(player) >> card.index & 1)
 
     def knows_holds(self, player: int, card: Card) -> bool:
         """Whether every consistent deal gives `card` to `player`."""
-        return self._mask(card) == 1 << player
+        masks = self._possible()
+        c = self._index(card)
+        return all((mask >> c & 1) == (h == player) for h, mask in enumerate(masks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +150,34 @@ def _cards(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+#: Per trump, card → the 2017 value, for the cards of the Klaverjas deck (a C-level key).
+_VALUE_OF: dict[Suit, dict[Card, int]] = {
+    trump: {c: v for c, v in zip(CARDS, values, strict=True) if v is not None}
+    for trump, values in CARD_VALUES.items()
+}
+# (trump, cards of one suit as a `Card.index` mask) → those cards, best first.
+_BY_VALUE: dict[tuple[Suit, int], tuple[Card, ...]] = {}
+
+
+def by_value(trump: Suit, mask: int) -> tuple[Card, ...]:
+    """The cards of `mask` (bits by `Card.index`, one suit), best first by the 2017 value.
+
+    A suit's cards have distinct values, so this is the order any stable sort by value
+    gives them; the answers are kept (a suit of the 32-card deck has 256 subsets).
+    """
+    key = (trump, mask)
+    got = _BY_VALUE.get(key)
+    if got is None:
+        got = tuple(sorted(cards_of(mask), key=lambda c: value(c, trump), reverse=True))
+        if len(_BY_VALUE) >= 1 << 14:
+            _BY_VALUE.clear()
+        _BY_VALUE[key] = got
+    return got
+
+
+_ONLY = "I play {}: it is my only legal card."
+
+
 class Position:
     """One decision as the tactics see it: the seat, the trick, trump and the beliefs."""
 
@@ -109,6 +190,7 @@ class Position:
         trump: Suit,
         unplayed: Sequence[Card],
         beliefs: Beliefs,
+        unplayed_mask: int | None = None,
     ) -> None:
         self.seat = seat
         self.legal = tuple(legal)
@@ -117,16 +199,33 @@ class Position:
         self.trump = trump
         self.unplayed = tuple(unplayed)
         self.beliefs = beliefs
-        self.high = sorted(self.legal, key=self.value, reverse=True)
+        self._values = CARD_VALUES[trump]
+        try:
+            self.high = sorted(self.legal, key=_VALUE_OF[trump].__getitem__, reverse=True)
+        except KeyError:
+            self.high = sorted(self.legal, key=self.value, reverse=True)  # raises TrickError
+        if unplayed_mask is None:
+            unplayed_mask = 0
+            for c in self.unplayed:
+                unplayed_mask |= 1 << c.index
+        self._unplayed_mask = unplayed_mask
 
     def value(self, card: Card) -> int:
         """The 2017 value of a card under this trump."""
-        return value(card, self.trump)
+        got = self._values[card.index]
+        return value(card, self.trump) if got is None else got
+
+    def unplayed_of(self, suit: Suit) -> list[Card]:
+        """The unplayed cards of `suit`, best first."""
+        return list(by_value(self.trump, self._unplayed_mask & SUIT_MASKS[suit]))
 
     def may_hold_suit(self, player: int, suit: Suit) -> list[Card]:
         """The unplayed cards of `suit` that `player` may hold, best first (`KM_suit`)."""
-        cards = [c for c in self.unplayed if c.suit is suit and self.beliefs.may_hold(player, c)]
-        return sorted(cards, key=self.value, reverse=True)
+        beliefs = self.beliefs
+        if isinstance(beliefs, ExactBeliefs):
+            mask = self._unplayed_mask & SUIT_MASKS[suit] & beliefs.may_hold_mask(player)
+            return list(by_value(self.trump, mask))
+        return [c for c in self.unplayed_of(suit) if beliefs.may_hold(player, c)]
 
     def beats(self, card: Card, other: Card) -> bool:
         """`card` has the higher 2017 value."""
@@ -138,7 +237,7 @@ class Position:
         """The card the tactics play here."""
         if len(self.legal) == 1:
             card = self.legal[0]
-            return Choice(card, f"I play {card}: it is my only legal card.", (card,))
+            return Choice(card, _ONLY.format(card), (card,))
         place = len(self.trick)
         if place == 0:
             return self.lead()
@@ -160,9 +259,7 @@ class Position:
         trump, seat = self.trump, self.seat
         opponents = ((seat + 1) % PLAYERS, (seat + 3) % PLAYERS)
         partner = (seat + 2) % PLAYERS
-        trumps_left = sorted(
-            (c for c in self.unplayed if c.suit is trump), key=self.value, reverse=True
-        )
+        trumps_left = self.unplayed_of(trump)
         if trumps_left:
             top = trumps_left[0]
             theirs = [c for p in opponents for c in self.may_hold_suit(p, trump)]
@@ -301,6 +398,12 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
     )
 
 
+@functools.cache
+def _deck_mask(ranks: int) -> int:
+    """The deck's cards as a bitmask over `Card.index` (in order: `cards_of` lists them)."""
+    return sum(1 << c.index for c in klaverjas_deck(ranks))
+
+
 class TacticsPlayer(Strategy):
     """The 2017 tactics on some beliefs (`beliefs` decides which)."""
 
@@ -312,12 +415,10 @@ class TacticsPlayer(Strategy):
         """The decision as the tactics see it (it is the seat's turn to play a card)."""
         trick, trump = view.trick, view.trump
         assert trick is not None and trump is not None
-        game = view.game
-        played = view.table.played
-        deck = klaverjas_deck(getattr(game, "ranks", 8))
-        unplayed = [c for c in deck if c not in played]
+        mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~view.table.played_mask
         legal = [c for c in view.legal_actions if isinstance(c, Card)]
-        return Position(view.seat, legal, view.hand, trick, trump, unplayed, self.beliefs(view))
+        beliefs = self.beliefs(view)
+        return Position(view.seat, legal, view.hand, trick, trump, cards_of(mask), beliefs, mask)
 
     def choose(self, view: View) -> Decision:
         """A card by the tactics, or a trump call by `choose_trump`."""
@@ -325,6 +426,10 @@ class TacticsPlayer(Strategy):
         legal = view.legal_actions
         if view.trump is None:
             return choose_trump(view.hand, [b for b in legal if isinstance(b, Bid)])
+        if len(legal) == 1:
+            card = legal[0]  # what `Position.choose` says, without building the position
+            assert isinstance(card, Card)
+            return Decision(card, Thought(_ONLY.format(card), frozenset((card,))))
         choice = self.position(view).choose()
         return Decision(
             choice.card, Thought(choice.text, frozenset(choice.names), choice.concluded)
@@ -349,8 +454,8 @@ class Tactics(TacticsPlayer):
     name = "tactics"
 
     def beliefs(self, view: KlaverjasView) -> Beliefs:
-        """The seat's exact knowledge."""
-        return ExactBeliefs(view.knowledge)
+        """The seat's exact knowledge (made when the tactics first ask)."""
+        return ExactBeliefs(view)
 
 
 __all__ = [

@@ -1,0 +1,67 @@
+"""Possible holders straight from the facts (no at-least-one facts, no groups) agree with
+the full path: propagation, then the solver over the reduced problem."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from epigames.cards import CardKnowledge, CardLayout, PublicInfo
+from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.knowledge import _solved
+
+HOLDERS = ("a", "b", "c", "d")
+
+
+def full_path(knowledge: CardKnowledge) -> tuple[int, ...]:
+    """Propagation and the generic solver, as `_possible_masks` does without the shortcut."""
+    problem = knowledge._reduced()
+    found = _solved(problem, knowledge.layout.holders).possible()
+    return tuple(a | b for a, b in zip(problem.known, found, strict=True))
+
+
+def random_case(rng: random.Random) -> tuple[CardKnowledge, list[int]]:
+    """A deal, public facts true of it (lacks, moves), and one seat's knowledge."""
+    n_cards = rng.randint(4, 14)
+    layout = CardLayout.create(range(n_cards), HOLDERS)
+    deal = [rng.randrange(len(HOLDERS)) for _ in range(n_cards)]
+    counts = [deal.count(h) for h in range(len(HOLDERS))]
+    public = PublicInfo.start(layout, counts)
+    for _ in range(rng.randint(0, 3 * n_cards)):
+        card, holder = rng.randrange(n_cards), rng.randrange(len(HOLDERS))
+        if rng.random() < 0.8:
+            if deal[card] != holder:
+                public = public.lacks(card, holder)
+        else:
+            dst = rng.randrange(len(HOLDERS))
+            if dst != deal[card]:
+                public = public.move(card, deal[card], dst)
+                deal[card] = dst
+    agent = rng.randrange(len(HOLDERS))
+    hand = [c for c in range(n_cards) if deal[c] == agent]
+    return CardKnowledge.create(public, agent, hand), deal
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_direct_possible_holders_are_the_full_paths(seed: int) -> None:
+    knowledge, deal = random_case(random.Random(seed))
+    direct = knowledge._direct_possible()
+    assert direct is not None
+    assert direct == full_path(knowledge)
+    for card, holder in enumerate(deal):
+        assert direct[holder] >> card & 1  # the true deal is among the possible ones
+
+
+def test_no_direct_answer_for_facts_that_tie_cards_or_admit_no_deal() -> None:
+    layout = CardLayout.create(range(4), HOLDERS[:2])
+    public = PublicInfo.start(layout, [2, 2])
+    tied = CardKnowledge.create(public.at_least_one(1, [0, 1]), 0, [2, 3])
+    assert tied._direct_possible() is None
+    assert tied.possible_holders(0) == frozenset({1})
+    # a holds two cards but lacks three of the four: no deal, and propagation says why
+    # (0, 1 and 2 must go to b, which holds two).
+    stuck = CardKnowledge.public_view(public.lacks(0, 0).lacks(1, 0).lacks(2, 0))
+    assert stuck._direct_possible() is None
+    with pytest.raises(InconsistentCardsError, match="holder b: the holder has no room left"):
+        stuck.possible_holders(0)

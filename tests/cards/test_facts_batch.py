@@ -1,0 +1,78 @@
+"""`apply_facts` folds a run of `Lacks` for one holder at once (`PublicInfo.lacks_all`).
+
+The batch must be exactly the facts one at a time: the same `PublicInfo`, and the same
+error (type and message) when a fact contradicts the others.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from epigames.cards import CardLayout, HoldsAtLeastOne, Lacks, Moved, PublicInfo
+from epigames.cards.errors import InconsistentCardsError
+from epigames.cards.facts import apply_facts
+
+CARDS = tuple(range(10))
+HOLDERS = ("a", "b", "c")
+
+
+def one_by_one(public: PublicInfo, facts: list[object]) -> PublicInfo:
+    for fact in facts:
+        public = apply_facts(public, [fact])
+    return public
+
+
+def outcome(fold: object, public: PublicInfo, facts: list[object]) -> object:
+    try:
+        return fold(public, facts)  # type: ignore[operator]
+    except InconsistentCardsError as exc:
+        return (type(exc), str(exc))
+
+
+def random_public(rng: random.Random) -> PublicInfo:
+    layout = CardLayout.create(CARDS, HOLDERS)
+    counts = [3, 3, 4]
+    public = PublicInfo.start(layout, counts)
+    for _ in range(rng.randint(0, 6)):
+        kind = rng.random()
+        try:
+            if kind < 0.4:
+                public = public.lacks(rng.choice(CARDS), rng.randrange(3))
+            elif kind < 0.6:
+                public = public.holds(rng.choice(CARDS), rng.randrange(3))
+            elif kind < 0.8:
+                public = public.at_least_one(rng.randrange(3), rng.sample(CARDS, 3))
+            else:
+                src, dst = rng.sample(range(3), 2)
+                public = public.move(rng.choice(CARDS), src, dst)
+        except InconsistentCardsError:
+            pass
+    return public
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_a_run_of_lacks_is_the_facts_one_by_one(seed: int) -> None:
+    rng = random.Random(seed)
+    public = random_public(rng)
+    holder = rng.randrange(3)
+    facts: list[object] = [Lacks(holder, c) for c in rng.sample(CARDS, rng.randint(2, 7))]
+    if rng.random() < 0.3:
+        facts.insert(rng.randrange(len(facts)), Lacks((holder + 1) % 3, rng.choice(CARDS)))
+    if rng.random() < 0.3:
+        facts.append(HoldsAtLeastOne(holder, tuple(rng.sample(CARDS, 2))))
+    if rng.random() < 0.3:
+        facts.append(Moved(rng.choice(CARDS), holder, (holder + 1) % 3))
+    assert outcome(apply_facts, public, facts) == outcome(one_by_one, public, facts)
+
+
+def test_lacks_all_reports_the_first_contradiction() -> None:
+    layout = CardLayout.create(CARDS, HOLDERS)
+    public = PublicInfo.start(layout, [3, 3, 4]).holds(4, 0).at_least_one(1, [5, 6])
+    with pytest.raises(InconsistentCardsError, match="card 4 and holder a: the holder is known"):
+        public.lacks_all(0, [1, 4, 5])
+    with pytest.raises(InconsistentCardsError, match="last card of a set"):
+        public.lacks_all(1, [5, 2, 6])
+    assert public.lacks_all(1, []) is public
+    assert public.lacks_all(0, [0, 1]).lacking == public.lacks(0, 0).lacks(1, 0).lacking
