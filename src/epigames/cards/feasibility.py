@@ -149,13 +149,28 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
     Returns:
         Per holder, the free cards some consistent deal puts there; None if none exists.
     """
-    n = len(caps)
-    active = [h for h in range(n) if caps[h] > 0]
+    active = [h for h in range(len(caps)) if caps[h] > 0]
+    return possible_by_classes(
+        active, [caps[h] for h in active], [may[h] for h in active], free, len(caps)
+    )
+
+
+def possible_by_classes(
+    active: list[int], caps: list[int], may: list[int], free: int, n_holders: int
+) -> list[int] | None:
+    """`transport_possible` given only the holders with room (`active`), their capacities
+    and the free cards each may take."""
+    result = [0] * n_holders
+    if may.count(free) == len(may):
+        # One class that every holder may take (the usual start of a deal): no proper set
+        # of holders has a card it must take, so none is tight and every card goes anywhere.
+        for h in active:
+            result[h] = free
+        return result
     # Split the free cards by which active holders may take them: (compact set, cards).
     parts = [(0, free)]
     bit = 1
-    for h in active:
-        mask = may[h]
+    for mask in may:
         split = []
         for compact, cards in parts:
             inside = cards & mask
@@ -166,8 +181,9 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
         parts = split
         bit <<= 1
     # A card no active holder may take is in no class (reduction has refused it already).
-    classes = [part for part in parts if part[0]]
-    key = (tuple([caps[h] for h in active]), tuple([(c, m.bit_count()) for c, m in classes]))
+    if parts and not parts[-1][0]:
+        parts.pop()
+    key = (tuple(caps), tuple([(c, m.bit_count()) for c, m in parts]))
     if key in _TRANSPORT:
         reach = _TRANSPORT[key]
     else:
@@ -177,8 +193,7 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
                 del _TRANSPORT[old]
     if reach is None:
         return None
-    result = [0] * n
-    for (_, cards), got in zip(classes, reach, strict=True):
+    for (_, cards), got in zip(parts, reach, strict=True):
         i = 0
         while got:
             if got & 1:

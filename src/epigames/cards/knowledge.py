@@ -33,7 +33,11 @@ import numpy.typing as npt
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
 from epigames.cards.errors import InconsistentCardsError, UnknownCardError
-from epigames.cards.feasibility import possible_holders as _feasible_holders, transport_possible
+from epigames.cards.feasibility import (
+    possible_by_classes,
+    possible_holders as _feasible_holders,
+    transport_possible,
+)
 from epigames.cards.formulas import Term, dnf
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
@@ -165,6 +169,8 @@ class CardKnowledge:
             lacks: extra ``(card, holder)`` pairs the agent saw: holder lacks card.
         """
         layout = public.layout
+        if holds == () and lacks == ():  # the usual case: a hand and nothing else seen
+            return cls(public, layout.holder_index(agent), layout.card_mask(hand))
         return cls(
             public,
             layout.holder_index(agent),
@@ -307,35 +313,40 @@ class CardKnowledge:
             return None
         holding = list(public.holding)
         lacking = public.lacking
+        counts = public.counts
+        free = (1 << public.layout.n_cards) - 1 & ~public.removed
+        for mask in holding:
+            free &= ~mask
         agent = self.agent
         if agent is not None:
             hand = self.hand
             mine = holding[agent]
             if (
-                hand.bit_count() != public.counts[agent]
-                or hand & ~(public.unknown | mine)
+                hand.bit_count() != counts[agent]
+                or hand & ~(free | mine)
                 or hand & lacking[agent]
                 or mine & ~hand
             ):
                 return None
             holding[agent] = hand
-        free = (1 << public.layout.n_cards) - 1 & ~public.removed
-        for mask in holding:
-            free &= ~mask
+            free &= ~hand
+        active = []
         caps = []
         may = []
         once = 0
-        for h, count in enumerate(public.counts):
+        for h, count in enumerate(counts):
             cap = count - holding[h].bit_count()
-            if cap < 0:
-                return None
-            allowed = free & ~lacking[h] if cap else 0
-            caps.append(cap)
-            may.append(allowed)
-            once |= allowed
+            if cap:
+                if cap < 0:
+                    return None
+                allowed = free & ~lacking[h]
+                active.append(h)
+                caps.append(cap)
+                may.append(allowed)
+                once |= allowed
         if free & ~once:
             return None
-        found = transport_possible(tuple(caps), tuple(may), free)
+        found = possible_by_classes(active, caps, may, free, len(counts))
         if found is None:
             return None
         return tuple([a | b for a, b in zip(holding, found, strict=True)])

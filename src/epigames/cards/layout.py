@@ -165,9 +165,13 @@ class CardLayout:
 
     def card_mask(self, cards: Iterable[Hashable]) -> int:
         """The bitmask of a set of card objects."""
+        index = self._card_index
         mask = 0
         for card in cards:
-            mask |= 1 << self.card_index(card)
+            try:
+                mask |= 1 << index[card]
+            except (KeyError, TypeError):
+                mask |= 1 << self.card_index(card)  # a card's text, or the error
         return mask
 
     def card_name(self, index: int) -> str:

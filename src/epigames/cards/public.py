@@ -337,25 +337,42 @@ class PublicInfo:
         (no move is hidden), so an at-least-one constraint on ``src`` containing it was
         satisfied and is dropped, and in every other constraint the card is struck out.
         """
-        c = self.layout.card_index(card)
-        s, d = self.layout.holder_index(src), self.layout.holder_index(dst)
+        layout = self.layout
+        c = layout.card_index(card)
+        s, d = layout.holder_index(src), layout.holder_index(dst)
         if s == d:
             raise InconsistentCardsError(
                 f"move: {self._card(c)}: source and destination are both {self._holder(s)}"
             )
-        self._check_can_hold(c, s, "move")
         bit = 1 << c
-        holding = list(self.holding)
-        holding[s] &= ~bit
-        holding[d] |= bit
+        holding = self.holding
+        lacking = self.lacking
+        # `_check_can_hold(c, s, "move")` passes exactly when the card is in play, not
+        # lacked by `s`, and with `s` already or unknown with `s` having room; that check
+        # runs (and raises) otherwise. This runs for every card of a trick game.
+        ok = not (self.removed | lacking[s]) & bit
+        if ok and not holding[s] & bit:
+            known = 0
+            for mask in holding:
+                known |= mask
+            ok = not known & bit and holding[s].bit_count() < self.counts[s]
+        if not ok:
+            self._check_can_hold(c, s, "move")
+        moved = list(holding)
+        moved[s] &= ~bit
+        moved[d] |= bit
         counts = list(self.counts)
         counts[s] -= 1
         counts[d] += 1
+        for mask in lacking:
+            if mask & bit:
+                lacking = self._unlack(c)
+                break
         return PublicInfo(
-            self.layout,
+            layout,
             tuple(counts),
-            tuple(holding),
-            self._unlack(c),
+            tuple(moved),
+            lacking,
             self.removed,
             self._place(c, s) if self.constraints else (),
             self.groups,

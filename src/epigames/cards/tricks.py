@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from epigames.cards.deck import RANKS, Card, Rank, Suit
 from epigames.errors import InputError
@@ -92,9 +93,11 @@ KLAVERJAS = RankOrder(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    """One card played to a trick, and the seat that played it."""
+class Play(NamedTuple):
+    """One card played to a trick, and the seat that played it.
+
+    A named tuple (made in C): one is made for every card of every game.
+    """
 
     seat: int
     card: Card
@@ -151,8 +154,10 @@ class Trick:
         """
         plays = self.plays
         ok = seat != plays[0].seat if plays else seat == self.leader
+        # Equal cards are the same object (see `Card`); others compare as they compare.
+        same = type(card) is Card
         for p in plays:
-            if p.seat == seat or p.card is card or p.card == card:
+            if p.seat == seat or p.card is card or (not same and p.card == card):
                 ok = False
         if not ok:
             return Trick(self.leader, (*plays, Play(seat, card)))  # raises the TrickError
@@ -202,13 +207,31 @@ class Trick:
         Raises:
             TrickError: the trick is empty, or a card that counts is not in the order.
         """
-        if not self.plays:
+        plays = self.plays
+        if not plays:
             raise TrickError(f"the empty trick led by seat {self.leader} has no winner yet")
-        led = self.plays[0].card.suit
-        best = self.plays[0]
-        for play in self.plays[1:]:
-            if beats(play.card, best.card, led, trump, order):
-                best = play
+        best = plays[0]
+        led = best.card.suit
+        # `beats` inlined (this runs for every card of a game): a card wins by its tier
+        # (trump, the led suit, a discard), within a tier by strength; strengths are
+        # computed as `beats` computes them, so the same card raises a `TrickError`.
+        best_tier = 2 if led is trump else 1
+        best_strength: int | None = None
+        for play in plays[1:]:
+            card = play.card
+            suit = card.suit
+            tier = 2 if suit is trump else 1 if suit is led else 0
+            if tier != best_tier:
+                if tier > best_tier:
+                    best, best_tier, best_strength = play, tier, None
+                continue
+            if not tier:
+                continue
+            strength = order.strength(card, trump)
+            if best_strength is None:
+                best_strength = order.strength(best.card, trump)
+            if strength > best_strength:
+                best, best_strength = play, strength
         return best
 
 
@@ -257,11 +280,18 @@ def highest_trump_in(trick: Trick, trump: Suit | None, order: RankOrder) -> Play
         TrickError: a trump in the trick is not in the trump order.
     """
     best: Play | None = None
+    top: int | None = None  # the best's strength, computed when first compared
     for play in trick.plays:
         if play.card.suit is not trump:
             continue
-        if best is None or order.strength(play.card, trump) > order.strength(best.card, trump):
+        if best is None:
             best = play
+            continue
+        strength = order.strength(play.card, trump)
+        if top is None:
+            top = order.strength(best.card, trump)
+        if strength > top:
+            best, top = play, strength
     return best
 
 

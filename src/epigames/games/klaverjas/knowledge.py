@@ -39,8 +39,12 @@ def layout_for(ranks: int) -> CardLayout:
 
 
 @functools.cache
-def _suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
-    """Per suit, per subset of its cards' layout bits, the same cards as a `Card.index` mask."""
+def suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
+    """Per suit, per subset of its cards' layout bits, the same cards as a `Card.index` mask.
+
+    The layout (`layout_for`) lists the deck suit by suit, `ranks` cards each, so a mask
+    over its cards turns into one over `Card.index` a suit at a time, by lookups.
+    """
     deck = klaverjas_deck(ranks)
     pieces = []
     for suit in range(len(deck) // ranks):
@@ -52,19 +56,6 @@ def _suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
                     table[piece] |= 1 << card.index
         pieces.append(tuple(table))
     return tuple(pieces)
-
-
-def index_mask(ranks: int, mask: int) -> int:
-    """A bitmask over the card indices of `layout_for(ranks)` as one over `Card.index`.
-
-    The layout lists the deck suit by suit, `ranks` cards each, so a suit's cards are one
-    piece of the mask, looked up whole.
-    """
-    full = (1 << ranks) - 1
-    out = 0
-    for suit, table in enumerate(_suit_pieces(ranks)):
-        out |= table[mask >> suit * ranks & full]
-    return out
 
 
 class PublicTracker:

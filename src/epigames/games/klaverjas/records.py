@@ -78,6 +78,12 @@ class Table(NamedTuple):
         return (self.dealer + 1) % PLAYERS
 
 
+_new_table = tuple.__new__
+_TRICK = Table._fields.index("trick")
+_PLAYED = Table._fields.index("played")
+assert Table._fields[_PLAYED:] == ("played", "deal_start", "played_mask")
+
+
 def _add(pair: tuple[int, int], team: int, value: int) -> tuple[int, int]:
     return (pair[0] + value, pair[1]) if team == 0 else (pair[0], pair[1] + value)
 
@@ -115,12 +121,14 @@ class Records:
         tracker: folds the current deal's announcements into card knowledge on demand.
     """
 
-    __slots__ = ("announcements", "hands", "table", "tracker")
+    __slots__ = ("_held", "announcements", "hands", "table", "tracker")
 
     def __init__(self, ranks: int) -> None:
         self.announcements: list[Event] = []
         self.tracker = PublicTracker(layout_for(ranks))
         self.hands: list[tuple[Card, ...]] = [()] * PLAYERS
+        # The hands again as dict keys (sorted too): a played card leaves by a lookup.
+        self._held: list[dict[Card, None]] = [{} for _ in range(PLAYERS)]
         self.table = Table()
 
     def copy(self) -> Records:
@@ -129,6 +137,7 @@ class Records:
         other.announcements = list(self.announcements)
         other.tracker = self.tracker.copy()
         other.hands = list(self.hands)
+        other._held = [dict(held) for held in self._held]
         other.table = self.table
         return other
 
@@ -142,22 +151,20 @@ class Records:
         if kind is CardPlayed:
             assert isinstance(event, CardPlayed) and table.trick is not None
             seat, card = event.seat, event.card
-            self.hands[seat] = tuple([c for c in self.hands[seat] if c is not card])
-            self.table = Table(
-                table.deal,
-                table.dealer,
-                table.trump,
-                table.playing,
-                table.passes,
-                table.trick.play(seat, card),
-                table.last_trick,
-                table.tricks,
-                table.points,
-                table.roem,
-                table.totals,
-                table.played | {card},
-                table.deal_start,
-                table.played_mask | 1 << card.index,
+            held = self._held[seat]
+            held.pop(card, None)
+            self.hands[seat] = tuple(held)
+            # The same fields but the trick, the cards played and their mask, made in C.
+            self.table = _new_table(
+                Table,
+                (
+                    *table[:_TRICK],
+                    table.trick.play(seat, card),
+                    *table[_TRICK + 1 : _PLAYED],
+                    table.played | {card},
+                    table.deal_start,
+                    table.played_mask | 1 << card.index,
+                ),
             )
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
@@ -179,7 +186,8 @@ class Records:
                 table.played_mask,
             )
         elif isinstance(event, Dealt):
-            self.hands[event.seat] = tuple(sorted(event.cards, key=CARD_ORDER))
+            held = self._held[event.seat] = dict.fromkeys(sorted(event.cards, key=CARD_ORDER))
+            self.hands[event.seat] = tuple(held)
         elif isinstance(event, DealDone):
             self.table = Table(
                 deal=event.deal,

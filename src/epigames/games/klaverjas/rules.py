@@ -43,6 +43,7 @@ from epigames.games.dealing import redeal
 from epigames.games.klaverjas import events
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
 from epigames.games.klaverjas.play import (
+    NOTHING,
     PLAYERS,
     RULES,
     SEAT_NAMES,
@@ -223,14 +224,31 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
                 rules of play; the state is unchanged.
         """
         p = self._player
-        kind = type(action)
-        table = self._records.table
-        if p == CHANCE:
-            if kind is Card and action in self._undealt:
-                assert isinstance(action, Card)
+        # The common cases first, a card played and a card dealt (`type(…) is` narrows
+        # the action's type without a call).
+        if type(action) is Card:
+            if p >= 0:
+                records = self._records
+                table = records.table
+                if table.trump is not None:
+                    g = self.game
+                    # The seat's record of its hand is its hand; its view asked the same.
+                    if action in legal_choices(g, table, records.hands[p]):
+                        self._history.append(action)
+                        self._play(p, action)
+                        return
+                    assert table.trick is not None
+                    hand = list(self._hands[p])
+                    why = refusal(hand, table.trick, table.trump, g.rules, g.undertrump, action)
+                    raise IllegalActionError(f"{illegal_action(self, action)} ({why})")
+            elif p == CHANCE and action in self._undealt:
                 self._history.append(action)
                 self._deal(action)
                 return
+            raise illegal_action(self, action)
+        kind = type(action)
+        table = self._records.table
+        if p == CHANCE:
             if not self._undealt and kind is Bid and action in BIDS.values():
                 assert isinstance(action, Bid) and action.suit is not None
                 self._history.append(action)
@@ -246,17 +264,6 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
                 else:
                     self._choose(p, action.suit)
                 return
-        elif p >= 0 and table.trump is not None and kind is Card:
-            assert isinstance(action, Card) and table.trick is not None
-            g = self.game
-            # The seat's record of its hand is its hand; the view asked the same question.
-            if action in legal_choices(g, table, self._records.hands[p]):
-                self._history.append(action)
-                self._play(p, action)
-                return
-            hand = list(self._hands[p])
-            why = refusal(hand, table.trick, table.trump, g.rules, g.undertrump, action)
-            raise IllegalActionError(f"{illegal_action(self, action)} ({why})")
         raise illegal_action(self, action)
 
     def returns(self) -> tuple[float, ...]:
@@ -346,19 +353,24 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         self._player = table.eldest
 
     def _play(self, seat: int, card: Card) -> None:
-        game, table = self.game, self._records.table
+        game, records = self.game, self._records
+        table = records.table
         trump, trick = table.trump, table.trick
         assert trump is not None and trick is not None
         told = inference(trick, trump, game.rules, game.undertrump, card)
-        unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
-        lacks = cards_of(told.covered_mask(trump) & unplayed)
-        self._publish(events.CardPlayed(seat, card, lacks, told.describe(trump), names=self._names))
+        if told is NOTHING:  # most plays: following a plain suit, or leading
+            self._publish(events.CardPlayed(seat, card, (), "", names=self._names))
+        else:
+            unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
+            lacks = cards_of(told.covered_mask(trump) & unplayed)
+            reason = told.describe(trump)
+            self._publish(events.CardPlayed(seat, card, lacks, reason, names=self._names))
         del self._hands[seat][card]
-        trick = self._records.table.trick
-        assert trick is not None
-        if len(trick) < PLAYERS:
+        if len(trick.plays) < PLAYERS - 1:  # the trick before this card
             self._player = (seat + 1) % PLAYERS
             return
+        trick = records.table.trick
+        assert trick is not None
         winner = trick.winner(trump, KLAVERJAS).seat
         last = not any(self._hands)
         cards = trick.cards

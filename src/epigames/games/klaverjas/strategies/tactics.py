@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
 from epigames.cards.deck import CARDS
@@ -42,7 +42,7 @@ from epigames.games.core import View
 from epigames.games.events import Fact
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.inference2017 import Seed2017Inference, value
-from epigames.games.klaverjas.knowledge import index_mask, layout_for
+from epigames.games.klaverjas.knowledge import layout_for, suit_pieces
 from epigames.games.klaverjas.play import (
     CARD_VALUES,
     PLAYERS,
@@ -82,7 +82,7 @@ class ExactBeliefs:
     the first question: a decision the tactics take without asking costs nothing.
     """
 
-    __slots__ = ("_index", "_knowledge", "_masks", "_players", "_view")
+    __slots__ = ("_index", "_knowledge", "_masks", "_pieces", "_players", "_view")
 
     def __init__(self, knowledge: CardKnowledge | KlaverjasView) -> None:
         self._knowledge: CardKnowledge | None = None
@@ -93,6 +93,7 @@ class ExactBeliefs:
             self._knowledge = knowledge
         self._masks: tuple[int, ...] = ()
         self._index: Callable[[Hashable], int] = _no_index
+        self._pieces: tuple[int, int] | None = None
         self._players: list[int | None] = [None] * PLAYERS
 
     def _possible(self) -> tuple[int, ...]:
@@ -102,7 +103,11 @@ class ExactBeliefs:
             if knowledge is None:
                 assert self._view is not None
                 knowledge = self._knowledge = self._view.knowledge
-            self._index = knowledge.layout.card_index
+            layout = knowledge.layout
+            self._index = layout.card_index
+            ranks = layout.n_cards // 4
+            if layout is layout_for(ranks):
+                self._pieces = (ranks, (1 << ranks) - 1)
             self._masks = knowledge.possible_masks()
         return self._masks
 
@@ -111,15 +116,21 @@ class ExactBeliefs:
         got = self._players[player]
         if got is None:
             mask = self._possible()[player]
-            assert self._knowledge is not None
-            layout = self._knowledge.layout
-            ranks = layout.n_cards // 4
-            if layout is layout_for(ranks):
-                got = index_mask(ranks, mask)
+            if self._pieces is not None:
+                ranks, full = self._pieces
+                a, b, c, d = suit_pieces(ranks)
+                got = (
+                    a[mask & full]
+                    | b[mask >> ranks & full]
+                    | c[mask >> 2 * ranks & full]
+                    | d[mask >> 3 * ranks]
+                )
             else:
+                assert self._knowledge is not None
+                cards = self._knowledge.layout.cards
                 got = 0
-                for c in iter_bits(mask):
-                    card = layout.cards[c]
+                for i in iter_bits(mask):
+                    card = cards[i]
                     assert isinstance(card, Card)
                     got |= 1 << card.index
             self._players[player] = got
@@ -188,27 +199,32 @@ class Position:
         hand: Sequence[Card],
         trick: Trick,
         trump: Suit,
-        unplayed: Sequence[Card],
+        unplayed: Sequence[Card] | int,
         beliefs: Beliefs,
-        unplayed_mask: int | None = None,
     ) -> None:
         self.seat = seat
         self.legal = tuple(legal)
         self.hand = tuple(hand)
         self.trick = trick
         self.trump = trump
-        self.unplayed = tuple(unplayed)
         self.beliefs = beliefs
         self._values = CARD_VALUES[trump]
         try:
             self.high = sorted(self.legal, key=_VALUE_OF[trump].__getitem__, reverse=True)
         except KeyError:
             self.high = sorted(self.legal, key=self.value, reverse=True)  # raises TrickError
-        if unplayed_mask is None:
-            unplayed_mask = 0
-            for c in self.unplayed:
-                unplayed_mask |= 1 << c.index
-        self._unplayed_mask = unplayed_mask
+        if isinstance(unplayed, int):
+            self._unplayed_mask = unplayed
+        else:
+            mask = 0
+            for c in unplayed:
+                mask |= 1 << c.index
+            self._unplayed_mask = mask
+
+    @property
+    def unplayed(self) -> tuple[Card, ...]:
+        """The cards not played yet in this deal, in deck order."""
+        return cards_of(self._unplayed_mask)
 
     def value(self, card: Card) -> int:
         """The 2017 value of a card under this trump."""
@@ -416,9 +432,9 @@ class TacticsPlayer(Strategy):
         trick, trump = view.trick, view.trump
         assert trick is not None and trump is not None
         mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~view.table.played_mask
-        legal = [c for c in view.legal_actions if isinstance(c, Card)]
-        beliefs = self.beliefs(view)
-        return Position(view.seat, legal, view.hand, trick, trump, cards_of(mask), beliefs, mask)
+        # Trump is chosen, so the legal actions are cards.
+        legal = cast(tuple[Card, ...], view.legal_actions)
+        return Position(view.seat, legal, view.hand, trick, trump, mask, self.beliefs(view))
 
     def choose(self, view: View) -> Decision:
         """A card by the tactics, or a trump call by `choose_trump`."""
