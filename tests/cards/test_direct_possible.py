@@ -38,12 +38,14 @@ def random_case(rng: random.Random) -> tuple[CardKnowledge, list[int]]:
             if dst != deal[card]:
                 public = public.move(card, deal[card], dst)
                 deal[card] = dst
-    agent = rng.randrange(len(HOLDERS))
+    agent = rng.randrange(len(HOLDERS) + 1)
+    if agent == len(HOLDERS):  # an outside observer: up to four holders with room
+        return CardKnowledge.public_view(public), deal
     hand = [c for c in range(n_cards) if deal[c] == agent]
     return CardKnowledge.create(public, agent, hand), deal
 
 
-@pytest.mark.parametrize("seed", range(300))
+@pytest.mark.parametrize("seed", range(500))
 def test_direct_possible_holders_are_the_full_paths(seed: int) -> None:
     knowledge, deal = random_case(random.Random(seed))
     direct = knowledge._direct_possible()
@@ -65,3 +67,19 @@ def test_no_direct_answer_for_facts_that_tie_cards_or_admit_no_deal() -> None:
     assert stuck._direct_possible() is None
     with pytest.raises(InconsistentCardsError, match="holder b: the holder has no room left"):
         stuck.possible_holders(0)
+
+
+def test_fast_constructors_make_the_dataclasses_values() -> None:
+    from dataclasses import fields
+
+    from epigames.cards.knowledge import _plain
+    from epigames.cards.public import _public_info
+
+    public = PublicInfo.start(CardLayout.create(range(4), HOLDERS[:2]), [2, 2]).lacks(0, 1)
+    values = [getattr(public, f.name) for f in fields(PublicInfo)]
+    assert _public_info(*values) == PublicInfo(*values)
+    made, plain = CardKnowledge(public, 0, 0b11), _plain(public, 0, 0b11)
+    assert [getattr(made, f.name) for f in fields(CardKnowledge)] == [
+        getattr(plain, f.name) for f in fields(CardKnowledge)
+    ]
+    assert plain.possible_holders(2) == made.possible_holders(2) == frozenset({1})

@@ -126,20 +126,11 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     return result
 
 
-# (active capacities, (compact allowed set, size) per class) -> per class the compact set
-# of holders its cards may go to, or None when the classes do not fit. Patterns recur
-# within and across games (e.g. every card open to the same players at the start).
-_Pattern = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
-_TRANSPORT: dict[_Pattern, tuple[int, ...] | None] = {}
-_TRANSPORT_LIMIT = 4096
-
-
 def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -> list[int] | None:
     """`possible_holders` for a problem without blocks (no at-least-one or not-all facts).
 
-    The same answer by the same rule (Hall's condition over the classes, the single end
-    state being the full capacities), without building a `Decomposition`: only the
-    classes' allowed sets, sizes and the capacities matter, and that pattern is memoised.
+    The same answer by the same rule, Hall's condition, without building a
+    `Decomposition` (see `possible_by_hall`).
 
     Args:
         caps: per holder, how many free cards it takes.
@@ -150,87 +141,95 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
         Per holder, the free cards some consistent deal puts there; None if none exists.
     """
     active = [h for h in range(len(caps)) if caps[h] > 0]
-    return possible_by_classes(
+    return possible_by_hall(
         active, [caps[h] for h in active], [may[h] for h in active], free, len(caps)
     )
 
 
-def possible_by_classes(
+def possible_by_hall(
     active: list[int], caps: list[int], may: list[int], free: int, n_holders: int
 ) -> list[int] | None:
-    """`transport_possible` given only the holders with room (`active`), their capacities
-    and the free cards each may take."""
+    """`transport_possible` given the holders with room (`active`), their capacities and
+    the free cards each may take.
+
+    For a proper set ``T`` of them, ``need(T)`` is the number of free cards only holders
+    of ``T`` may take: ``free`` minus what the others may take. The cards fit iff no
+    ``need(T)`` exceeds ``T``'s room (Hall's condition; the totals are equal). A card may
+    then go to holder ``h`` unless some *tight* ``T`` (need equals room) holds ``h`` and
+    not every holder the card may go to: such a card is one a holder outside ``T`` may
+    take, and ``T`` needs all its room for its own cards. That is the rule of
+    `possible_holders` over the classes, written over the holders' masks.
+    """
     result = [0] * n_holders
-    if may.count(free) == len(may):
-        # One class that every holder may take (the usual start of a deal): no proper set
-        # of holders has a card it must take, so none is tight and every card goes anywhere.
+    k = len(active)
+    if may.count(free) == k:
+        # Every holder may take every card (the usual start of a deal): nothing is tight.
         for h in active:
             result[h] = free
         return result
-    # Split the free cards by which active holders may take them: (compact set, cards).
-    parts = [(0, free)]
-    bit = 1
+    once = 0
     for mask in may:
-        split = []
-        for compact, cards in parts:
-            inside = cards & mask
-            if inside:
-                split.append((compact | bit, inside))
-            if cards != inside:
-                split.append((compact, cards & ~mask))
-        parts = split
-        bit <<= 1
-    # A card no active holder may take is in no class (reduction has refused it already).
-    if parts and not parts[-1][0]:
-        parts.pop()
-    key = (tuple(caps), tuple([(c, m.bit_count()) for c, m in parts]))
-    if key in _TRANSPORT:
-        reach = _TRANSPORT[key]
+        once |= mask
+    free &= once  # a card nobody may take is in no class (reduction refuses it anyway)
+    if k == 3:  # Klaverjas: the three other seats; the loop below, written out
+        m0, m1, m2 = may
+        c0, c1, c2 = caps
+        s0 = s1 = s2 = 0
+        # T = {0}, {1}, {2}: the others may take m1 | m2, ...
+        outside = m1 | m2
+        need = (free & ~outside).bit_count()
+        if need >= c0:
+            if need > c0:
+                return None
+            s0 |= outside
+        outside = m0 | m2
+        need = (free & ~outside).bit_count()
+        if need >= c1:
+            if need > c1:
+                return None
+            s1 |= outside
+        outside = m0 | m1
+        need = (free & ~outside).bit_count()
+        if need >= c2:
+            if need > c2:
+                return None
+            s2 |= outside
+        # T = {0, 1}, {0, 2}, {1, 2}: the other one may take m2, ...
+        need = (free & ~m2).bit_count()
+        if need >= c0 + c1:
+            if need > c0 + c1:
+                return None
+            s0 |= m2
+            s1 |= m2
+        need = (free & ~m1).bit_count()
+        if need >= c0 + c2:
+            if need > c0 + c2:
+                return None
+            s0 |= m1
+            s2 |= m1
+        need = (free & ~m0).bit_count()
+        if need >= c1 + c2:
+            if need > c1 + c2:
+                return None
+            s1 |= m0
+            s2 |= m0
+        shut = [s0, s1, s2]
     else:
-        reach = _TRANSPORT[key] = _transport_reach(key[0], key[1])
-        if len(_TRANSPORT) > _TRANSPORT_LIMIT:
-            for old in list(_TRANSPORT)[: _TRANSPORT_LIMIT // 2]:  # the oldest half
-                del _TRANSPORT[old]
-    if reach is None:
-        return None
-    for (_, cards), got in zip(parts, reach, strict=True):
-        i = 0
-        while got:
-            if got & 1:
-                result[active[i]] |= cards
-            got >>= 1
-            i += 1
+        shut = [0] * k
+        for t in range(1, (1 << k) - 1):
+            outside = room = 0
+            for i in range(k):
+                if t >> i & 1:
+                    room += caps[i]
+                else:
+                    outside |= may[i]
+            need = (free & ~outside).bit_count()
+            if need >= room:
+                if need > room:
+                    return None
+                for i in range(k):
+                    if t >> i & 1:
+                        shut[i] |= outside
+    for i, h in enumerate(active):
+        result[h] = may[i] & ~shut[i]
     return result
-
-
-def _transport_reach(
-    caps: tuple[int, ...], classes: tuple[tuple[int, int], ...]
-) -> tuple[int, ...] | None:
-    """Per class (compact allowed set, size), the positions its cards may take, or None."""
-    k = len(caps)
-    need = [0] * (1 << k)
-    for compact, size in classes:
-        need[compact] += size
-    for i in range(k):
-        bit = 1 << i
-        for t in range(1 << k):
-            if t & bit:
-                need[t] += need[t ^ bit]
-    tight = []
-    for t in range(1, (1 << k) - 1):
-        if not (need[t] or not t & (t - 1)):
-            continue
-        room = sum(caps[i] for i in range(k) if t >> i & 1)
-        if need[t] > room:
-            return None
-        if need[t] == room:
-            tight.append(t)
-    reach = []
-    for compact, _ in classes:
-        got = 0
-        for i in range(k):
-            jbit = 1 << i
-            if compact & jbit and not any(t & jbit and compact & ~t for t in tight):
-                got |= jbit
-        reach.append(got)
-    return tuple(reach)

@@ -24,8 +24,10 @@ No step enumerates deals.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import reduce
+from operator import or_
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +36,7 @@ from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
 from epigames.cards.errors import InconsistentCardsError, UnknownCardError
 from epigames.cards.feasibility import (
-    possible_by_classes,
+    possible_by_hall,
     possible_holders as _feasible_holders,
     transport_possible,
 )
@@ -120,6 +122,10 @@ def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
     return got
 
 
+#: The fields of `CardKnowledge` that cache answers (None until computed).
+_CACHE_FIELDS = ("_problem", "_solution", "_possible", "_marginals", "_matrix", "_known")
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class CardKnowledge:
     """What one agent knows about where the cards are.
@@ -169,8 +175,9 @@ class CardKnowledge:
             lacks: extra ``(card, holder)`` pairs the agent saw: holder lacks card.
         """
         layout = public.layout
-        if holds == () and lacks == ():  # the usual case: a hand and nothing else seen
-            return cls(public, layout.holder_index(agent), layout.card_mask(hand))
+        if holds == () and lacks == () and cls is CardKnowledge:
+            # The usual case, a hand and nothing else seen, made as `_plain` makes it.
+            return _plain(public, layout.holder_index(agent), layout.card_mask(hand))
         return cls(
             public,
             layout.holder_index(agent),
@@ -314,9 +321,8 @@ class CardKnowledge:
         holding = list(public.holding)
         lacking = public.lacking
         counts = public.counts
-        free = (1 << public.layout.n_cards) - 1 & ~public.removed
-        for mask in holding:
-            free &= ~mask
+        # The cards in play nobody is publicly known to hold.
+        free = (1 << len(public.layout.cards)) - 1 & ~reduce(or_, holding, public.removed)
         agent = self.agent
         if agent is not None:
             hand = self.hand
@@ -346,7 +352,7 @@ class CardKnowledge:
                 once |= allowed
         if free & ~once:
             return None
-        found = possible_by_classes(active, caps, may, free, len(counts))
+        found = possible_by_hall(active, caps, may, free, len(counts))
         if found is None:
             return None
         return tuple([a | b for a, b in zip(holding, found, strict=True)])
@@ -558,3 +564,40 @@ class CardKnowledge:
 
 def _first(layout: CardLayout, cards: int) -> str:
     return f"card {layout.card_name((cards & -cards).bit_length() - 1)}"
+
+
+_new = object.__new__
+_slots = CardKnowledge.__dict__
+_set_public = _slots["public"].__set__
+_set_agent = _slots["agent"].__set__
+_set_hand = _slots["hand"].__set__
+_set_seen_holds = _slots["seen_holds"].__set__
+_set_seen_lacks = _slots["seen_lacks"].__set__
+_CACHES = tuple(_slots[name].__set__ for name in _CACHE_FIELDS)
+assert {f.name for f in fields(CardKnowledge)} == {
+    "public",
+    "agent",
+    "hand",
+    "seen_holds",
+    "seen_lacks",
+    *_CACHE_FIELDS,
+}
+
+
+def _plain(public: PublicInfo, agent: int | None, hand: int) -> CardKnowledge:
+    """`CardKnowledge(public, agent, hand)` made through the slots' own setters, at half
+    the cost of the frozen dataclass's `__init__`: one is made for every decision."""
+    knowledge = _new(CardKnowledge)
+    _set_public(knowledge, public)
+    _set_agent(knowledge, agent)
+    _set_hand(knowledge, hand)
+    _set_seen_holds(knowledge, ())
+    _set_seen_lacks(knowledge, ())
+    c0, c1, c2, c3, c4, c5 = _CACHES
+    c0(knowledge, None)
+    c1(knowledge, None)
+    c2(knowledge, None)
+    c3(knowledge, None)
+    c4(knowledge, None)
+    c5(knowledge, None)
+    return knowledge

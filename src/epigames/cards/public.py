@@ -24,7 +24,7 @@ e.g. the discard pile into the deck, as a public step whose cards are those of t
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
@@ -296,7 +296,7 @@ class PublicInfo:
             mine |= bit
         if mine == lacking[h]:
             return self
-        return PublicInfo(
+        return _public_info(
             self.layout,
             self.counts,
             self.holding,
@@ -368,7 +368,7 @@ class PublicInfo:
             if mask & bit:
                 lacking = self._unlack(c)
                 break
-        return PublicInfo(
+        return _public_info(
             layout,
             tuple(counts),
             tuple(moved),
@@ -461,3 +461,46 @@ class PublicInfo:
             self._place(c, s),
             tuple(g for g in self.groups if not g & bit),
         )
+
+
+_new = object.__new__
+_slots = PublicInfo.__dict__
+_set_layout = _slots["layout"].__set__
+_set_counts = _slots["counts"].__set__
+_set_holding = _slots["holding"].__set__
+_set_lacking = _slots["lacking"].__set__
+_set_removed = _slots["removed"].__set__
+_set_constraints = _slots["constraints"].__set__
+_set_groups = _slots["groups"].__set__
+assert {f.name for f in fields(PublicInfo)} == {
+    "layout",
+    "counts",
+    "holding",
+    "lacking",
+    "removed",
+    "constraints",
+    "groups",
+}
+
+
+def _public_info(
+    layout: CardLayout,
+    counts: tuple[int, ...],
+    holding: tuple[int, ...],
+    lacking: tuple[int, ...],
+    removed: int,
+    constraints: tuple[tuple[int, int], ...],
+    groups: tuple[int, ...],
+) -> PublicInfo:
+    """`PublicInfo(...)` made through the slots' own setters: the frozen dataclass's
+    `__init__` goes through `object.__setattr__` at twice the cost, and every card of a
+    trick game makes one (`move`)."""
+    info = _new(PublicInfo)
+    _set_layout(info, layout)
+    _set_counts(info, counts)
+    _set_holding(info, holding)
+    _set_lacking(info, lacking)
+    _set_removed(info, removed)
+    _set_constraints(info, constraints)
+    _set_groups(info, groups)
+    return info

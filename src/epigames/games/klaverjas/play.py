@@ -96,23 +96,25 @@ def legal_cards(
     undertrump mode decides: `forbid` a lower trump unless the hand holds only trumps,
     `force` a lower trump when holding any trump, or leave everything `free`.
     """
-    led = trick.led_suit
-    if led is None:
+    plays = trick.plays
+    if not plays:
         return tuple(hand)
-    follow = tuple(c for c in hand if c.suit is led)
-    top = highest_trump_in(trick, trump, KLAVERJAS)
+    led = plays[0].card.suit
+    follow = tuple([c for c in hand if c.suit is led])
     if led is trump:
         if not follow:
             return tuple(hand)
+        top = highest_trump_in(trick, trump, KLAVERJAS)
         assert top is not None
         return trumps_above(follow, top.card, trump, KLAVERJAS) or follow
     if follow:
         return follow
     if rules == "amsterdam" and partner_winning(trick, trump):
         return tuple(hand)
-    trumps = tuple(c for c in hand if c.suit is trump)
+    trumps = tuple([c for c in hand if c.suit is trump])
     if not trumps:
         return tuple(hand)
+    top = highest_trump_in(trick, trump, KLAVERJAS)
     if top is None:
         return trumps
     over = trumps_above(trumps, top.card, trump, KLAVERJAS)
@@ -263,8 +265,11 @@ def inference(trick: Trick, trump: Suit, rules: str, undertrump: str, card: Card
     Exactly the hands from which the play is legal: a hand holding the card allows it if
     and only if it holds none of the cards the returned `Inference` covers.
     """
-    led = trick.led_suit
-    if led is None or (card.suit is led and led is not trump):
+    plays = trick.plays
+    if not plays:
+        return NOTHING
+    led = plays[0].card.suit
+    if card.suit is led and led is not trump:
         return NOTHING
     top = highest_trump_in(trick, trump, KLAVERJAS)
     if led is trump:

@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import NamedTuple, Protocol, cast
 
 from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
 from epigames.cards.deck import CARDS
@@ -147,9 +146,11 @@ class ExactBeliefs:
         return all((mask >> c & 1) == (h == player) for h, mask in enumerate(masks))
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """A card with the reason for it: a sentence, the cards it names, what was concluded."""
+class Choice(NamedTuple):
+    """A card with the reason for it: a sentence, the cards it names, what was concluded.
+
+    A named tuple (made in C), like `Decision`: one is made per decision.
+    """
 
     card: Card
     text: str
@@ -166,7 +167,8 @@ _VALUE_OF: dict[Suit, dict[Card, int]] = {
     trump: {c: v for c, v in zip(CARDS, values, strict=True) if v is not None}
     for trump, values in CARD_VALUES.items()
 }
-# (trump, cards of one suit as a `Card.index` mask) → those cards, best first.
+# (trump, cards of one suit as a `Card.index` mask) → those cards, best first: every
+# subset of a suit's Klaverjas cards, filled a suit at a time (256 each).
 _BY_VALUE: dict[tuple[Suit, int], tuple[Card, ...]] = {}
 
 
@@ -174,15 +176,30 @@ def by_value(trump: Suit, mask: int) -> tuple[Card, ...]:
     """The cards of `mask` (bits by `Card.index`, one suit), best first by the 2017 value.
 
     A suit's cards have distinct values, so this is the order any stable sort by value
-    gives them; the answers are kept (a suit of the 32-card deck has 256 subsets).
+    gives them.
     """
-    key = (trump, mask)
-    got = _BY_VALUE.get(key)
+    got = _BY_VALUE.get((trump, mask))
     if got is None:
-        got = tuple(sorted(cards_of(mask), key=lambda c: value(c, trump), reverse=True))
-        if len(_BY_VALUE) >= 1 << 14:
-            _BY_VALUE.clear()
-        _BY_VALUE[key] = got
+        got = _fill_by_value(trump, mask)
+    return got
+
+
+def _fill_by_value(trump: Suit, mask: int) -> tuple[Card, ...]:
+    cards = cards_of(mask)
+    if cards:
+        values = _VALUE_OF[trump]
+        suit = [c for c in CARDS if c.suit is cards[0].suit and c in values]
+        subsets: dict[int, tuple[Card, ...]] = {0: ()}
+        # Best first: each card joins the subsets of the better ones at their end.
+        for card in sorted(suit, key=values.__getitem__, reverse=True):
+            bit = 1 << card.index
+            for cards_mask, best_first in list(subsets.items()):
+                subsets[cards_mask | bit] = (*best_first, card)
+        for cards_mask, best_first in subsets.items():
+            _BY_VALUE[trump, cards_mask] = best_first
+    got = _BY_VALUE.get((trump, mask))
+    if got is None:  # not the cards of one suit of the deck: sort them (or raise)
+        got = tuple(sorted(cards, key=lambda c: value(c, trump), reverse=True))
     return got
 
 
@@ -254,7 +271,7 @@ class Position:
         if len(self.legal) == 1:
             card = self.legal[0]
             return Choice(card, _ONLY.format(card), (card,))
-        place = len(self.trick)
+        place = len(self.trick.plays)
         if place == 0:
             return self.lead()
         if place == 1:
@@ -429,9 +446,10 @@ class TacticsPlayer(Strategy):
 
     def position(self, view: KlaverjasView) -> Position:
         """The decision as the tactics see it (it is the seat's turn to play a card)."""
-        trick, trump = view.trick, view.trump
+        table = view.table
+        trick, trump = table.trick, table.trump
         assert trick is not None and trump is not None
-        mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~view.table.played_mask
+        mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
         # Trump is chosen, so the legal actions are cards.
         legal = cast(tuple[Card, ...], view.legal_actions)
         return Position(view.seat, legal, view.hand, trick, trump, mask, self.beliefs(view))
