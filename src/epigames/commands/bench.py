@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,6 +13,9 @@ from rich.console import Console
 
 from epigames import bench as bench_pkg
 from epigames.errors import UnknownNameError
+
+#: The environment variable that gives `--seed-programs` when the option is not given.
+SEED_PROGRAMS_ENV = "EPIGAMES_SEED_PROGRAMS"
 
 
 def available() -> list[str]:
@@ -22,6 +27,15 @@ def bench(
     name: Annotated[str, typer.Argument(help="Which benchmark: see --list.")] = "",
     list_: Annotated[bool, typer.Option("--list", help="List the benchmarks.")] = False,
     quick: Annotated[bool, typer.Option("--quick", help="Smaller sizes, for a smoke run.")] = False,
+    seed_programs: Annotated[
+        Path | None,
+        typer.Option(
+            "--seed-programs",
+            envvar=SEED_PROGRAMS_ENV,
+            help="Folder of the seed programs (e.g. klaverjas-2017/run.py): a benchmark "
+            "that has one runs it beside ours and prints the ratio. Others ignore it.",
+        ),
+    ] = None,
 ) -> None:
     """Run a benchmark and print its table (ratios against a baseline from the same run)."""
     names = available()
@@ -33,7 +47,10 @@ def bench(
     if name not in names:
         raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
     module = importlib.import_module(f"epigames.bench.{name}")
-    module.run(Console(), quick=quick)
+    options: dict[str, object] = {"quick": quick}
+    if "seed_programs" in inspect.signature(module.run).parameters:
+        options["seed_programs"] = seed_programs
+    module.run(Console(), **options)
 
 
 def register(app: typer.Typer) -> None:

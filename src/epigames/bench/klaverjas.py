@@ -1,0 +1,261 @@
+"""Klaverjas: hands per second on one core with exact knowledge at every seat, vs the 2017 program.
+
+Plays whole matches with `play_match` (deal, events, views, thoughts and transcript
+included) of `klaverjas(preset=2017)`, the 2017 report's setting: one deal ("hand") of
+eight tricks, trump drawn at random, South leads. The main workload is `tactics` at all
+four seats: the 2017 tactics, each decision on the seat's exact knowledge from the card
+engine (`view.knowledge`, computed for what the tactics ask). Beside it: `tactics2017`
+(the same tactics on the 2017 program's own inference), `random` (the rules alone: the
+baseline of the ratios), the main workload with every seat's exact knowledge solved after
+every card (what it costs to keep all four seats' knowledge up to date, as the 2017 program
+updates its tables for all four players after every card), and full matches of 16 deals
+under the default rules.
+
+Times in the first table are CPU seconds of this process (`time.process_time`), so "per
+core" holds on a busy machine. Given the folder of seed programs (`--seed-programs DIR` or
+the environment variable `EPIGAMES_SEED_PROGRAMS`), the 2017 program itself is run from
+`DIR/klaverjas-2017/run.py` in a subprocess for the same number of hands, alternating with
+our main workload; both sides are then timed as its harness times itself, on the wall
+clock around the loop of hands (imports excluded), and the ratio is of the medians.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from epigames.errors import InputError
+from epigames.games import Match, play_match
+from epigames.games.klaverjas import KlaverjasView
+
+GAME = "klaverjas(preset=2017)"
+FULL_MATCH = "klaverjas"  # 16 deals, every one played out (no target)
+FULL_DEALS = 16
+MAIN = ("tactics",) * 4
+CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("random ×4: the rules alone (baseline)", ("random",) * 4),
+    ("tactics ×4: exact knowledge (the workload)", MAIN),
+    ("tactics2017 ×4: the 2017 inference", ("tactics2017",) * 4),
+)
+#: The 2017 program on the issue author's machine (from the issue), not measured here.
+ISSUE_HANDS_PER_S = 138
+#: What the issue asks of the main workload against the 2017 program, run side by side.
+GOAL = 5.0
+#: Where the 2017 program's harness lies inside the folder of seed programs.
+SEED_PROGRAM = Path("klaverjas-2017") / "run.py"
+#: Its output, e.g. `klaverjas-2017: 600 hands in 6.083s = 98.64 games/s; mean score ...`.
+_SEED_OUTPUT = re.compile(r"(\d+) hands in ([0-9.]+)s = ([0-9.]+) games/s")
+_SEED_TIMEOUT_S = 1800
+
+
+class SeedProgramError(InputError):
+    """The 2017 program cannot be found or run, or its output cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """One configuration's speed.
+
+    Attributes:
+        label: what was played.
+        per_s: hands per second (matches per second for full matches).
+        deals_per_s: deals per second.
+    """
+
+    label: str
+    per_s: float
+    deals_per_s: float
+
+
+@dataclass(slots=True)
+class Report:
+    """What `run` measured (the tests read it; nothing asserts on its times).
+
+    Attributes:
+        hands: hands per configuration (and per run of the comparison).
+        rates: the first table's rows, CPU time.
+        ours_wall: the main workload's wall-clock rates, one per comparison run.
+        theirs: the 2017 program's printed rates, one per comparison run (empty if not run).
+    """
+
+    hands: int
+    rates: list[Rate] = field(default_factory=list)
+    ours_wall: list[float] = field(default_factory=list)
+    theirs: list[float] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float | None:
+        """Median of ours over median of theirs, side by side; None when theirs did not run."""
+        if not self.theirs:
+            return None
+        return statistics.median(self.ours_wall) / statistics.median(self.theirs)
+
+
+def seed_program(folder: Path) -> Path:
+    """The 2017 program's harness in the folder of seed programs.
+
+    Raises:
+        SeedProgramError: no such folder or harness.
+    """
+    harness = folder / SEED_PROGRAM
+    if not harness.is_file():
+        raise SeedProgramError(
+            f"no 2017 Klaverjas program at {harness}; expected --seed-programs (or "
+            f"EPIGAMES_SEED_PROGRAMS) to be a folder holding {SEED_PROGRAM}"
+        )
+    return harness
+
+
+def seed_program_rate(harness: Path, hands: int, seed: int) -> float:
+    """Run the 2017 program for `hands` hands and return the hands per second it prints.
+
+    Raises:
+        SeedProgramError: it fails, or prints no `N hands in Ts = R games/s` for N hands.
+    """
+    try:
+        done = subprocess.run(
+            [sys.executable, str(harness), str(hands), "--seed", str(seed)],
+            cwd=harness.parent,
+            capture_output=True,
+            text=True,
+            timeout=_SEED_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SeedProgramError(f"the 2017 program {harness} did not run: {exc}") from None
+    output = done.stdout.strip()
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SeedProgramError(
+            f"the 2017 program {harness} failed (exit status {done.returncode}): {last}"
+        )
+    found = _SEED_OUTPUT.search(output)
+    if found is None or int(found.group(1)) != hands:
+        first = (output.splitlines() or [""])[0]
+        raise SeedProgramError(
+            f"cannot read the speed of {hands} hands from the 2017 program's output "
+            f"{first[:120]!r}; expected e.g. 'klaverjas-2017: {hands} hands in 6.083s = "
+            "98.64 games/s'"
+        )
+    return float(found.group(3))
+
+
+def _timed(clock: Callable[[], float], play: Callable[[int], object], seeds: range) -> float:
+    play(10**6)  # first-use costs (imports, tables) stay out of the timing, as in theirs
+    start = clock()
+    for seed in seeds:
+        play(seed)
+    return len(seeds) / (clock() - start)
+
+
+def hands_per_second(
+    players: tuple[str, ...], hands: int, clock: Callable[[], float] = time.process_time
+) -> float:
+    """Hands (one-deal matches of the 2017 preset) per second over seeds 0..hands-1."""
+    return _timed(clock, lambda seed: play_match(GAME, players, seed), range(hands))
+
+
+def play_knowing_all(seed: int) -> None:
+    """The main workload, solving every seat's exact knowledge after every card."""
+    match = Match(GAME, MAIN, seed)
+    state = match.state
+    while not match.over:
+        match.step()
+        if not match.over:
+            for seat in range(4):
+                view = state.observation(seat)
+                assert isinstance(view, KlaverjasView)
+                view.knowledge.possible_masks()
+
+
+def run(console: Console, quick: bool = False, seed_programs: Path | None = None) -> Report:
+    """Print both tables; with `seed_programs`, run the 2017 program beside ours."""
+    harness = None if seed_programs is None else seed_program(seed_programs)  # fail fast
+    hands = 40 if quick else 500
+    matches = 2 if quick else 20
+    report = Report(hands)
+    for label, players in CONFIGS:
+        per_s = hands_per_second(players, hands)
+        report.rates.append(Rate(label, per_s, per_s))
+    every = _timed(time.process_time, play_knowing_all, range(hands))
+    report.rates.append(Rate("tactics ×4, all seats' knowledge after each card", every, every))
+    per_match = _timed(time.process_time, lambda s: play_match(FULL_MATCH, MAIN, s), range(matches))
+    label = f"{FULL_DEALS}-deal matches, tactics ×4 (matches/s)"
+    report.rates.append(Rate(label, per_match, FULL_DEALS * per_match))
+
+    table = Table(
+        title=f"Klaverjas {GAME}, one core (CPU time), {hands} hands each", title_justify="left"
+    )
+    columns = ("configuration", "hands/s", "ms/deal", "× random", f"× {ISSUE_HANDS_PER_S}/s")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "configuration" else "right")
+    base = report.rates[0].per_s
+    for rate in report.rates:
+        table.add_row(
+            rate.label,
+            f"{rate.per_s:,.1f}",
+            f"{1000 / rate.deals_per_s:.2f}",
+            f"{rate.deals_per_s / base:.2f}",
+            f"{rate.deals_per_s / ISSUE_HANDS_PER_S:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"× {ISSUE_HANDS_PER_S}/s: against the 2017 program's speed on the issue author's "
+        "machine (not measured here)."
+    )
+    if harness is None:
+        console.print(
+            f"The 2017 program was not run: give --seed-programs DIR (or set "
+            f"EPIGAMES_SEED_PROGRAMS) with DIR/{SEED_PROGRAM.as_posix()}. The issue's figure, "
+            f"{ISSUE_HANDS_PER_S} hands/s, was measured on another machine."
+        )
+        return report
+    rounds = 1 if quick else 3
+    for r in range(rounds):
+        report.ours_wall.append(hands_per_second(MAIN, hands, time.perf_counter))
+        report.theirs.append(seed_program_rate(harness, hands, seed=r + 1))
+    ratio = report.ratio
+    assert ratio is not None
+    side = Table(
+        title=(
+            f"Against the 2017 program: {hands} hands a run, {rounds} alternating run(s), "
+            "wall clock around the loop of hands (as its harness times itself)"
+        ),
+        title_justify="left",
+    )
+    for column in ("program", "hands/s per run", "median"):
+        side.add_column(column, justify="left" if column == "program" else "right")
+    for name, rates in (
+        ("ours: tactics ×4, exact knowledge", report.ours_wall),
+        (f"2017: {SEED_PROGRAM.as_posix()}", report.theirs),
+    ):
+        side.add_row(
+            name, ", ".join(f"{x:,.1f}" for x in rates), f"{statistics.median(rates):,.1f}"
+        )
+    console.print(side)
+    verdict = "meets" if ratio >= GOAL else "misses"
+    load = _load()
+    console.print(
+        f"Ours / 2017: {ratio:.1f}× ({verdict} the goal of ≥ {GOAL:.0f}×){load}. Both ran on "
+        "this machine in this command; the 2017 program plays one deal a hand with its own "
+        "(incomplete) inference on all four seats."
+    )
+    return report
+
+
+def _load() -> str:
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return ""
+    return f"; load average {one:.2f} (1 min), {five:.2f} (5 min)"
