@@ -71,6 +71,11 @@ class _Ordered(Enum):
     # tables of trick play.
     __hash__ = object.__hash__
 
+    def __format__(self, format_spec: str) -> str:
+        # What Enum's does for an enum with its own `__str__` (`f"{suit}"` in every text
+        # about a card), without its checks of mixed-in types.
+        return str(self).__format__(format_spec)
+
     def __repr__(self) -> str:
         # `Suit.HEARTS` rather than `<Suit.HEARTS: 2>`, so a card's repr pastes back as code.
         return f"{type(self).__name__}.{self.name}"

@@ -355,7 +355,7 @@ class CardKnowledge:
         found = possible_by_hall(active, caps, may, free, len(counts))
         if found is None:
             return None
-        return tuple([a | b for a, b in zip(holding, found, strict=True)])
+        return tuple(map(or_, holding, found))
 
     # -- queries -----------------------------------------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import or_
 
 from epigames.cards.errors import UnknownCardError
 
@@ -62,6 +64,7 @@ class CardLayout:
     _card_index: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
     _card_text: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _holder_index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+    _card_bit: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         index = {card: i for i, card in enumerate(self.cards)}
@@ -83,6 +86,7 @@ class CardLayout:
         object.__setattr__(self, "_card_index", index)
         object.__setattr__(self, "_card_text", {str(card): i for i, card in enumerate(self.cards)})
         object.__setattr__(self, "_holder_index", names)
+        object.__setattr__(self, "_card_bit", {card: 1 << i for card, i in index.items()})
 
     @classmethod
     def create(
@@ -165,14 +169,15 @@ class CardLayout:
 
     def card_mask(self, cards: Iterable[Hashable]) -> int:
         """The bitmask of a set of card objects."""
-        index = self._card_index
-        mask = 0
-        for card in cards:
-            try:
-                mask |= 1 << index[card]
-            except (KeyError, TypeError):
+        listed = cards if isinstance(cards, tuple | list) else list(cards)
+        try:
+            # In C: every hand of every decision is turned into a mask.
+            return reduce(or_, map(self._card_bit.__getitem__, listed), 0)
+        except (KeyError, TypeError):
+            mask = 0
+            for card in listed:
                 mask |= 1 << self.card_index(card)  # a card's text, or the error
-        return mask
+            return mask
 
     def card_name(self, index: int) -> str:
         """A readable name of card ``index`` for messages."""

@@ -162,10 +162,11 @@ class Trick:
         if not ok:
             return Trick(self.leader, (*plays, Play(seat, card)))  # raises the TrickError
         # This trick was checked when it was made, and the new play is checked above, so
-        # the trick is built without `__post_init__` (every card of a game is played so).
-        trick = object.__new__(Trick)
-        object.__setattr__(trick, "leader", self.leader)
-        object.__setattr__(trick, "plays", (*plays, Play(seat, card)))
+        # the trick is built without `__post_init__`, through its slots' own setters
+        # (every card of a game is played so).
+        trick = _new(Trick)
+        _set_leader(trick, self.leader)
+        _set_plays(trick, (*plays, _new_play(Play, (seat, card))))
         return trick
 
     def __str__(self) -> str:
@@ -236,6 +237,10 @@ class Trick:
 
 
 _EMPTY = tuple(Trick(seat) for seat in range(16))
+_new = object.__new__
+_set_leader = Trick.__dict__["leader"].__set__
+_set_plays = Trick.__dict__["plays"].__set__
+_new_play = tuple.__new__  # `Play(seat, card)` without the named tuple's Python `__new__`
 
 
 def beats(card: Card, other: Card, led: Suit, trump: Suit | None, order: RankOrder) -> bool:

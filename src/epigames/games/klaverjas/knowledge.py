@@ -27,9 +27,9 @@ def card_played(public: PublicInfo, event: CardPlayed) -> PublicInfo:
     """
     if event.lacks:
         public = public.lacks_all(event.seat, event.lacks)
-    public = public.move(event.card, event.seat, TABLE_HOLDER)
-    public.check_public_locations()
-    return public
+    # `apply_facts` ends by checking that every card on the table is known; a move onto
+    # it keeps that true, and it was true before (the fold starts from a checked deal).
+    return public.move(event.card, event.seat, TABLE_HOLDER)
 
 
 @functools.cache

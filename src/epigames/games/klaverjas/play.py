@@ -259,6 +259,17 @@ def cards_of(mask: int) -> tuple[Card, ...]:
     return out
 
 
+@functools.cache
+def _told(
+    void: Suit | None = None,
+    no_trump: bool = False,
+    above: Card | None = None,
+    only_trumps: bool = False,
+) -> Inference:
+    """`Inference(...)`, one value per kind of claim (a play makes one when it tells)."""
+    return Inference(void, no_trump, above, only_trumps)
+
+
 def inference(trick: Trick, trump: Suit, rules: str, undertrump: str, card: Card) -> Inference:
     """What playing `card` legally to `trick` (before it) tells about the player's hand.
 
@@ -274,20 +285,20 @@ def inference(trick: Trick, trump: Suit, rules: str, undertrump: str, card: Card
     top = highest_trump_in(trick, trump, KLAVERJAS)
     if led is trump:
         if card.suit is not trump:
-            return Inference(void=led, no_trump=True)
+            return _told(void=led, no_trump=True)
         assert top is not None
         if strength(card, trump) > strength(top.card, trump):
             return NOTHING
-        return Inference(above=top.card)
+        return _told(above=top.card)
     if rules == "amsterdam" and partner_winning(trick, trump):
-        return Inference(void=led)
+        return _told(void=led)
     if card.suit is trump:
         if top is None or strength(card, trump) > strength(top.card, trump):
-            return Inference(void=led)
-        return Inference(void=led, above=top.card, only_trumps=undertrump == "forbid")
+            return _told(void=led)
+        return _told(void=led, above=top.card, only_trumps=undertrump == "forbid")
     if top is None or undertrump == "force":
-        return Inference(void=led, no_trump=True)
-    return Inference(void=led, above=top.card)
+        return _told(void=led, no_trump=True)
+    return _told(void=led, above=top.card)
 
 
 def roem(cards: Sequence[Card], trump: Suit, four_kind: bool) -> int:

@@ -25,7 +25,7 @@ from epigames.games.klaverjas.events import (
     TrumpChosen,
 )
 from epigames.games.klaverjas.knowledge import PublicTracker, layout_for
-from epigames.games.klaverjas.play import PLAYERS, legal_cards, team_of
+from epigames.games.klaverjas.play import PLAYERS, cards_of, legal_cards, team_of
 
 if TYPE_CHECKING:
     from epigames.games.klaverjas.rules import KlaverjasGame
@@ -46,15 +46,15 @@ class Table(NamedTuple):
         trump: the trump suit, None until chosen.
         playing: the playing team (0 North–South, 1 East–West), None until trump is chosen.
         passes: passes so far in this deal's bidding.
-        trick: the trick on the table (None until trump is chosen).
         last_trick: the previous complete trick of this deal, if any.
         tricks: tricks won this deal per team.
         points: card points won this deal per team (with the last trick's 10).
         roem: roem won this deal per team.
         totals: match points per team after the deals scored so far.
-        played: the cards played in this deal, the trick on the table included.
         deal_start: the index among the public announcements of this deal's `DealDone`.
-        played_mask: `played` as a bitmask over `Card.index`.
+        trick: the trick on the table (None until trump is chosen).
+        played_mask: the cards played in this deal (the trick on the table included), as a
+            bitmask over `Card.index`; `played` gives them as a set.
     """
 
     deal: int = 0
@@ -62,15 +62,21 @@ class Table(NamedTuple):
     trump: Suit | None = None
     playing: int | None = None
     passes: int = 0
-    trick: Trick | None = None
     last_trick: Trick | None = None
     tricks: tuple[int, int] = (0, 0)
     points: tuple[int, int] = (0, 0)
     roem: tuple[int, int] = (0, 0)
     totals: tuple[int, int] = (0, 0)
-    played: frozenset[Card] = frozenset()
     deal_start: int = -1
+    # The two fields every card changes come last: the new table is the old one's head
+    # and these two (see `Records.absorb`).
+    trick: Trick | None = None
     played_mask: int = 0
+
+    @property
+    def played(self) -> frozenset[Card]:
+        """The cards played in this deal, the trick on the table included."""
+        return frozenset(cards_of(self.played_mask))
 
     @property
     def eldest(self) -> int:
@@ -79,9 +85,18 @@ class Table(NamedTuple):
 
 
 _new_table = tuple.__new__
+_LAST_TRICK = Table._fields.index("last_trick")
 _TRICK = Table._fields.index("trick")
-_PLAYED = Table._fields.index("played")
-assert Table._fields[_PLAYED:] == ("played", "deal_start", "played_mask")
+assert Table._fields[_LAST_TRICK:] == (
+    "last_trick",
+    "tricks",
+    "points",
+    "roem",
+    "totals",
+    "deal_start",
+    "trick",
+    "played_mask",
+)
 
 
 def _add(pair: tuple[int, int], team: int, value: int) -> tuple[int, int]:
@@ -154,36 +169,26 @@ class Records:
             held = self._held[seat]
             held.pop(card, None)
             self.hands[seat] = tuple(held)
-            # The same fields but the trick, the cards played and their mask, made in C.
-            self.table = _new_table(
-                Table,
-                (
-                    *table[:_TRICK],
-                    table.trick.play(seat, card),
-                    *table[_TRICK + 1 : _PLAYED],
-                    table.played | {card},
-                    table.deal_start,
-                    table.played_mask | 1 << card.index,
-                ),
-            )
+            # The same fields but the last two: the trick and the cards played.
+            trick = table.trick.play(seat, card)
+            head = table[:_TRICK]
+            self.table = _new_table(Table, (*head, trick, table.played_mask | 1 << card.index))
         elif kind is TrickWon:
             assert isinstance(event, TrickWon)
             team = team_of(event.winner)
-            self.table = Table(
-                table.deal,
-                table.dealer,
-                table.trump,
-                table.playing,
-                table.passes,
-                Trick.start(event.winner),
-                table.trick,
-                _add(table.tricks, team, 1),
-                _add(table.points, team, event.points),
-                _add(table.roem, team, event.roem),
-                table.totals,
-                table.played,
-                table.deal_start,
-                table.played_mask,
+            self.table = _new_table(
+                Table,
+                (
+                    *table[:_LAST_TRICK],
+                    table.trick,
+                    _add(table.tricks, team, 1),
+                    _add(table.points, team, event.points),
+                    _add(table.roem, team, event.roem),
+                    table.totals,
+                    table.deal_start,
+                    Trick.start(event.winner),
+                    table.played_mask,
+                ),
             )
         elif isinstance(event, Dealt):
             held = self._held[event.seat] = dict.fromkeys(sorted(event.cards, key=CARD_ORDER))

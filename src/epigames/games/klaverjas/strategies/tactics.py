@@ -431,6 +431,9 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
     )
 
 
+_Cards = tuple[Card, ...]
+
+
 @functools.cache
 def _deck_mask(ranks: int) -> int:
     """The deck's cards as a bitmask over `Card.index` (in order: `cards_of` lists them)."""
@@ -451,7 +454,7 @@ class TacticsPlayer(Strategy):
         assert trick is not None and trump is not None
         mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
         # Trump is chosen, so the legal actions are cards.
-        legal = cast(tuple[Card, ...], view.legal_actions)
+        legal = cast(_Cards, view.legal_actions)
         return Position(view.seat, legal, view.hand, trick, trump, mask, self.beliefs(view))
 
     def choose(self, view: View) -> Decision:
