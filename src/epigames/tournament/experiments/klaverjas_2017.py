@@ -18,6 +18,7 @@ cannot hold a card that it holds, per opponent type; `claims_markdown` makes its
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -116,6 +117,9 @@ def _difference(a: Line, b: Line, deals: int) -> tuple[float, float, float]:
 def decision_ms(strategy: str, matches: int, seed: int = SEED) -> tuple[float, float, float, int]:
     """Time `strategy`'s decisions in `matches` full matches against `tactics`, one core.
 
+    The time is the CPU time of this process (`time.process_time`): on a shared machine
+    the wall clock would count the time other processes had the core.
+
     Returns the mean, 95th percentile and largest milliseconds per decision, and the
     number of decisions timed.
     """
@@ -131,9 +135,9 @@ def decision_ms(strategy: str, matches: int, seed: int = SEED) -> tuple[float, f
             self.inner = inner
 
         def choose(self, view: View) -> Decision:
-            started = time.perf_counter()
+            started = time.process_time()
             decision = self.inner.choose(view)
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
             return decision
 
     for i in range(matches):
@@ -183,11 +187,12 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
             f"| difference | {_fmt(mean, low, high)} (conservative interval) |",
         ]
     mean_ms, p95, top, n = decision_ms("mc", 2)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     lines += [
         "",
         f"`mc` time per decision, 2 matches against `tactics` in this run ({n} decisions, "
-        f"one core): mean {mean_ms:.1f} ms, 95th percentile {p95:.1f} ms, largest "
-        f"{top:.1f} ms.",
+        f"CPU time of one process): mean {mean_ms:.1f} ms, 95th percentile {p95:.1f} ms, "
+        f"largest {top:.1f} ms; load average after timing {load} (1, 5, 15 minutes).",
         "",
         f"Reproduce: `{command}`",
         "",
