@@ -9,6 +9,9 @@ from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import PublicInfo
 
+# `X | Y` in `isinstance` builds a union object on every call; a tuple of types does not.
+_SEQUENCES = (tuple, list)
+
 
 def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     """The public information after a public event's facts, in their order.
@@ -22,7 +25,7 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
         UnsupportedFactError: a reshuffle the engine cannot fold in exactly.
         ValueError: something that is not a card fact.
     """
-    listed = facts if isinstance(facts, tuple | list) else tuple(facts)
+    listed = facts if isinstance(facts, _SEQUENCES) else tuple(facts)
     i, end = 0, len(listed)  # not `n`: the `Count` case below binds that name
     while i < end:
         fact = listed[i]

@@ -339,18 +339,15 @@ class CardKnowledge:
         active = []
         caps = []
         may = []
-        once = 0
         for h, count in enumerate(counts):
             cap = count - holding[h].bit_count()
             if cap:
                 if cap < 0:
                     return None
-                allowed = free & ~lacking[h]
                 active.append(h)
                 caps.append(cap)
-                may.append(allowed)
-                once |= allowed
-        if free & ~once:
+                may.append(free & ~lacking[h])
+        if free & ~reduce(or_, may, 0):
             return None
         found = possible_by_hall(active, caps, may, free, len(counts))
         if found is None:

@@ -12,6 +12,9 @@ from epigames.cards.errors import UnknownCardError
 #: A holder given by index or by name.
 HolderRef = int | str
 
+# `X | Y` in `isinstance` builds a union object on every call; a tuple of types does not.
+_SEQUENCES = (tuple, list)
+
 
 @dataclass(frozen=True, slots=True)
 class Location:
@@ -169,7 +172,7 @@ class CardLayout:
 
     def card_mask(self, cards: Iterable[Hashable]) -> int:
         """The bitmask of a set of card objects."""
-        listed = cards if isinstance(cards, tuple | list) else list(cards)
+        listed = cards if isinstance(cards, _SEQUENCES) else list(cards)
         try:
             # In C: every hand of every decision is turned into a mask.
             return reduce(or_, map(self._card_bit.__getitem__, listed), 0)

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
+from functools import reduce
+from operator import or_
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
@@ -339,7 +341,10 @@ class PublicInfo:
         """
         layout = self.layout
         c = layout.card_index(card)
-        s, d = layout.holder_index(src), layout.holder_index(dst)
+        n = len(self.counts)
+        # `holder_index` as it answers an index, without the call.
+        s = src if type(src) is int and 0 <= src < n else layout.holder_index(src)
+        d = dst if type(dst) is int and 0 <= dst < n else layout.holder_index(dst)
         if s == d:
             raise InconsistentCardsError(
                 f"move: {self._card(c)}: source and destination are both {self._holder(s)}"
@@ -352,10 +357,7 @@ class PublicInfo:
         # runs (and raises) otherwise. This runs for every card of a trick game.
         ok = not (self.removed | lacking[s]) & bit
         if ok and not holding[s] & bit:
-            known = 0
-            for mask in holding:
-                known |= mask
-            ok = not known & bit and holding[s].bit_count() < self.counts[s]
+            ok = not reduce(or_, holding, 0) & bit and holding[s].bit_count() < self.counts[s]
         if not ok:
             self._check_can_hold(c, s, "move")
         moved = list(holding)
@@ -364,10 +366,8 @@ class PublicInfo:
         counts = list(self.counts)
         counts[s] -= 1
         counts[d] += 1
-        for mask in lacking:
-            if mask & bit:
-                lacking = self._unlack(c)
-                break
+        if reduce(or_, lacking, 0) & bit:
+            lacking = self._unlack(c)
         return _public_info(
             layout,
             tuple(counts),

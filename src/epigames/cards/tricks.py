@@ -19,6 +19,7 @@ Typical use::
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -182,7 +183,7 @@ class Trick:
     @property
     def cards(self) -> tuple[Card, ...]:
         """The cards played so far, in order."""
-        return tuple(p.card for p in self.plays)
+        return tuple(map(_card_of, self.plays))
 
     @property
     def led_suit(self) -> Suit | None:
@@ -241,6 +242,7 @@ _new = object.__new__
 _set_leader = Trick.__dict__["leader"].__set__
 _set_plays = Trick.__dict__["plays"].__set__
 _new_play = tuple.__new__  # `Play(seat, card)` without the named tuple's Python `__new__`
+_card_of = operator.itemgetter(1)  # `play.card`, read in C
 
 
 def beats(card: Card, other: Card, led: Suit, trump: Suit | None, order: RankOrder) -> bool:

@@ -51,6 +51,12 @@ def klaverjas_deck(ranks: int) -> tuple[Card, ...]:
     return tuple(CARDS[13 * s.value + r.value - 2] for s in SUITS for r in kept)
 
 
+@functools.cache
+def deck_mask(ranks: int) -> int:
+    """The deck's cards as a bitmask over `Card.index` (in order: `cards_of` lists them)."""
+    return sum(1 << c.index for c in klaverjas_deck(ranks))
+
+
 def team_of(seat: int) -> int:
     """The team index (0 North–South, 1 East–West) of a seat."""
     return seat % 2
@@ -69,6 +75,12 @@ def _card_values(trump: Suit) -> tuple[int | None, ...]:
             values[card.index] = 1000 * points + KLAVERJAS.strength(card, trump)
     return tuple(values)
 
+
+#: Per trump, per `Card.index`, the card's points (0 for ranks outside the deck, as
+#: `KLAVERJAS_POINTS` has them).
+CARD_POINTS: dict[Suit, tuple[int, ...]] = {
+    suit: tuple(KLAVERJAS_POINTS.points(c, suit) for c in CARDS) for suit in SUITS
+}
 
 #: Per trump, per `Card.index`, the 2017 program's value of the card (see
 #: `inference2017.value`; None for ranks outside the Klaverjas deck): tables, since the
@@ -344,6 +356,12 @@ def card_points(cards: Iterable[Card], trump: Suit) -> int:
     """The card points of some cards with `trump` as trumps."""
     points = KLAVERJAS_POINTS.points
     return sum([points(c, trump) for c in cards])
+
+
+def trick_points(cards: Sequence[Card], trump: Suit) -> int:
+    """`card_points` of the cards of a Klaverjas deck, by table (every trick is scored)."""
+    points = CARD_POINTS[trump]
+    return sum([points[c.index] for c in cards])
 
 
 def deck_points(ranks: int) -> int:

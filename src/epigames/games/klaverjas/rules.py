@@ -49,8 +49,8 @@ from epigames.games.klaverjas.play import (
     SEAT_NAMES,
     TEAMS,
     UNDERTRUMP,
-    card_points,
     cards_of,
+    deck_mask,
     deck_points,
     inference,
     klaverjas_deck,
@@ -59,6 +59,7 @@ from epigames.games.klaverjas.play import (
     roem,
     score_deal,
     team_of,
+    trick_points,
 )
 from epigames.games.klaverjas.records import CARD_ORDER, Records, legal_choices
 from epigames.games.klaverjas.views import KlaverjasView
@@ -127,10 +128,8 @@ class KlaverjasGame(Game):
             for key, value in PRESET_2017.items():
                 object.__setattr__(self, key, value)
 
-    @property
-    def num_players(self) -> int:
-        """Four seats."""
-        return PLAYERS
+    #: Four seats (a class attribute, not a property: every view built asks for it).
+    num_players = PLAYERS
 
     @property
     def seat_names(self) -> tuple[str, ...]:
@@ -181,7 +180,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         self.game: KlaverjasGame = game
         self._names = game.seat_names
         self._deck = game.deck
-        self._deck_mask = sum(1 << c.index for c in self._deck)
+        self._deck_mask = deck_mask(game.ranks)
         # Cards as the keys of dicts (in order, as lists would keep them): finding and
         # removing one is a hash lookup.
         self._undealt: dict[Card, None] = dict.fromkeys(self._deck)
@@ -357,8 +356,14 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         table = records.table
         trump, trick = table.trump, table.trick
         assert trump is not None and trick is not None
-        told = inference(trick, trump, game.rules, game.undertrump, card)
-        if told is NOTHING:  # most plays: following a plain suit, or leading
+        plays = trick.plays
+        # Most plays lead or follow a plain suit, and tell nothing (`inference` says so
+        # first); the rest ask it.
+        if not plays or card.suit is plays[0].card.suit is not trump:
+            told = NOTHING
+        else:
+            told = inference(trick, trump, game.rules, game.undertrump, card)
+        if told is NOTHING:
             self._publish(events.CardPlayed(seat, card, (), "", names=self._names))
         else:
             unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
@@ -366,7 +371,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             reason = told.describe(trump)
             self._publish(events.CardPlayed(seat, card, lacks, reason, names=self._names))
         del self._hands[seat][card]
-        if len(trick.plays) < PLAYERS - 1:  # the trick before this card
+        if len(plays) < PLAYERS - 1:  # the trick before this card
             self._player = (seat + 1) % PLAYERS
             return
         trick = records.table.trick
@@ -374,7 +379,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         winner = trick.winner(trump, KLAVERJAS).seat
         last = not any(self._hands)
         cards = trick.cards
-        points = card_points(cards, trump) + (10 if last else 0)
+        points = trick_points(cards, trump) + (10 if last else 0)
         bonus = roem(cards, trump, game.four_kind)
         self._publish(events.TrickWon(winner, cards, points, bonus, last, names=self._names))
         if last:

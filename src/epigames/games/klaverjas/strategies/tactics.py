@@ -29,7 +29,6 @@ score of at least 50 (say J and 9 with two more trumps), else passes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable, Sequence
 from typing import NamedTuple, Protocol, cast
 
@@ -48,7 +47,7 @@ from epigames.games.klaverjas.play import (
     SUIT_MASKS,
     card_points,
     cards_of,
-    klaverjas_deck,
+    deck_mask,
     team_of,
 )
 from epigames.games.klaverjas.views import KlaverjasView
@@ -92,7 +91,11 @@ class ExactBeliefs:
             self._knowledge = knowledge
         self._masks: tuple[int, ...] = ()
         self._index: Callable[[Hashable], int] = _no_index
-        self._pieces: tuple[int, int] | None = None
+        # The deck's ranks, their mask, and per suit the table of `suit_pieces`.
+        self._pieces: (
+            tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+            | None
+        ) = None
         self._players: list[int | None] = [None] * PLAYERS
 
     def _possible(self) -> tuple[int, ...]:
@@ -106,7 +109,8 @@ class ExactBeliefs:
             self._index = layout.card_index
             ranks = layout.n_cards // 4
             if layout is layout_for(ranks):
-                self._pieces = (ranks, (1 << ranks) - 1)
+                a, b, c, d = suit_pieces(ranks)
+                self._pieces = (ranks, (1 << ranks) - 1, a, b, c, d)
             self._masks = knowledge.possible_masks()
         return self._masks
 
@@ -116,8 +120,7 @@ class ExactBeliefs:
         if got is None:
             mask = self._possible()[player]
             if self._pieces is not None:
-                ranks, full = self._pieces
-                a, b, c, d = suit_pieces(ranks)
+                ranks, full, a, b, c, d = self._pieces
                 got = (
                     a[mask & full]
                     | b[mask >> ranks & full]
@@ -248,21 +251,27 @@ class Position:
         got = self._values[card.index]
         return value(card, self.trump) if got is None else got
 
-    def unplayed_of(self, suit: Suit) -> list[Card]:
+    def unplayed_of(self, suit: Suit) -> Sequence[Card]:
         """The unplayed cards of `suit`, best first."""
-        return list(by_value(self.trump, self._unplayed_mask & SUIT_MASKS[suit]))
+        return by_value(self.trump, self._unplayed_mask & SUIT_MASKS[suit])
 
-    def may_hold_suit(self, player: int, suit: Suit) -> list[Card]:
+    def may_hold_suit(self, player: int, suit: Suit) -> Sequence[Card]:
         """The unplayed cards of `suit` that `player` may hold, best first (`KM_suit`)."""
         beliefs = self.beliefs
-        if isinstance(beliefs, ExactBeliefs):
-            mask = self._unplayed_mask & SUIT_MASKS[suit] & beliefs.may_hold_mask(player)
-            return list(by_value(self.trump, mask))
+        if type(beliefs) is ExactBeliefs:
+            held = beliefs._players[player]  # asked before: no call
+            if held is None:
+                held = beliefs.may_hold_mask(player)
+            return by_value(self.trump, self._unplayed_mask & SUIT_MASKS[suit] & held)
         return [c for c in self.unplayed_of(suit) if beliefs.may_hold(player, c)]
 
     def beats(self, card: Card, other: Card) -> bool:
         """`card` has the higher 2017 value."""
-        return self.value(card) > self.value(other)
+        values = self._values
+        mine, theirs = values[card.index], values[other.index]
+        if mine is None or theirs is None:
+            return self.value(card) > self.value(other)  # raises TrickError
+        return mine > theirs
 
     # -- the choice --------------------------------------------------------------------
 
@@ -317,7 +326,8 @@ class Position:
             for card in self.high:
                 if card.suit is trump:
                     continue
-                a, b = (self.may_hold_suit(p, card.suit) for p in opponents)
+                a = self.may_hold_suit(opponents[0], card.suit)
+                b = self.may_hold_suit(opponents[1], card.suit)
                 if a and b and self.beats(card, a[0]) and self.beats(card, b[0]):
                     return Choice(
                         card,
@@ -327,7 +337,8 @@ class Position:
                     )
             return self.lowest("no card of mine is sure to win the lead")
         for card in self.high:
-            a, b = (self.may_hold_suit(p, card.suit) for p in opponents)
+            a = self.may_hold_suit(opponents[0], card.suit)
+            b = self.may_hold_suit(opponents[1], card.suit)
             if a and b:
                 ok = self.beats(card, a[0]) and self.beats(card, b[0])
                 why = "both opponents may still hold {s} but none beats it"
@@ -434,12 +445,6 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
 _Cards = tuple[Card, ...]
 
 
-@functools.cache
-def _deck_mask(ranks: int) -> int:
-    """The deck's cards as a bitmask over `Card.index` (in order: `cards_of` lists them)."""
-    return sum(1 << c.index for c in klaverjas_deck(ranks))
-
-
 class TacticsPlayer(Strategy):
     """The 2017 tactics on some beliefs (`beliefs` decides which)."""
 
@@ -452,7 +457,7 @@ class TacticsPlayer(Strategy):
         table = view.table
         trick, trump = table.trick, table.trump
         assert trick is not None and trump is not None
-        mask = _deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
+        mask = deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
         # Trump is chosen, so the legal actions are cards.
         legal = cast(_Cards, view.legal_actions)
         return Position(view.seat, legal, view.hand, trick, trump, mask, self.beliefs(view))
