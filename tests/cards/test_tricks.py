@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -258,3 +260,48 @@ def test_bad_point_tables() -> None:
     with pytest.raises(TrickError, match="expected each Rank once"):
         CardPoints(trump=((Rank.ACE, 1), (Rank.ACE, 2)), plain=())
     assert CardPoints.of(trump={}, plain={Rank.ACE: 1}) == CardPoints((), ((Rank.ACE, 1),))
+
+
+def _outcome(fn: object, *args: object) -> object:
+    try:
+        return fn(*args)  # type: ignore[operator]
+    except TrickError as exc:
+        return str(exc)
+
+
+def _winner_by_beats(trick: Trick, trump: Suit | None, order: RankOrder) -> Play:
+    best = trick.plays[0]
+    for play in trick.plays[1:]:
+        if beats(play.card, best.card, trick.plays[0].card.suit, trump, order):
+            best = play
+    return best
+
+
+def _top_by_strength(trick: Trick, trump: Suit | None, order: RankOrder) -> Play | None:
+    best = None
+    for play in trick.plays:
+        if play.card.suit is trump and (
+            best is None or order.strength(play.card, trump) > order.strength(best.card, trump)
+        ):
+            best = play
+    return best
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_winner_and_top_trump_are_beats_and_strength_card_by_card(seed: int) -> None:
+    # Both read strengths from the order's tables; they must still answer (and raise on a
+    # card outside the order) as the plain definitions do.
+    rng = random.Random(seed)
+    cards = list(deck(13))
+    for _ in range(300):
+        trick = Trick.start(0)
+        for seat, card in enumerate(rng.sample(cards, rng.randint(1, 4))):
+            trick = trick.play(seat, card)
+        for trump in (*SUITS, None):
+            for order in (KLAVERJAS, HIGH_CARD):
+                assert _outcome(trick.winner, trump, order) == _outcome(
+                    _winner_by_beats, trick, trump, order
+                )
+                assert _outcome(highest_trump_in, trick, trump, order) == _outcome(
+                    _top_by_strength, trick, trump, order
+                )

@@ -229,9 +229,15 @@ class Trick:
                 continue
             if not tier:
                 continue
-            strength = order.strength(card, trump)
+            # `order.strength`, read from its table; a card outside the order raises there.
+            table = order._trump_strength if tier == 2 else order._plain_strength
+            strength = table[card.index % 13]
+            if strength is None:
+                strength = order.strength(card, trump)
             if best_strength is None:
-                best_strength = order.strength(best.card, trump)
+                best_strength = table[best.card.index % 13]
+                if best_strength is None:
+                    best_strength = order.strength(best.card, trump)
             if strength > best_strength:
                 best, best_strength = play, strength
         return best
@@ -288,15 +294,21 @@ def highest_trump_in(trick: Trick, trump: Suit | None, order: RankOrder) -> Play
     """
     best: Play | None = None
     top: int | None = None  # the best's strength, computed when first compared
+    table = order._trump_strength  # `order.strength` of a trump; None raises there
     for play in trick.plays:
-        if play.card.suit is not trump:
+        card = play.card
+        if card.suit is not trump:
             continue
         if best is None:
             best = play
             continue
-        strength = order.strength(play.card, trump)
+        strength = table[card.index % 13]
+        if strength is None:
+            strength = order.strength(card, trump)
         if top is None:
-            top = order.strength(best.card, trump)
+            top = table[best.card.index % 13]
+            if top is None:
+                top = order.strength(best.card, trump)
         if strength > top:
             best, top = play, strength
     return best
