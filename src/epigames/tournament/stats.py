@@ -159,22 +159,17 @@ def _line(label: str, mask: np.ndarray[Any, Any], rec: dict[str, np.ndarray[Any,
     wins = int(np.count_nonzero(won & (n_winners == 1)))
     ties = int(np.count_nonzero(won & (n_winners > 1)))
     fractional = float(np.sum(np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)))
-    low, high = wilson_interval(fractional, n)
-    mean, rlow, rhigh = mean_interval(rec["ret"][mask].astype(np.float64))
-    length = float(np.mean(rec["moves"][mask])) if n else math.nan
+    # In field order: the two intervals unpack into their (low, high) and (mean, low, high).
     return Line(
-        label=label,
-        games=n,
-        wins=wins,
-        ties=ties,
-        fractional_wins=fractional,
-        win_rate=fractional / n if n else math.nan,
-        win_low=low,
-        win_high=high,
-        mean_return=mean,
-        return_low=rlow,
-        return_high=rhigh,
-        mean_length=length,
+        label,
+        n,
+        wins,
+        ties,
+        fractional,
+        fractional / n if n else math.nan,
+        *wilson_interval(fractional, n),
+        *mean_interval(rec["ret"][mask].astype(np.float64)),
+        float(np.mean(rec["moves"][mask])) if n else math.nan,
     )
 
 
