@@ -289,9 +289,9 @@ class Position:
             return self.third()
         return self.fourth()
 
-    def lowest(self, why: str) -> Choice:
+    def lowest(self, why: str, names: Sequence[Card] = ()) -> Choice:
         card = self.high[-1]
-        return Choice(card, f"I play my lowest card {card}: {why}.", (card,))
+        return Choice(card, f"I play my lowest card {card}: {why}.", (card, *names))
 
     def highest(self, why: str, names: Sequence[Card] = ()) -> Choice:
         card = self.high[0]
@@ -366,7 +366,7 @@ class Position:
             if not after:
                 return self.lowest("the next player holds no trump, so I save my high trumps")
             if not self.beats(best, after[0]):
-                return self.lowest(f"the next player may hold {after[0]}")
+                return self.lowest(f"the next player may hold {after[0]}", (after[0],))
             if second and self.beats(best, led_card):
                 return self.highest(f"it beats the lead and {after[0]}", (after[0],))
             if not second:
@@ -388,15 +388,17 @@ class Position:
             if self.beats(best, led_card) and self.beats(best, after[0]):
                 partner = self.may_hold_suit((self.seat + 2) % PLAYERS, led)
                 if partner and self.beats(partner[0], best):
-                    return self.lowest(f"my partner may hold {partner[0]}, higher than mine")
+                    return self.lowest(
+                        f"my partner may hold {partner[0]}, higher than mine", (partner[0],)
+                    )
                 return self.highest(f"it beats the lead and {after[0]}", (after[0],))
-            return self.lowest(f"I cannot beat both the lead and {after[0]}")
+            return self.lowest(f"I cannot beat both the lead and {after[0]}", (after[0],))
         partner_card = led_card
         if best.suit is led and self.beats(best, other) and self.beats(best, after[0]):
             if self.beats(partner_card, best):
                 return self.lowest(f"my partner's {partner_card} is higher")
             return self.highest(f"it beats {other} and {after[0]}", (after[0],))
-        return self.lowest(f"I cannot beat both {other} and {after[0]}")
+        return self.lowest(f"I cannot beat both {other} and {after[0]}", (after[0],))
 
     def second(self) -> Choice:
         return self._follow((self.seat + 1) % PLAYERS, self.trick.plays[0].card, second=True)
