@@ -66,6 +66,19 @@ class _Ordered(Enum):
         assert isinstance(other, _Ordered)
         return bool(self.value >= other.value)
 
+    def __str__(self) -> str:
+        return _TEXT[self]
+
+    @property
+    def letter(self) -> str:
+        """One ASCII character: suits C D H S; ranks `2` … `9`, `T` for ten, `J`, `Q`, `K`, `A`."""
+        return _LETTER[self]
+
+    @property
+    def dutch(self) -> str:
+        """The Dutch spelling: suits K R H S (klaveren …); ranks `2` … `10`, B V H A (boer …)."""
+        return _DUTCH[self]
+
     # Members are singletons compared by identity, so the identity hash agrees with
     # equality; Enum's own hashes the name in Python, and suits and ranks key the hot
     # tables of trick play.
@@ -82,30 +95,12 @@ class _Ordered(Enum):
 
 
 class Suit(_Ordered):
-    """A suit; suits sort ♣ < ♦ < ♥ < ♠ (clubs, diamonds, hearts, spades)."""
+    """A suit; suits sort ♣ < ♦ < ♥ < ♠ (clubs, diamonds, hearts, spades); `str()` is the symbol."""
 
     CLUBS = 0
     DIAMONDS = 1
     HEARTS = 2
     SPADES = 3
-
-    @property
-    def symbol(self) -> str:
-        """The suit symbol: ♣ ♦ ♥ ♠."""
-        return _SUIT_SYMBOLS[self.value]
-
-    @property
-    def letter(self) -> str:
-        """The English letter: C D H S."""
-        return _SUIT_LETTERS[self.value]
-
-    @property
-    def dutch(self) -> str:
-        """The Dutch letter: K (klaveren) R (ruiten) H (harten) S (schoppen)."""
-        return _SUIT_DUTCH[self.value]
-
-    def __str__(self) -> str:
-        return self.symbol
 
 
 class Rank(_Ordered):
@@ -127,30 +122,22 @@ class Rank(_Ordered):
 
     @property
     def text(self) -> str:
-        """How cards show the rank: `2` … `10`, `J`, `Q`, `K`, `A`."""
-        return _RANK_TEXT[self.value]
-
-    @property
-    def letter(self) -> str:
-        """One ASCII character: `2` … `9`, `T` for ten, `J`, `Q`, `K`, `A`."""
-        return _RANK_LETTERS[self.value]
-
-    @property
-    def dutch(self) -> str:
-        """The Dutch spelling: `2` … `10`, B (boer), V (vrouw), H (heer), A (aas)."""
-        return _RANK_DUTCH[self.value]
-
-    def __str__(self) -> str:
-        return self.text
+        """How cards show the rank: `2` … `10`, `J`, `Q`, `K`, `A` (its `str()`)."""
+        return _TEXT[self]
 
 
-_SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-_SUIT_LETTERS = ("C", "D", "H", "S")
-_SUIT_DUTCH = ("K", "R", "H", "S")
-_NUMBERS = {v: str(v) for v in range(2, 11)}
-_RANK_TEXT = {**_NUMBERS, 11: "J", 12: "Q", 13: "K", 14: "A"}
-_RANK_LETTERS = {**_NUMBERS, 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
-_RANK_DUTCH = {**_NUMBERS, 11: "B", 12: "V", 13: "H", 14: "A"}
+def _spelling(*tables: tuple[type[_Ordered], str]) -> dict[_Ordered, str]:
+    """Each member's spelling, from one string per enum of its spellings in value order."""
+    return {
+        member: spelled
+        for enum, spellings in tables
+        for member, spelled in zip(enum, spellings.split(), strict=True)
+    }
+
+
+_TEXT = _spelling((Suit, "♣ ♦ ♥ ♠"), (Rank, "2 3 4 5 6 7 8 9 10 J Q K A"))
+_LETTER = _spelling((Suit, "C D H S"), (Rank, "2 3 4 5 6 7 8 9 T J Q K A"))
+_DUTCH = _spelling((Suit, "K R H S"), (Rank, "2 3 4 5 6 7 8 9 10 B V H A"))
 
 #: Every suit, in sort order.
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -161,7 +148,7 @@ RANKS: tuple[Rank, ...] = tuple(Rank)
 # (♧ ♢ ♡ ♤) are accepted because some fonts and texts use them for the same suits.
 _WHITE_SYMBOLS = ("♧", "♢", "♡", "♤")
 _SYMBOL_SUITS = {
-    **{s.symbol: s for s in Suit},
+    **{str(s): s for s in Suit},
     **{w: s for w, s in zip(_WHITE_SYMBOLS, Suit, strict=True)},
 }
 _ENGLISH_SUITS = {**_SYMBOL_SUITS, **{s.letter: s for s in Suit}}
@@ -226,7 +213,7 @@ class Card:
                 "e.g. Card(Rank.JACK, Suit.HEARTS)"
             )
         object.__setattr__(self, "index", 13 * self.suit.value + self.rank.value - 2)
-        object.__setattr__(self, "_text", self.rank.text + self.suit.symbol)
+        object.__setattr__(self, "_text", self.rank.text + str(self.suit))
 
     def __str__(self) -> str:
         return self._text
@@ -260,7 +247,7 @@ class Card:
 
     def dutch(self) -> str:
         """The Dutch spelling with the suit symbol: `B♥` (boer), `V♠` (vrouw), `10♦`."""
-        return self.rank.dutch + self.suit.symbol
+        return self.rank.dutch + str(self.suit)
 
     @classmethod
     def parse(cls, text: str, *, dutch: bool = False) -> Card:
