@@ -39,6 +39,7 @@ from epigames.cards.errors import (
 from epigames.cards.fact_types import (
     CardFact,
     Count,
+    Drew,
     Holds,
     HoldsAtLeastOne,
     Lacks,
@@ -78,6 +79,7 @@ __all__ = [
     "CardParseError",
     "Count",
     "DeckError",
+    "Drew",
     "Hand",
     "HolderRef",
     "Holds",

@@ -161,9 +161,26 @@ class Reshuffled(CardFact):
         return f"reshuffled({self.src} → {self.dst})"
 
 
+@dataclass(frozen=True, slots=True)
+class Drew(CardFact):
+    """``holder``, holding no cards, draws ``n`` cards face down from location ``src``.
+
+    Everyone sees how many cards it takes, not which (a new hand from the deck).
+    """
+
+    name: ClassVar[str] = "drew"
+    holder: int
+    n: int
+    src: int
+
+    def __str__(self) -> str:
+        return f"drew({self.holder}, {self.n} from {self.src})"
+
+
 __all__ = [
     "CardFact",
     "Count",
+    "Drew",
     "Holds",
     "HoldsAtLeastOne",
     "Lacks",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 
 from epigames.cards import fact_types
+from epigames.cards.draws import draw_unseen
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import PublicInfo
@@ -71,6 +72,8 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                     public = public.remove(card, public.where(public.layout.card_index(card)))
             case fact_types.Reshuffled(src=src, dst=dst):
                 public = public.reshuffle(src, dst)
+            case fact_types.Drew(holder=h, n=n, src=src):
+                public = draw_unseen(public, src, h, n)
             case _:
                 raise ValueError(f"not a card fact: {fact!r}")
     if public.layout.public:

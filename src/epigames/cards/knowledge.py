@@ -139,6 +139,9 @@ class CardKnowledge:
         hand: bitmask of the cards the agent holds (all of them).
         seen_holds: extra private ``(card, holder)`` facts: holder has card.
         seen_lacks: extra private ``(card, holder)`` facts: holder lacks card.
+        not_all: ``(holder, cards)`` pairs, cards as a bitmask: the holder does not hold
+            all of them (Kemps: no four of a kind announced); kept by the game, which
+            updates them as cards move.
     """
 
     public: PublicInfo
@@ -146,6 +149,7 @@ class CardKnowledge:
     hand: int
     seen_holds: tuple[tuple[int, int], ...] = ()
     seen_lacks: tuple[tuple[int, int], ...] = ()
+    not_all: tuple[tuple[int, int], ...] = ()
     _problem: Problem | None = field(default=None, init=False, repr=False)
     _solution: _Solved | None = field(default=None, init=False, repr=False)
     _possible: tuple[int, ...] | None = field(default=None, init=False, repr=False)
@@ -164,6 +168,7 @@ class CardKnowledge:
         *,
         holds: Iterable[tuple[Hashable, HolderRef]] = (),
         lacks: Iterable[tuple[Hashable, HolderRef]] = (),
+        not_all: Iterable[tuple[HolderRef, Iterable[Hashable]]] = (),
     ) -> CardKnowledge:
         """The knowledge of ``agent`` holding exactly ``hand`` (card objects).
 
@@ -173,9 +178,10 @@ class CardKnowledge:
             hand: every card the agent holds now.
             holds: extra ``(card, holder)`` pairs the agent saw: holder has card.
             lacks: extra ``(card, holder)`` pairs the agent saw: holder lacks card.
+            not_all: ``(holder, cards)`` pairs: the holder does not hold all the cards.
         """
         layout = public.layout
-        if holds == () and lacks == () and cls is CardKnowledge:
+        if holds == () and lacks == () and not_all == () and cls is CardKnowledge:
             # The usual case, a hand and nothing else seen, made as `_plain` makes it.
             return _plain(public, layout.holder_index(agent), layout.card_mask(hand))
         return cls(
@@ -184,6 +190,7 @@ class CardKnowledge:
             layout.card_mask(hand),
             tuple((layout.card_index(c), layout.holder_index(h)) for c, h in holds),
             tuple((layout.card_index(c), layout.holder_index(h)) for c, h in lacks),
+            tuple((layout.holder_index(h), layout.card_mask(cs)) for h, cs in not_all),
         )
 
     @classmethod
@@ -284,7 +291,14 @@ class CardKnowledge:
                 )
             lacking[h] |= 1 << c
         return reduce_facts(
-            layout, public.counts, holding, lacking, public.removed, constraints, public.groups
+            layout,
+            public.counts,
+            holding,
+            lacking,
+            public.removed,
+            constraints,
+            public.groups,
+            self.not_all,
         )
 
     def _solved(self) -> _Solved:
@@ -316,7 +330,13 @@ class CardKnowledge:
         the error that says why.
         """
         public = self.public
-        if public.constraints or public.groups or self.seen_holds or self.seen_lacks:
+        if (
+            public.constraints
+            or public.groups
+            or self.seen_holds
+            or self.seen_lacks
+            or self.not_all
+        ):
             return None
         holding = list(public.holding)
         lacking = public.lacking
@@ -570,6 +590,7 @@ _set_agent = _slots["agent"].__set__
 _set_hand = _slots["hand"].__set__
 _set_seen_holds = _slots["seen_holds"].__set__
 _set_seen_lacks = _slots["seen_lacks"].__set__
+_set_not_all = _slots["not_all"].__set__
 _CACHES = tuple(_slots[name].__set__ for name in _CACHE_FIELDS)
 assert {f.name for f in fields(CardKnowledge)} == {
     "public",
@@ -577,6 +598,7 @@ assert {f.name for f in fields(CardKnowledge)} == {
     "hand",
     "seen_holds",
     "seen_lacks",
+    "not_all",
     *_CACHE_FIELDS,
 }
 
@@ -590,6 +612,7 @@ def _plain(public: PublicInfo, agent: int | None, hand: int) -> CardKnowledge:
     _set_hand(knowledge, hand)
     _set_seen_holds(knowledge, ())
     _set_seen_lacks(knowledge, ())
+    _set_not_all(knowledge, ())
     c0, c1, c2, c3, c4, c5 = _CACHES
     c0(knowledge, None)
     c1(knowledge, None)

@@ -90,6 +90,7 @@ def reduce_facts(
     removed: int,
     constraints: Sequence[tuple[int, int]],
     groups: Sequence[int] = (),
+    not_all: Sequence[tuple[int, int]] = (),
 ) -> Problem:
     """Propagate the facts to a fixpoint; raise `InconsistentCardsError` on a contradiction.
 
@@ -102,6 +103,8 @@ def reduce_facts(
         constraints: at-least-one ``(holder, cards)`` pairs.
         groups: card sets of which no holder holds all (those with a removed card are
             ignored).
+        not_all: ``(holder, cards)`` pairs: that holder does not hold all of those cards
+            (Kemps: a player who announced no four of a kind).
     """
     names = layout.holders
     nh = len(counts)
@@ -154,7 +157,9 @@ def reduce_facts(
             kept.append((g, mask))
         cons = kept
 
-    groups = [g for g in groups if not g & removed]
+    # Each group with the holders it binds: -1 for every holder, else the one named.
+    bound = [(g, -1) for g in groups if not g & removed]
+    bound += [(cards, h) for h, cards in not_all if not cards & removed]
 
     def owner(cards: int) -> int:
         """The holder known to have all of ``cards`` (not empty), or -1."""
@@ -164,23 +169,30 @@ def reduce_facts(
                 return h if not cards & ~known[h] else -1
         return -1
 
+    def candidates(g: int, placed: int, holder: int) -> Sequence[int]:
+        """The holders that could still hold every card of group ``g``."""
+        if not placed:
+            return range(nh) if holder < 0 else (holder,)
+        h = owner(placed)
+        return () if h < 0 or (holder >= 0 and h != holder) else (h,)
+
     def group_step() -> bool:
         """The unit rule of the groups; whether it struck a card from a holder."""
         changed = False
-        for g in groups:
+        for g, holder in bound:
             rest = g & free
             if rest & (rest - 1):
                 continue
             placed = g & ~free
-            h = owner(placed) if placed else -1
             if not rest:
-                if h >= 0:
+                if placed and candidates(g, placed, holder):
+                    h = owner(placed)
                     raise InconsistentCardsError(
                         f"holder {names[h]} would hold every card of the group of "
-                        f"{_first(layout, g)}, which no holder holds completely"
+                        f"{_first(layout, g)}, which it does not hold completely"
                     )
                 continue
-            for g_h in range(nh) if not placed else (h,) if h >= 0 else ():
+            for g_h in candidates(g, placed, holder):
                 if may[g_h] & rest:
                     may[g_h] &= ~rest
                     changed = True
@@ -217,7 +229,7 @@ def reduce_facts(
                 place(may[h], h)
                 progress = True
                 break
-        if progress or (groups and group_step()):
+        if progress or (bound and group_step()):
             continue
         kept: list[tuple[int, int]] = []
         unit: tuple[int, int] | None = None
@@ -235,18 +247,13 @@ def reduce_facts(
             break
         place(*unit)
     exclusions: list[tuple[int, int]] = []
-    for g in groups:
+    for g, holder in bound:
         rest = g & free
         if not rest & (rest - 1):
             continue  # one free card or none: the unit rule has done all there is
         placed = g & ~free
-        if placed:
-            h = owner(placed)
-            candidates: Sequence[int] = (h,) if h >= 0 else ()
-        else:
-            candidates = range(nh)
         size = rest.bit_count()
-        for h in candidates:
+        for h in candidates(g, placed, holder):
             if not rest & ~may[h] and caps[h] >= size:
                 exclusions.append((h, rest))
     return Problem(
