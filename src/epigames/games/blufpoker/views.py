@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
@@ -50,40 +50,28 @@ class BlufpokerView(View):
         self._phase = phase
         self.board = board
         self._note = note
+        #: The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`).
+        self.phase: Final = PHASES[phase]
+        #: The bid to beat (None before the first) and its bidder (-1 before the first).
+        self.bid: Final = _roll_or_none(board.bid)
+        self.bidder: Final = board.bidder
+        #: The bid that the current bid beat (None for an opening bid).
+        self.over: Final = _roll_or_none(board.over)
+        #: The dice outside the cup, high to low.
+        self.visible: Final = board.visible
+        #: Every seat's penalties.
+        self.penalties: Final = board.penalties
+        #: The open dice of the poker phase, and the poker chased there (else None).
+        self.poker_dice: Final = board.poker_dice
+        self.poker_target: Final = _roll_or_none(board.poker_target)
+        #: While this seat holds the cup: its dice not rolled yet this turn, and the faces
+        #: it rolled this turn.
+        self.untouched: Final[Dice] = note[0] if note is not None else ()
+        self.fresh: Final[Dice] = note[1] if note is not None else ()
 
     def events_since(self, index: int) -> list[Event]:
         """The events this seat observed from position `index` of its log on (cheap)."""
         return self._log_source[index : self._log_length]
-
-    @property
-    def phase(self) -> str:
-        """The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`)."""
-        return PHASES[self._phase]
-
-    @property
-    def bid(self) -> Roll | None:
-        """The bid to beat (None before the first)."""
-        return _roll_or_none(self.board.bid)
-
-    @property
-    def bidder(self) -> int:
-        """Who made the bid (-1 before the first)."""
-        return self.board.bidder
-
-    @property
-    def over(self) -> Roll | None:
-        """The bid that the current bid beat (None for an opening bid)."""
-        return _roll_or_none(self.board.over)
-
-    @property
-    def visible(self) -> Dice:
-        """The dice outside the cup, high to low."""
-        return self.board.visible
-
-    @property
-    def penalties(self) -> tuple[int, ...]:
-        """Every seat's penalties."""
-        return self.board.penalties
 
     @property
     def cup(self) -> Roll | None:
@@ -95,26 +83,6 @@ class BlufpokerView(View):
         """The roll this seat saw under the cup, while the cup still holds it."""
         cup = self.cup
         return frozenset() if cup is None else frozenset([cup])
-
-    @property
-    def untouched(self) -> Dice:
-        """While this seat holds the cup: its dice not rolled yet this turn."""
-        return self._note[0] if self._note is not None else ()
-
-    @property
-    def fresh(self) -> Dice:
-        """While this seat holds the cup: the faces it rolled this turn."""
-        return self._note[1] if self._note is not None else ()
-
-    @property
-    def poker_dice(self) -> Dice:
-        """The open dice of the poker phase."""
-        return self.board.poker_dice
-
-    @property
-    def poker_target(self) -> Roll | None:
-        """The poker being chased in the poker phase, else None."""
-        return _roll_or_none(self.board.poker_target)
 
     @functools.cached_property
     def legal_actions(self) -> tuple[Action, ...]:
