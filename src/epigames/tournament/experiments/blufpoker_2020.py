@@ -198,10 +198,5 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
     return comparison_markdown(results) + f"\nReproduce: `{command}`\n"
 
 
-SUITE = Suite(
-    name=NAME,
-    title="Blufpoker, the report's nine configurations, knowledge and bayes as player 3",
-    games=GAMES,
-    configs=tournament_configs,
-    markdown=suite_markdown,
-)
+TITLE = "Blufpoker, the report's nine configurations, knowledge and bayes as player 3"
+SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)
