@@ -38,6 +38,8 @@ export function svg(tag, attrs = {}, text) {
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
+    // An absent value means no attribute (setAttribute would write the text "null").
+    if (v === null || v === undefined || v === false) continue;
     if (k === "class") el.className = v;
     else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
     else if (k === "style") el.setAttribute("style", v);
