@@ -1,0 +1,18 @@
+"""Small settings of every game for the adapter tests (a game without one runs its defaults)."""
+
+from __future__ import annotations
+
+from epigames.games import registered_games
+
+# Small decks keep knowledge cheap; each lasts more than the four cycles of max_cycles_test.
+SMALL: dict[str, str] = {
+    "kwartet": "kwartet(players=3,kinds=3)",
+    "blufpoker": "blufpoker(players=2,penalties=3)",
+    "klaverjas": "klaverjas(ranks=3,deals=1)",
+    "kemps": "kemps(players=2,table=3,ranks=4,max_turns=20)",
+}
+
+
+def small_games() -> list[str]:
+    """One small game string per registered game."""
+    return [SMALL.get(name, name) for name in registered_games()]
