@@ -15,6 +15,7 @@ from epigames.games import State
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
+from epigames.games.kemps import Dealt as KempsDealt, KempsState
 from epigames.games.klaverjas import Dealt as KlaverjasDealt, KlaverjasState
 from epigames.games.kwartet import KwartetState
 
@@ -35,6 +36,12 @@ SETTINGS: dict[str, list[str]] = {
         "klaverjas(rules=rotterdam,undertrump=force,trump=bidding,deals=2)",
         "klaverjas(preset=2017)",
         "klaverjas(ranks=4,undertrump=free,trump=random,deals=3,target=150,four_kind=false)",
+    ],
+    # Random players rarely end a turn early, so small caps keep the rollouts short.
+    "kemps": [
+        "kemps(ranks=5,max_turns=40)",
+        "kemps(players=2,table=4,ranks=5,max_turns=60)",
+        "kemps(players=4,table=3,ranks=6,max_swaps=1,redeal_after=1,max_turns=40)",
     ],
 }
 
@@ -89,11 +96,27 @@ def klaverjas_hidden(state: State, seat: int) -> set[str]:
     return hidden
 
 
+def kemps_hidden(state: State, seat: int) -> set[str]:
+    """Other seats' cards never named in a public event, and the text of their `Dealt`.
+
+    A card in a hand may have been on the table before (then everyone saw it), so only
+    the cards never named publicly and the hands as dealt are tokens.
+    """
+    assert isinstance(state, KempsState)
+    public = " ".join(json.dumps(e.to_dict(), ensure_ascii=False) for e in state.events if e.public)
+    hidden = {e.text for e in state.events if isinstance(e, KempsDealt) and e.seat != seat}
+    for other, hand in enumerate(state.hands()):
+        if other != seat:
+            hidden.update(str(c) for c in hand if str(c) not in public)
+    return hidden
+
+
 #: game name -> (state, seat) -> strings that would reveal hidden information to the seat.
 HIDDEN: dict[str, Callable[[State, int], set[str]]] = {
     "kwartet": kwartet_hidden,
     "blufpoker": blufpoker_hidden,
     "klaverjas": klaverjas_hidden,
+    "kemps": kemps_hidden,
 }
 
 
@@ -168,10 +191,31 @@ def klaverjas_sound(state: State, seat: int) -> int:
     return claims
 
 
+def kemps_sound(state: State, seat: int) -> int:
+    """Check `seat`'s knowledge of every card's location (a hand, the table, the deck, the
+    discard pile, out of the game) against the true state; returns known locations checked.
+    """
+    assert isinstance(state, KempsState)
+    if not state.observation(seat).log:
+        return 0
+    knowledge = state.observation(seat).knowledge
+    claims = 0
+    for card in state.game.deck:
+        truth = state.location(card)
+        assert truth in knowledge.possible_holders(card), (seat, card, truth)
+        assert knowledge.probability(card, truth) > 0, (seat, card)
+        holder = knowledge.holder(card)
+        if holder is not None:
+            assert holder == truth, (seat, card, holder)
+            claims += 1
+    return claims
+
+
 #: game name -> (state, seat) -> checks the seat's `view.knowledge` against the true state
 #: (asserting) and returns how many claims of knowledge it checked.
 SOUND: dict[str, Callable[[State, int], int]] = {
     "kwartet": kwartet_sound,
     "blufpoker": blufpoker_sound,
     "klaverjas": klaverjas_sound,
+    "kemps": kemps_sound,
 }

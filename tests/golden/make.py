@@ -82,6 +82,14 @@ LINEUPS: dict[str, tuple[str, ...]] = {
     "klaverjas(ranks=4,undertrump=free,trump=random,deals=3,target=150,four_kind=false)": (
         ("random",) * 4
     ),
+    "kemps(ranks=5,max_turns=40)": ("greedy", "kbgreedy", "blocking"),
+    "kemps(players=2,table=4,ranks=5,max_turns=60)": ("blocking2023", "random"),
+    "kemps(players=4,table=3,ranks=6,max_swaps=1,redeal_after=1,max_turns=40)": (
+        "greedy",
+        "kbgreedy2023",
+        "random",
+        "blocking",
+    ),
 }
 
 

@@ -33,6 +33,7 @@ SMALL = {
     "kwartet": "kwartet(players=4,kinds=3)",
     "blufpoker": "blufpoker(players=3,penalties=2)",
     "klaverjas": "klaverjas(deals=1)",
+    "kemps": "kemps(ranks=5,max_turns=12)",
 }
 EXAMPLES = 40
 

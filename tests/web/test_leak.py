@@ -334,6 +334,10 @@ RESAMPLE_SETTINGS = {
             4,
         ),
     ],
+    "kemps": [
+        ("kemps(ranks=5,max_turns=30)", ("greedy", "kbgreedy", "blocking"), 3),
+        ("kemps(players=2,table=4,ranks=5,max_turns=30)", ("greedy", "blocking2023"), 3),
+    ],
 }
 
 

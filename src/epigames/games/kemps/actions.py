@@ -1,0 +1,91 @@
+"""Kemps actions: a swap with the table, the end of a turn; the deck of a game."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from epigames.cards import Card, Rank, Suit
+from epigames.errors import InputError
+
+HAND_SIZE = 4
+#: A rank's cards: four of a kind is a Kemps.
+OF_A_KIND = 4
+
+
+class KempsActionError(InputError):
+    """Text that is not a Kemps action (`swap 3 7♥`, `done`) or card."""
+
+
+@functools.cache
+def kemps_deck(ranks: int) -> tuple[Card, ...]:
+    """The `ranks` lowest ranks (2 up; 13 is the 52-card deck), rank by rank."""
+    chosen = sorted(Rank, key=lambda r: r.value)[:ranks]
+    return tuple(Card(rank, suit) for rank in chosen for suit in Suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Take the table card in `slot` (0-based) and put `card` from the hand in its place.
+
+    Written with the slot counted from 1: `swap 3 7♥` takes the third table card.
+    """
+
+    slot: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"swap {self.slot + 1} {self.card}"
+
+    @classmethod
+    def parse(cls, text: str) -> Swap:
+        """Read `swap 3 7♥` (slot from 1, then the hand card to put down).
+
+        Raises:
+            KempsActionError: not of that form.
+        """
+        words = text.split()
+        if len(words) != 3 or words[0].lower() != "swap" or not words[1].isdigit():
+            raise KempsActionError(
+                f"cannot read action {text!r}; expected 'swap SLOT CARD' (e.g. 'swap 3 7♥', "
+                "slots counted from 1) or 'done'"
+            )
+        slot = int(words[1])
+        if slot < 1:
+            raise KempsActionError(f"cannot read action {text!r}: slots count from 1")
+        try:
+            card = Card.parse(words[2])
+        except InputError as error:
+            raise KempsActionError(f"cannot read action {text!r}: {error}") from None
+        return cls(slot - 1, card)
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """End the turn (with or without swaps)."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+DONE = Done()
+
+
+def parse_action(text: str) -> Swap | Done | Card:
+    """Read `swap 3 7♥`, `done` (or `pass`), or a card drawn by chance (`7♥`).
+
+    Raises:
+        KempsActionError: none of these.
+    """
+    stripped = text.strip()
+    if stripped.lower() in ("done", "pass"):
+        return DONE
+    if stripped.lower().startswith("swap"):
+        return Swap.parse(stripped)
+    try:
+        return Card.parse(stripped)
+    except InputError:
+        raise KempsActionError(
+            f"cannot read action {text!r}; expected 'swap SLOT CARD' (e.g. 'swap 3 7♥'), "
+            "'done', or a card drawn by chance"
+        ) from None

@@ -1,0 +1,247 @@
+"""The events of a Kemps game and the facts they carry.
+
+Holders in the facts are layout indices: the seats, then the table, the deck, the discard
+pile and the cards out of the game (`holders`). Everything but a seat's own cards is
+public: the table lies face up, a retired table goes to the discard pile in view, and a
+Kemps shows the four cards that leave the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
+from epigames.cards.fact_types import CardFact
+from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
+from epigames.games.events import Fact, PublicAnnouncement
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The layout indices of the locations of a game with `players` seats."""
+
+    table: int
+    deck: int
+    discard: int
+    out: int
+
+    @classmethod
+    def of(cls, players: int) -> Places:
+        """Seats first, then the table, the deck, the discard pile, out of the game."""
+        return cls(players, players + 1, players + 2, players + 3)
+
+
+def _cards(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards) or "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class NoKemps(CardFact):
+    """``holder``'s four cards are not four of a kind (its turn ended without a Kemps)."""
+
+    name: ClassVar[str] = "no_kemps"
+    holder: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameDealt(PublicAnnouncement):
+    """The first deal: the table face up, four cards to each seat, the rest the deck."""
+
+    kind: ClassVar[str] = "deal"
+    table: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    deck_size: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `The cards are dealt: 4 each; on the table 6♥ 5♦ …; 34 in the deck.`"""
+        sizes = ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.hand_sizes))
+        return (
+            f"The cards are dealt ({sizes}); on the table {_cards(self.table)}; "
+            f"{self.deck_size} in the deck."
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """Each holder's count, then the table's cards."""
+        at = Places.of(len(self.hand_sizes))
+        counts: tuple[Fact, ...] = (
+            *(Count(s, n) for s, n in enumerate(self.hand_sizes)),
+            Count(at.table, len(self.table)),
+            Count(at.deck, self.deck_size),
+        )
+        return (*counts, *(Holds(at.table, c) for c in self.table))
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped(PublicAnnouncement):
+    """A seat takes the table card of a slot and puts a hand card in its place."""
+
+    kind: ClassVar[str] = "swap"
+    seat: int
+    slot: int
+    taken: Card
+    put: Card
+    players: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `South takes 5♦ (slot 2) and puts down 4♥.`"""
+        who, slot = self.name_of(self.seat), self.slot + 1
+        return f"{who} takes {self.taken} (slot {slot}) and puts down {self.put}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The two public moves."""
+        table = Places.of(self.players).table
+        return (Moved(self.taken, table, self.seat), Moved(self.put, self.seat, table))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(PublicAnnouncement):
+    """A seat ends its turn without a Kemps: its hand is not four of a kind."""
+
+    kind: ClassVar[str] = "turn"
+    seat: int
+    swaps: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `West ends the turn after 2 swaps: no Kemps.`"""
+        did = (
+            f"after {self.swaps} swap{'s' * (self.swaps != 1)}" if self.swaps else "without a swap"
+        )
+        return f"{self.name_of(self.seat)} ends the turn {did}: no Kemps."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat's hand is not four of a kind."""
+        return (NoKemps(self.seat),)
+
+
+@dataclass(frozen=True, slots=True)
+class Kemps(PublicAnnouncement):
+    """A seat calls Kemps: its four cards of one rank leave the game, and it scores."""
+
+    kind: ClassVar[str] = "kemps"
+    seat: int
+    cards: tuple[Card, ...]
+    score: int
+    reshuffled: bool
+    players: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `North: Kemps! Four 7s leave the game (North has 2).`"""
+        rank = self.cards[0].rank.text
+        shuffle = " The discard pile is shuffled into the deck." if self.reshuffled else ""
+        return (
+            f"{self.name_of(self.seat)}: Kemps! Four {rank}s leave the game "
+            f"({self.name_of(self.seat)} has {self.score}).{shuffle}"
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat held the four cards; they go out of the game; the reshuffle if any
+        (the deck is short of a new hand)."""
+        at = Places.of(self.players)
+        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
+        out = tuple(Moved(c, self.seat, at.out) for c in self.cards)
+        shuffle = (Reshuffled(at.discard, at.deck),) if self.reshuffled else ()
+        return (*held, *out, *shuffle)
+
+
+@dataclass(frozen=True, slots=True)
+class NewHand(PublicAnnouncement):
+    """After a Kemps, the seat draws a new hand face down from the deck."""
+
+    kind: ClassVar[str] = "new_hand"
+    seat: int
+    n: int
+    players: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `East draws a new hand of 4 from the deck.`"""
+        return f"{self.name_of(self.seat)} draws a new hand of {self.n} from the deck."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The hidden draw."""
+        return (Drew(self.seat, self.n, Places.of(self.players).deck),)
+
+
+@dataclass(frozen=True, slots=True)
+class TableCleared(PublicAnnouncement):
+    """Nobody changed the table for a while: it goes to the discard pile (and the pile
+    into the deck when the deck is short of a new table)."""
+
+    kind: ClassVar[str] = "clear"
+    cards: tuple[Card, ...]
+    reshuffled: bool
+    players: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `The table 6♥ 5♦ … goes to the discard pile.`"""
+        shuffle = "; the discard pile is shuffled into the deck" if self.reshuffled else ""
+        return f"The table {_cards(self.cards)} goes to the discard pile{shuffle}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The table cards move to the discard pile; then the reshuffle if any."""
+        at = Places.of(self.players)
+        moves: tuple[Fact, ...] = tuple(Moved(c, at.table, at.discard) for c in self.cards)
+        return (*moves, Reshuffled(at.discard, at.deck)) if self.reshuffled else moves
+
+
+@dataclass(frozen=True, slots=True)
+class TableDealt(PublicAnnouncement):
+    """A new table is dealt face up from the deck."""
+
+    kind: ClassVar[str] = "table"
+    cards: tuple[Card, ...]
+    players: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `A new table: 3♥ 5♠ 4♦ 7♥ 3♦ 5♦.`"""
+        return f"A new table: {_cards(self.cards)}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """Each card moves from the deck to the table."""
+        at = Places.of(self.players)
+        return tuple(Moved(c, at.deck, at.table) for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(PublicAnnouncement):
+    """The game ends: no cards left for a new hand, or the turn cap was reached."""
+
+    kind: ClassVar[str] = "game_over"
+    scores: tuple[int, ...]
+    capped: bool
+
+    @property
+    def text(self) -> str:
+        """E.g. `Game over: South 3, West 4, North 2.`"""
+        scores = ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.scores))
+        why = " (turn cap reached)" if self.capped else ""
+        return f"Game over{why}: {scores}."
+
+
+__all__ = [
+    "Dealt",
+    "GameDealt",
+    "GameOver",
+    "Kemps",
+    "NewHand",
+    "NoKemps",
+    "Places",
+    "Swapped",
+    "TableCleared",
+    "TableDealt",
+    "TurnEnded",
+]

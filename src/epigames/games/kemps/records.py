@@ -1,0 +1,144 @@
+"""What the seats of a Kemps game have observed, kept up to date event by event.
+
+`Records.absorb(event)` reads nothing but the event. The public part (the table, counts,
+scores, the cards out of the game, this turn's swaps) follows the public announcements;
+`hands[s]` is seat `s`'s own record of its hand, in hand order (a card taken from the
+table takes the place of the card put down), following its private `Dealt` observations
+and its own public moves.
+"""
+
+from __future__ import annotations
+
+from epigames.cards import Card, CardLayout
+from epigames.games.events import Event
+from epigames.games.kemps.events import (
+    Dealt,
+    GameDealt,
+    Kemps,
+    NewHand,
+    Swapped,
+    TableCleared,
+    TableDealt,
+    TurnEnded,
+)
+from epigames.games.kemps.knowledge import PublicTracker
+
+
+class Records:
+    """Observation-derived records of every seat; all fields hold immutable values.
+
+    Attributes:
+        hands: `hands[s]` = the cards seat `s` knows it holds, in hand order.
+        table: the table's cards, slot by slot (public).
+        sizes: public hand sizes.
+        deck: public number of cards in the deck.
+        discard: public number of cards in the discard pile.
+        out: the cards out of the game, in order (public).
+        scores: public Kemps counts.
+        swaps: swaps made in the turn under way (public).
+        put_down: cards put down in the turn under way, which may not be taken back.
+        turns: turns completed (public).
+        announcements: every public announcement so far, in order (append-only).
+        tracker: folds `announcements` into card knowledge when a view asks for it.
+    """
+
+    __slots__ = (
+        "announcements",
+        "deck",
+        "discard",
+        "hands",
+        "out",
+        "put_down",
+        "scores",
+        "sizes",
+        "swaps",
+        "table",
+        "tracker",
+        "turns",
+    )
+
+    def __init__(self, players: int, layout: CardLayout) -> None:
+        self.announcements: list[Event] = []
+        self.tracker = PublicTracker(layout)
+        self.hands: list[tuple[Card, ...]] = [()] * players
+        self.table: tuple[Card, ...] = ()
+        self.sizes: tuple[int, ...] = (0,) * players
+        self.deck = len(layout.cards)
+        self.discard = 0
+        self.out: tuple[Card, ...] = ()
+        self.scores: tuple[int, ...] = (0,) * players
+        self.swaps = 0
+        self.put_down: frozenset[Card] = frozenset()
+        self.turns = 0
+
+    def copy(self) -> Records:
+        """An independent copy (the values are shared: they never change)."""
+        other = Records.__new__(Records)
+        for name in Records.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.announcements = list(self.announcements)
+        other.tracker = self.tracker.copy()
+        other.hands = list(self.hands)
+        return other
+
+    def absorb(self, event: Event) -> None:
+        """Update the records with one event (public or private)."""
+        if event.public:
+            self.announcements.append(event)
+        kind = type(event)
+        if kind is Swapped:
+            assert isinstance(event, Swapped)
+            table = list(self.table)
+            table[event.slot] = event.put
+            self.table = tuple(table)
+            hand = list(self.hands[event.seat])
+            if event.put in hand:  # the seat's own record (others keep an empty one)
+                hand[hand.index(event.put)] = event.taken
+                self.hands[event.seat] = tuple(hand)
+            self.swaps += 1
+            self.put_down = self.put_down | {event.put}
+        elif kind is TurnEnded:
+            self._end_turn()
+        elif kind is Kemps:
+            assert isinstance(event, Kemps)
+            self.hands[event.seat] = ()
+            self.sizes = _replace(self.sizes, event.seat, 0)
+            self.out = (*self.out, *event.cards)
+            self.scores = _replace(self.scores, event.seat, event.score)
+            self._reshuffle(event.reshuffled)
+            self._end_turn()
+        elif kind is NewHand:
+            assert isinstance(event, NewHand)
+            self.deck -= event.n
+            self.sizes = _replace(self.sizes, event.seat, event.n)
+        elif kind is Dealt:
+            assert isinstance(event, Dealt)
+            self.hands[event.seat] = tuple(event.cards)
+        elif kind is TableCleared:
+            assert isinstance(event, TableCleared)
+            self.discard += len(event.cards)
+            self.table = ()
+            self._reshuffle(event.reshuffled)
+        elif kind is TableDealt:
+            assert isinstance(event, TableDealt)
+            self.table = event.cards
+            self.deck -= len(event.cards)
+        elif kind is GameDealt:
+            assert isinstance(event, GameDealt)
+            self.table = event.table
+            self.sizes = event.hand_sizes
+            self.deck = event.deck_size
+
+    def _end_turn(self) -> None:
+        self.swaps = 0
+        self.put_down = frozenset()
+        self.turns += 1
+
+    def _reshuffle(self, reshuffled: bool) -> None:
+        if reshuffled:
+            self.deck += self.discard
+            self.discard = 0
+
+
+def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    return (*values[:index], value, *values[index + 1 :])

@@ -1,0 +1,453 @@
+"""The Kemps rules as the 2023 program plays them: parameters and states.
+
+The deck (the `ranks` lowest ranks of four suits; 13 is the 52-card deck) is shuffled:
+`table` cards are dealt face up, then four to each seat; the rest is the deck. Seats take
+turns in order. In a turn a player makes up to `max_swaps` swaps, each taking a table card
+into its hand and putting a hand card in the same slot (not taking back a card it put
+down in the same turn), and then ends the turn. If its four cards are then of one rank
+it scores a Kemps: the four cards leave the game and it draws a new hand of four from the
+deck (the discard pile shuffled into the deck first if the deck is short); a new hand
+that is already four of a kind scores at the end of the player's next turn. When the
+deck and the discard pile together hold fewer than four cards, that Kemps ends the game.
+
+At the start of a turn after `redeal_after` turns in a row that left the table as it
+was, the table goes to the discard pile and a new one is dealt from the deck (the pile,
+the old table included, shuffled into the deck first if the deck is short).
+
+Every shuffle is explicit chance: each card drawn from the deck is a chance outcome,
+every card in the deck equally likely. A seat's return is its number of Kemps. A game
+also stops after `max_turns` turns, reported as capped (`GameOver.capped`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from epigames.cards import Card, spectator_picture
+from epigames.errors import IllegalActionError
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    State,
+    illegal_action,
+    register_game,
+    replayed,
+)
+from epigames.games.kemps.actions import (
+    HAND_SIZE,
+    OF_A_KIND,
+    Done,
+    Swap,
+    kemps_deck,
+    parse_action,
+)
+from epigames.games.kemps.events import (
+    Dealt,
+    GameDealt,
+    GameOver,
+    Kemps,
+    NewHand,
+    Places,
+    Swapped,
+    TableCleared,
+    TableDealt,
+    TurnEnded,
+)
+from epigames.games.kemps.knowledge import layout_for
+from epigames.games.kemps.records import Records
+from epigames.games.kemps.views import KempsView
+from epigames.games.params import GameStringError, Param
+from epigames.games.picture import HasPictures, KripkePicture, subject_card
+from epigames.games.recorded import RecordedViews
+
+SEAT_NAMES = ("South", "West", "North", "East", "Southwest", "Northeast")
+#: A chance draw that goes to the table rather than to a seat.
+_TO_TABLE = -1
+
+
+@register_game
+@dataclass(frozen=True)
+class KempsGame(Game):
+    """Kemps as the 2023 program plays it: collect four of a kind by swapping with the table."""
+
+    name: ClassVar[str] = "kemps"
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("players", int, 3, min=2, max=len(SEAT_NAMES), help="number of seats"),
+        Param("table", int, 6, min=1, max=12, help="cards face up on the table"),
+        Param("ranks", int, 13, min=2, max=13, help="ranks in the deck (4 cards each), from 2 up"),
+        Param("max_swaps", int, 4, min=1, max=8, help="swaps a player may make in one turn"),
+        Param(
+            "redeal_after",
+            int,
+            3,
+            min=1,
+            max=100,
+            help="turns in a row without a change after which the table is replaced",
+        ),
+        Param("max_turns", int, 10_000, min=1, help="turns after which the game is capped"),
+    )
+    players: int = 3
+    table: int = 6
+    ranks: int = 13
+    max_swaps: int = 4
+    redeal_after: int = 3
+    max_turns: int = 10_000
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        cards = self.ranks * OF_A_KIND
+        # The first deal needs the table and every hand (the deck may be empty).
+        need = self.table + HAND_SIZE * self.players
+        if need > cards:
+            raise GameStringError(
+                f"{self.name}: {self.players} players and a table of {self.table} need at "
+                f"least {need} cards, but {self.ranks} ranks have "
+                f"{cards}; use more ranks, fewer players or a smaller table"
+            )
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """South, West, North, … in turn order."""
+        return SEAT_NAMES[: self.players]
+
+    @property
+    def returns_range(self) -> tuple[float, float]:
+        """From no Kemps to every rank."""
+        return (0, self.ranks)
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """Every card of this game, rank by rank."""
+        return kemps_deck(self.ranks)
+
+    def new_initial_state(self) -> KempsState:
+        """The state before the first deal."""
+        return KempsState(self)
+
+    def parse_action(self, text: str) -> Hashable:
+        """Read `swap 3 7♥` (slot from 1), `done`, or a card drawn by chance (`7♥`)."""
+        return parse_action(text)
+
+
+class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
+    """A Kemps position; see the module docstring for the rules."""
+
+    view_class = KempsView
+
+    def __init__(self, game: KempsGame) -> None:
+        n = game.players
+        self.game: KempsGame = game
+        self._names = game.seat_names
+        self._at = Places.of(n)
+        self._deck: list[Card] = list(game.deck)
+        self._discard: list[Card] = []
+        self._table: list[Card] = []
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._out: list[Card] = []
+        self._scores = [0] * n
+        self._player = CHANCE
+        self._seat = 0  # whose turn it is, or will be after the chance draws
+        self._swaps = 0
+        self._put_down: set[Card] = set()
+        self._idle = 0
+        self._turns = 0
+        self._capped = False
+        self._queue: list[int] = [_TO_TABLE] * game.table + [
+            s for s in range(n) for _ in range(HAND_SIZE)
+        ]
+        self._drawn: list[Card] = []
+        self._changed = False  # whether the turn whose new hand is being drawn swapped
+        self._start_log(n)
+        self._records = Records(n, layout_for(game.ranks, game.seat_names))
+
+    # --- the State interface -------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` while cards are drawn, `TERMINAL` at the end."""
+        return self._player
+
+    @property
+    def capped(self) -> bool:
+        """Whether the game stopped at the turn cap rather than by the rules."""
+        return self._capped
+
+    @property
+    def turns(self) -> int:
+        """Turns completed."""
+        return self._turns
+
+    def legal_actions(self) -> list[Swap | Done]:
+        """`done`, then every allowed swap (none at chance nodes and at the end)."""
+        if self._player < 0:
+            return []
+        return list(self.observation(self._player).legal_actions)
+
+    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+        """While drawing: each card of the deck, equally likely, is the next one drawn."""
+        if self._player != CHANCE:
+            return []
+        p = 1.0 / len(self._deck)
+        return [(card, p) for card in self._deck]
+
+    def apply(self, action: Hashable) -> None:
+        """Draw a card (chance), swap with the table, or end the turn.
+
+        Raises:
+            IllegalActionError: not legal here; the state is unchanged.
+        """
+        p = self._player
+        if p == CHANCE and type(action) is Card and action in self._deck:
+            self._history.append(action)
+            self._draw(action)
+            return
+        if p >= 0 and type(action) is Swap:
+            slot, card = action.slot, action.card
+            table = self._table
+            if (
+                0 <= slot < len(table)
+                and table[slot] not in self._put_down
+                and card in self._hands[p]
+            ):
+                self._history.append(action)
+                self._swap(p, slot, card)
+                return
+            raise _with_reason(illegal_action(self, action), self._why_not(p, slot, card))
+        elif p >= 0 and type(action) is Done:
+            self._history.append(action)
+            self._end_turn(p)
+            return
+        raise illegal_action(self, action)
+
+    def _why_not(self, p: int, slot: int, card: Card) -> str:
+        table = self._table
+        if not 0 <= slot < len(table):
+            return f"the table has slots 1 to {len(table)}"
+        if table[slot] in self._put_down:
+            return f"{table[slot]} was put down this turn and may not be taken back"
+        return f"{card} is not in {self._names[p]}'s hand"
+
+    def returns(self) -> tuple[float, ...]:
+        """Kemps so far."""
+        return tuple(float(s) for s in self._scores)
+
+    def clone(self) -> KempsState:
+        """An independent copy; cards, events and actions are shared immutable values."""
+        other = KempsState.__new__(KempsState)
+        other.__dict__.update(self.__dict__)
+        other._deck, other._discard = list(self._deck), list(self._discard)
+        other._table, other._out = list(self._table), list(self._out)
+        other._hands = [list(h) for h in self._hands]
+        other._scores = list(self._scores)
+        other._put_down = set(self._put_down)
+        other._queue, other._drawn = list(self._queue), list(self._drawn)
+        self._clone_records(other)
+        return other
+
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The true hands, in hand order: for referees and tests, never for strategies."""
+        return tuple(tuple(h) for h in self._hands)
+
+    def location(self, card: Card) -> int:
+        """The true holder of a card as a layout index (cards being drawn are in the deck)."""
+        for s, hand in enumerate(self._hands):
+            if card in hand:
+                return s
+        if card in self._table:
+            return self._at.table
+        if card in self._discard:
+            return self._at.discard
+        if card in self._out:
+            return self._at.out
+        return self._at.deck
+
+    def picture_subjects(self) -> list[str]:
+        """The cards still in play, each with a Kripke picture; none before the deal."""
+        if not self._records.announcements:
+            return []
+        return [str(c) for c in self.game.deck if c not in self._out]
+
+    def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
+        """A card's Kripke picture from `seat`'s view (None: a spectator's).
+
+        Raises:
+            InputError: the subject is not a card in play.
+            SeatError: no such seat.
+        """
+        in_play = [c for c in self.game.deck if c not in self._out]
+        if not self._records.announcements:
+            in_play = []
+        card = subject_card(self.game, subject, in_play, Card.parse, "none yet")
+        if seat is not None:
+            return self.observation(seat).knowledge.picture(str(card))
+        knowledges = [self.observation(s).knowledge for s in range(self.game.players)]
+        return spectator_picture(knowledges, card, self.location(card))
+
+    def resample(self, seat: int, rng: random.Random) -> KempsState:
+        """The same game with other hidden draws that `seat` cannot tell from the true ones.
+
+        Draws where every card is now from the seat's exact knowledge (uniform over the
+        consistent deals), then walks the history backwards from there: a swap gives the
+        player back the card it put down, a Kemps gives back its four cards, and each
+        hidden draw (another seat's first hand or new hand) gets the cards that player
+        holds at that point. Table draws and the seat's own draws stay as they were.
+        Replaying the history with those draws leads to the sampled deal.
+        """
+        if self._player == CHANCE and not self._records.announcements:
+            dealt = list(self._history)  # mid-deal: nothing seen yet, any order will do
+            rng.shuffle(dealt)
+            return replayed(self, dealt)
+        world = self.observation(seat).knowledge.sample_world(rng)
+        deck = self.game.deck
+        n = self.game.players
+        hands: list[list[Card]] = [
+            [deck[c] for c, h in enumerate(world) if h == s] for s in range(n)
+        ]
+        steps = _annotate(self.game, self._history)
+        history = list(self._history)
+        for i in reversed(range(len(history))):
+            for kind, who, cards in reversed(steps[i]):
+                if kind == "swap":
+                    taken, put = cards
+                    hands[who][hands[who].index(taken)] = put
+                elif kind == "kemps":
+                    hands[who] = list(cards)
+                else:  # the last card of a hand drawn
+                    if who != seat:
+                        history[i - len(hands[who]) + 1 : i + 1] = hands[who]
+                    hands[who] = []
+        return replayed(self, history, seat)
+
+    # --- the rules -------------------------------------------------------------
+
+    def _draw(self, card: Card) -> None:
+        self._deck.remove(card)
+        self._drawn.append(card)
+        self._queue.pop(0)
+        if self._queue:
+            return
+        drawn, self._drawn = self._drawn, []
+        names, n = self._names, self.game.players
+        if not self._records.announcements:  # the first deal
+            size = self.game.table
+            self._table = drawn[:size]
+            for s in range(n):
+                self._hands[s] = drawn[size + HAND_SIZE * s : size + HAND_SIZE * (s + 1)]
+            sizes = tuple(len(h) for h in self._hands)
+            self._publish(GameDealt(tuple(self._table), sizes, len(self._deck), names=names))
+            for s in range(n):
+                self._publish(Dealt(s, tuple(self._hands[s]), names=names))
+            self._player = self._seat
+        elif not self._table:  # a new table
+            self._table = drawn
+            self._publish(TableDealt(tuple(drawn), n, names=names))
+            self._player = self._seat
+        else:  # a new hand after a Kemps
+            s = self._seat
+            self._hands[s] = drawn
+            self._publish(NewHand(s, len(drawn), n, names=names))
+            self._publish(Dealt(s, tuple(drawn), names=names))
+            self._after_turn(self._changed)
+
+    def _swap(self, p: int, slot: int, card: Card) -> None:
+        hand, table = self._hands[p], self._table
+        taken = table[slot]
+        hand[hand.index(card)] = taken
+        table[slot] = card
+        self._put_down.add(card)
+        self._swaps += 1
+        self._publish(Swapped(p, slot, taken, card, self.game.players, names=self._names))
+        if self._swaps >= self.game.max_swaps:
+            self._end_turn(p)
+
+    def _end_turn(self, p: int) -> None:
+        changed = self._swaps > 0
+        hand = self._hands[p]
+        if len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1:
+            self._scores[p] += 1
+            cards = tuple(sorted(hand))
+            self._hands[p] = []
+            self._out.extend(cards)
+            more = len(self._deck) + len(self._discard) >= HAND_SIZE
+            reshuffled = more and len(self._deck) < HAND_SIZE
+            if reshuffled:
+                self._deck.extend(self._discard)
+                self._discard.clear()
+            n = self.game.players
+            self._publish(Kemps(p, cards, self._scores[p], reshuffled, n, names=self._names))
+            if more:
+                self._changed = changed
+                self._queue = [p] * HAND_SIZE
+                self._player = CHANCE
+                return
+            self._finish(capped=False)
+            return
+        self._publish(TurnEnded(p, self._swaps, names=self._names))
+        self._after_turn(changed)
+
+    def _after_turn(self, changed: bool) -> None:
+        self._idle = 0 if changed else self._idle + 1
+        self._turns += 1
+        self._swaps = 0
+        self._put_down = set()
+        if self._turns >= self.game.max_turns:
+            self._finish(capped=True)
+            return
+        self._seat = (self._seat + 1) % self.game.players
+        if self._idle < self.game.redeal_after:
+            self._player = self._seat
+            return
+        self._idle = 0
+        old, size = tuple(self._table), self.game.table
+        self._discard.extend(old)
+        self._table = []
+        reshuffled = len(self._deck) < size
+        if reshuffled:
+            self._deck.extend(self._discard)
+            self._discard.clear()
+        self._publish(TableCleared(old, reshuffled, self.game.players, names=self._names))
+        self._queue = [_TO_TABLE] * size
+        self._player = CHANCE
+
+    def _finish(self, capped: bool) -> None:
+        self._capped = capped
+        self._player = TERMINAL
+        self._publish(GameOver(tuple(self._scores), capped, names=self._names))
+
+
+def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:
+    """The error with the reason the move is not allowed before the list of legal ones."""
+    text = str(error)
+    head, sep, tail = text.partition("; legal actions")
+    return IllegalActionError(f"{head}: {reason}{sep}{tail}")
+
+
+def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
+    """Per step of a history, what it did to the hands, in order: a swap `(taken, put)`,
+    a Kemps (its cards), the last draw of a seat's hand; found by replaying it."""
+    state = game.new_initial_state()
+    steps: list[list[_Undo]] = []
+    for action in history:
+        player = state.current_player
+        step: list[_Undo] = []
+        if player == CHANCE:
+            queue = state._queue
+            if queue[0] >= 0 and (len(queue) == 1 or queue[1] != queue[0]):
+                step.append(("draw", queue[0], ()))
+        elif type(action) is Swap:
+            step.append(("swap", player, (state._table[action.slot], action.card)))
+        events = len(state.events)
+        state.apply(action)
+        for event in state.events[events:]:
+            if type(event) is Kemps:
+                step.append(("kemps", event.seat, event.cards))
+        steps.append(step)
+    return steps
+
+
+#: What a step did to a seat's hand: its kind, the seat, the cards.
+_Undo = tuple[str, int, tuple[Card, ...]]

@@ -1,0 +1,222 @@
+"""The 2023 report's strategies: greedy, KB greedy and blocking.
+
+All three plan a whole turn at its first decision from the hand and the table (hand
+first), as the report's program does, and then play the plan one swap at a time:
+
+- *greedy* counts the ranks in view and commits to the most frequent ones (as many as fit
+  in four cards, ties to the rank seen first), then takes those ranks' table cards,
+  putting down hand cards of other ranks in a random order;
+- *kbgreedy* first drops every rank the seat must not collect: a rank some card of which
+  may be in another player's hand (the seat's exact knowledge), and a rank on its
+  do-not-collect list; no rank left, no move;
+- *blocking* is kbgreedy, then it takes table cards of ranks on the do-not-collect list
+  (and, unless `seed_compat`, of ranks other players may be collecting) with the hand
+  cards it does not need, and keeps such cards in its hand.
+
+The do-not-collect list follows the public log. In `seed_compat` mode it is the
+program's: a rank joins when another player takes a card of it or calls Kemps with it,
+and leaves when another player puts a card of it down, even if that player still holds
+one. Otherwise it is the ranks of which some card is known to be in another player's
+hand. `seed_compat` also keeps the program's blocking bug: it never blocks a rank for
+being possibly held by others, only for being on the list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from epigames.cards import Card, Rank
+from epigames.games.core import View
+from epigames.games.kemps.actions import DONE, OF_A_KIND, Swap
+from epigames.games.kemps.events import Kemps, Swapped
+from epigames.games.kemps.views import KempsView
+from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A turn's swaps and why: the ranks collected, blocked and avoided."""
+
+    swaps: tuple[Swap, ...]
+    collect: tuple[Rank, ...]
+    blocked: tuple[Card, ...] = ()
+    avoided: tuple[Rank, ...] = ()
+
+    def __str__(self) -> str:
+        parts = []
+        if self.avoided:
+            parts.append(f"I avoid {_ranks(self.avoided)}: others may hold or collect them")
+        if self.collect:
+            parts.append(f"I collect {_ranks(self.collect)}")
+        if self.blocked:
+            parts.append(f"I block {' '.join(str(c) for c in self.blocked)}")
+        if not self.swaps:
+            parts.append("no swap helps")
+        return "; ".join(parts) + "."
+
+
+def _ranks(ranks: Sequence[Rank]) -> str:
+    return ", ".join(f"{r.text}s" for r in ranks) or "nothing"
+
+
+def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
+    """The ranks the seat keeps off its collection (see the module docstring)."""
+    me = view.seat
+    if seed_compat:
+        ranks: set[Rank] = set()
+        for event in view.log:
+            if type(event) is Swapped and event.seat != me:
+                ranks.add(event.taken.rank)
+                ranks.discard(event.put.rank)
+            elif type(event) is Kemps and event.seat != me:
+                ranks.add(event.cards[0].rank)
+        return ranks
+    known = view.knowledge.known_holders()
+    cards = view.knowledge.layout.cards
+    players = view.game.num_players
+    return {
+        card.rank  # type: ignore[attr-defined]
+        for card, h in zip(cards, known, strict=True)
+        if 0 <= h < players and h != me
+    }
+
+
+def maybe_elsewhere(view: KempsView) -> set[Rank]:
+    """The ranks some card of which may be in another player's hand."""
+    knowledge = view.knowledge
+    masks = knowledge.possible_masks()
+    others = 0
+    for seat in range(view.game.num_players):
+        if seat != view.seat:
+            others |= masks[seat]
+    cards = knowledge.layout.cards
+    return {cards[c].rank for c in range(len(cards)) if others >> c & 1}  # type: ignore[attr-defined]
+
+
+def plan_turn(
+    view: KempsView, rng: random.Random, kb_based: bool, blocking: bool, seed_compat: bool
+) -> Plan:
+    """The report's plan for this turn, from the hand and table at its start."""
+    hand, table = list(view.hand), list(view.table)
+    seen = hand + table
+    counter = Counter(card.rank for card in seen)
+    avoided: list[Rank] = []
+    dnc: set[Rank] = set()
+    elsewhere: set[Rank] = set()
+    if kb_based:
+        dnc = do_not_collect(view, seed_compat)
+        elsewhere = maybe_elsewhere(view)
+        for rank in list(counter):
+            if rank in dnc or rank in elsewhere:
+                del counter[rank]
+                avoided.append(rank)
+        if not counter:
+            return Plan((), (), (), tuple(avoided))
+    n = 1
+    while sum(k for _, k in counter.most_common(n + 1)) <= OF_A_KIND and n < len(counter):
+        n += 1
+    collect = tuple(rank for rank, _ in counter.most_common(n))
+    wanted = [card for card in seen if card.rank in collect]
+    discards = [card for card in hand if card not in wanted]
+    rng.shuffle(discards)
+    swaps: list[Swap] = []
+    put_down: set[Card] = set()
+
+    def swap(taken: Card) -> None:
+        put = discards.pop(0)
+        slot = table.index(taken)
+        swaps.append(Swap(slot, put))
+        hand[hand.index(put)] = taken
+        table[slot] = put
+        put_down.add(put)
+
+    for card in wanted:
+        if card in table and discards:
+            swap(card)
+    blocked: list[Card] = []
+    if blocking:
+        # The program's bug passes a card where a rank is expected: always false.
+        maybe_collected = set() if seed_compat else elsewhere
+        block = [
+            card
+            for card in seen
+            if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted
+        ]
+        while discards and block:
+            card = block.pop(0)
+            if card in hand:
+                discards.remove(card)  # it blocks already: keep it
+            elif card not in put_down:  # no taking back a card put down this turn
+                swap(card)
+                blocked.append(card)
+    return Plan(tuple(swaps), collect, tuple(blocked), tuple(avoided))
+
+
+class ReportPlayer(Strategy):
+    """Plays a turn's plan (`plan_turn`) swap by swap, then ends the turn."""
+
+    kb_based = False
+    blocking = False
+    seed_compat = False
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self._plan: Plan | None = None
+        self._turn = -1
+
+    def choose(self, view: View) -> Decision:
+        """The next swap of this turn's plan, or `done`."""
+        assert isinstance(view, KempsView)
+        if self._plan is None or self._turn != view.turns or view.swaps == 0:
+            self._plan = plan_turn(view, self.rng, self.kb_based, self.blocking, self.seed_compat)
+            self._turn = view.turns
+        plan = self._plan
+        if view.swaps < len(plan.swaps):
+            action = plan.swaps[view.swaps]
+            taken = view.table[action.slot]
+            text = f"{plan} I take {taken} and put down {action.card}."
+            return Decision(action, Thought(text, frozenset([action.card])))
+        return Decision(DONE, Thought(f"{plan} I end my turn."))
+
+
+@register_strategy("kemps", "greedy")
+class Greedy(ReportPlayer):
+    """Collects the most frequent ranks in view, reading no knowledge."""
+
+    name = "greedy"
+
+
+@register_strategy("kemps", "kbgreedy")
+class KBGreedy(ReportPlayer):
+    """Greedy over the ranks nobody else may hold or collect."""
+
+    name = "kbgreedy"
+    kb_based = True
+
+
+@register_strategy("kemps", "blocking")
+class Blocking(ReportPlayer):
+    """KB greedy, and takes the cards others may collect with the cards it does not need."""
+
+    name = "blocking"
+    kb_based = True
+    blocking = True
+
+
+@register_strategy("kemps", "kbgreedy2023")
+class KBGreedy2023(KBGreedy):
+    """KB greedy with the program's do-not-collect list (`seed_compat`)."""
+
+    name = "kbgreedy2023"
+    seed_compat = True
+
+
+@register_strategy("kemps", "blocking2023")
+class Blocking2023(Blocking):
+    """Blocking with the program's do-not-collect list and blocking bug (`seed_compat`)."""
+
+    name = "blocking2023"
+    seed_compat = True

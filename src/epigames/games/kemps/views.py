@@ -1,0 +1,97 @@
+"""`KempsView`: what one seat sees of Kemps, and the knowledge it derives from that."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any, Final
+
+from epigames.cards import Card
+from epigames.games.kemps.actions import DONE, Done, Swap
+from epigames.games.kemps.knowledge import KempsKnowledge, PublicKemps, PublicTracker
+from epigames.games.recorded import RecordView
+
+if TYPE_CHECKING:
+    from epigames.games.events import Event
+    from epigames.games.kemps.records import Records
+    from epigames.games.kemps.rules import KempsGame
+
+
+class KempsView(RecordView[PublicTracker]):
+    """A seat's view: own hand, the table, counts, scores, this turn's swaps, the log."""
+
+    def __init__(
+        self, game: KempsGame, seat: int, current: int, log: list[Event], records: Records
+    ) -> None:
+        super().__init__(game, seat, current, log, records)
+        self._kemps_game = game
+        # The records' values are replaced, never changed: keeping them is a snapshot.
+        self._hand = records.hands[seat]
+        #: The table's cards, slot by slot (public).
+        self.table: Final = records.table
+        #: Cards per seat (public).
+        self.hand_sizes: Final = records.sizes
+        #: Cards in the deck and in the discard pile (public counts).
+        self.deck_size: Final = records.deck
+        self.discard_size: Final = records.discard
+        #: The cards out of the game, in the order they left (public).
+        self.out: Final = records.out
+        #: Each seat's Kemps so far (public).
+        self.scores: Final = records.scores
+        #: Swaps made in the turn under way, and the cards put down in it.
+        self.swaps: Final = records.swaps
+        self.put_down: Final = records.put_down
+        #: Turns completed (public).
+        self.turns: Final = records.turns
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """The seat's own cards, in hand order."""
+        return self._hand
+
+    @functools.cached_property
+    def public(self) -> PublicKemps:
+        """The public facts so far (the card engine's and the not-all facts)."""
+        return self._tracker.at(self._announcements, self._announced)
+
+    @functools.cached_property
+    def knowledge(self) -> KempsKnowledge:
+        """What this seat knows about where every card is: public facts + own hand.
+
+        Exact (sound and complete) and computed lazily; holders are layout indices: the
+        seats, then the table, the deck, the discard pile and out of the game.
+
+        Raises:
+            ValueError: before the first deal is over.
+        """
+        return KempsKnowledge.of(self.public, self.seat, self.hand)
+
+    @functools.cached_property
+    def legal_actions(self) -> tuple[Swap | Done, ...]:
+        """`done`, then every swap of a table card (not one put down this turn) for a hand card."""
+        if not self.is_my_turn:
+            return ()
+        swaps = [
+            Swap(slot, card)
+            for slot, taken in enumerate(self.table)
+            if taken not in self.put_down
+            for card in self.hand
+        ]
+        return (DONE, *swaps)
+
+    def _extra_dict(self) -> dict[str, Any]:
+        return {
+            "hand": [str(c) for c in self.hand],
+            "table": [str(c) for c in self.table],
+            "hand_sizes": list(self.hand_sizes),
+            "deck": self.deck_size,
+            "discard": self.discard_size,
+            "out": [str(c) for c in self.out],
+            "scores": list(self.scores),
+            "swaps": self.swaps,
+        }
+
+    def summary(self) -> str:
+        """E.g. `hand 7♥ 7♣ 2♠ 9♦ · table 7♠ … · 1 Kemps`."""
+        hand = " ".join(str(c) for c in self.hand) or "(empty)"
+        table = " ".join(str(c) for c in self.table) or "(empty)"
+        return f"hand {hand} · table {table} · {self.scores[self.seat]} Kemps"
