@@ -38,6 +38,7 @@ from epigames.games.core import (
     replayed,
 )
 from epigames.games.kemps.actions import (
+    DONE,
     HAND_SIZE,
     OF_A_KIND,
     Done,
@@ -123,6 +124,15 @@ class KempsGame(Game):
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, rank by rank."""
         return kemps_deck(self.ranks)
+
+    def distinct_actions(self) -> list[Swap | Done]:
+        """Every action some state allows: `done`, and a swap of each slot for each card."""
+        swaps = [Swap(slot, card) for slot in range(self.table) for card in self.deck]
+        return [DONE, *swaps]
+
+    def distinct_chance_outcomes(self) -> list[Card]:
+        """Every chance outcome: the card drawn next."""
+        return list(self.deck)
 
     def new_initial_state(self) -> KempsState:
         """The state before the first deal."""
