@@ -8,10 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from epigames.errors import ModelError
-from epigames.logic.formula import Atom, Formula, Kw, Not, conj, disj
+from epigames.logic.formula import Atom, Formula, Kw, Not, Top, conj, disj
 from epigames.logic.model import KripkeModel
 from epigames.logic.puzzles.common import frozen_mask
 from epigames.logic.relations import Partition
+from epigames.logic.symbolic import KnowledgeStructure
 
 
 def _check_children(n: int, muddy: Iterable[int]) -> frozenset[int]:
@@ -122,3 +123,59 @@ def play_muddy_children(model: KripkeModel) -> MuddyStory:
 def muddy_children_story(n: int, muddy: Iterable[int]) -> MuddyStory:
     """Build the model for `n` children with the given muddy ones and play the story."""
     return play_muddy_children(muddy_children(n, muddy))
+
+
+# --- the symbolic version: any number of children -------------------------------------
+
+
+def symbolic_muddy_children(
+    n: int, muddy: Iterable[int], *, backend: str | None = None
+) -> KnowledgeStructure:
+    """The muddy children as a knowledge structure: n variables instead of 2^n worlds.
+
+    Same names as `muddy_children`: atoms `m1` … `mn`, agents `"1"` … `"n"`; child i
+    observes every `m<j>` but its own. The muddy set is the designated state.
+    """
+    chosen = _check_children(n, muddy)
+    atoms = [f"m{i}" for i in range(1, n + 1)]
+    observations = {str(i): [a for a in atoms if a != f"m{i}"] for i in range(1, n + 1)}
+    structure = KnowledgeStructure.build(atoms, Top(), observations, backend=backend)
+    return structure.with_designated([[f"m{i}" for i in chosen]])
+
+
+@dataclass(frozen=True)
+class SymbolicMuddyStory:
+    """The muddy children story played on a knowledge structure.
+
+    Attributes:
+        n: number of children.
+        muddy: the muddy children.
+        rounds: as `MuddyStory.rounds` (`worlds` counts the structure's states).
+        structure: the structure after the last announcement.
+    """
+
+    n: int
+    muddy: frozenset[int]
+    rounds: tuple[MuddyRound, ...]
+    structure: KnowledgeStructure
+
+
+def play_symbolic_muddy_children(n: int, muddy: Iterable[int], *, backend: str | None = None,
+                                 ) -> SymbolicMuddyStory:  # fmt: skip
+    """The story of `play_muddy_children`, announced on `symbolic_muddy_children(n, muddy)`.
+
+    Raises ModelError when nobody is muddy (the father's announcement is then false).
+    """
+    chosen = _check_children(n, muddy)
+    structure = symbolic_muddy_children(n, chosen, backend=backend)
+    knows = [Kw(str(i), Atom(f"m{i}")) for i in range(1, n + 1)]
+    rounds: list[MuddyRound] = []
+    announcement = someone_muddy(n)
+    while True:
+        structure = structure.announce(announcement)
+        knowers = frozenset(i for i, f in enumerate(knows, 1) if structure.holds(f))
+        rounds.append(MuddyRound(announcement, structure.count_states(), knowers))
+        if knowers:
+            break
+        announcement = nobody_knows(n)
+    return SymbolicMuddyStory(n, chosen, tuple(rounds), structure)

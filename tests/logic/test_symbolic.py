@@ -1,0 +1,265 @@
+"""The symbolic engine: knowledge structures on BDDs agree with the explicit engine."""
+
+from __future__ import annotations
+
+from itertools import product
+from random import Random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from epigames.errors import InputError, ModelError, UnknownAgentError
+from epigames.logic import Atom, Exists, Forall, Formula, K, Kw, Not, Or, Top, parse
+from epigames.logic.puzzles import muddy_children_story
+from epigames.logic.puzzles.muddy_children import (
+    play_symbolic_muddy_children,
+    symbolic_muddy_children,
+)
+from epigames.logic.smcdel import SmcdelInput
+from epigames.logic.symbolic import (
+    BACKENDS,
+    KnowledgeStructure,
+    SymbolicUnavailableError,
+    backend_name,
+    bdd as bdd_module,
+    from_kripke,
+)
+from tests.logic.strategies import SEEDS, random_formula, random_s5_spec
+
+pytest.importorskip("dd")
+
+AVAILABLE = [b for b in BACKENDS if bdd_module._load(b) is not None]
+
+
+def build(text_law: str = "top", **obs: list[str]) -> KnowledgeStructure:
+    return KnowledgeStructure.build(["1", "2", "3"], parse(text_law), obs or {"a": ["1"]})
+
+
+# --- random structures: the two engines agree ----------------------------------------------
+
+
+def random_structure(seed: int) -> tuple[SmcdelInput, list[Formula]]:
+    """A small SMCDEL-style structure (random law and observations) and formulas over it."""
+    rnd = Random(seed)
+    variables = tuple(sorted(rnd.sample(range(1, 6), rnd.randint(1, 4))))
+    cubes = []
+    for values in product((False, True), repeat=len(variables)):
+        if rnd.random() < 0.6:
+            cubes.append(
+                parse(
+                    " & ".join(
+                        str(v) if b else f"~{v}" for v, b in zip(variables, values, strict=True)
+                    )
+                )
+            )
+    law = Or(tuple(cubes)) if cubes else parse("top")
+    agents = ("a", "b", "c")[: rnd.randint(1, 3)]
+    observations = {a: tuple(v for v in variables if rnd.random() < 0.5) for a in agents}
+    atoms = (*(str(v) for v in variables), "9")
+    formulas = [random_formula(rnd, agents, 4, atoms=atoms) for _ in range(3)]
+    return SmcdelInput(variables, law, observations), formulas
+
+
+def symbolic_of(data: SmcdelInput, backend: str | None = None) -> KnowledgeStructure:
+    return KnowledgeStructure.build(
+        [str(v) for v in data.variables],
+        data.law,
+        {a: [str(v) for v in vs] for a, vs in data.observations.items()},
+        backend=backend,
+    )
+
+
+def check_agree(seed: int, backend: str | None) -> None:
+    data, formulas = random_structure(seed)
+    model, states = data.explicit()
+    structure = symbolic_of(data, backend)
+    assert structure.count_states() == model.size
+    for f in formulas:
+        explicit = [
+            frozenset(str(v) for v in states[i]) for i in np.flatnonzero(model.truth_set(f))
+        ]
+        assert structure.where(f) == explicit, f"{f} on {data}"
+        assert structure.valid(f) == model.valid(f), str(f)
+
+
+@settings(max_examples=150, deadline=None)
+@given(SEEDS)
+def test_engines_agree_on_random_structures(seed: int) -> None:
+    check_agree(seed, None)
+
+
+@pytest.mark.parametrize("backend", AVAILABLE)
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS)
+def test_every_backend_agrees(backend: str, seed: int) -> None:
+    check_agree(seed, backend)
+
+
+@settings(max_examples=80, deadline=None)
+@given(SEEDS)
+def test_kripke_translation_agrees_at_every_world(seed: int) -> None:
+    rnd = Random(seed)
+    spec = random_s5_spec(rnd, max_worlds=10, designated=True)
+    model = spec.build()
+    encoded = from_kripke(model)
+    structure = encoded.structure
+    assert structure.count_states() <= model.size
+    for _ in range(3):
+        f = random_formula(rnd, spec.agents, 4)
+        truth = model.truth_set(f)
+        for w, state in enumerate(encoded.states):
+            assert structure.true_at(f, state) == bool(truth[w]), f"{f} at world {w}"
+        assert structure.holds(f) == model.holds(f), str(f)
+
+
+# --- the structure --------------------------------------------------------------------------
+
+
+def test_knowledge_follows_observations() -> None:
+    s = build(a=["2", "3"], b=["1"])
+    assert s.count_states() == 8
+    assert s.holds(parse("K_a (2 & 3) & ~Kw_a 1 & K_b 1 & M_b ~2"), {"1", "2", "3"})
+    assert s.where(parse("K_a 2")) == [{"1", "2"}, {"1", "2", "3"}, {"2"}, {"2", "3"}]
+    assert s.where(parse("Kw_b 1")) == s.where(Top())
+    assert s.valid(parse("D_{a,b} (1 & 2 & 3) <-> (1 & 2 & 3)"))
+
+
+def test_where_lists_states_in_vocabulary_order() -> None:
+    s = build("~(1 & 2)", a=["1"])
+    assert s.where(Top()) == [
+        frozenset(),
+        frozenset({"1"}),
+        frozenset({"1", "3"}),
+        frozenset({"2"}),
+        frozenset({"2", "3"}),
+        frozenset({"3"}),
+    ]
+
+
+def test_common_knowledge_needs_the_whole_component() -> None:
+    # a tells 1 apart, b tells 2 apart: from {1,2} everything is reachable.
+    s = KnowledgeStructure.build(["1", "2"], Top(), {"a": ["1"], "b": ["2"]})
+    assert not s.holds(parse("C_{a,b} (1 | 2)"), {"1", "2"})
+    assert s.announce(parse("1 | 2")).holds(parse("C_{a,b} (1 | 2)"), {"1"})
+    assert s.valid(parse("Cw_{a,b} top"))
+
+
+def test_public_announcement_and_its_truthfulness() -> None:
+    s = build(a=["1"], b=["2"])
+    after = s.announce(parse("1 -> 2"))
+    assert after.count_states() == 6
+    assert after.holds(parse("K_a 2"), {"1", "2"})
+    assert s.holds(parse("[!(1 -> 2)] K_a 2"), {"1", "2"})
+    assert not s.holds(parse("<!(1 -> 2)> top"), {"1"})
+    with pytest.raises(ModelError, match="true in no state"):
+        s.announce(parse("1 & ~1"))
+    pointed = s.with_designated([{"1"}])
+    with pytest.raises(ModelError, match="false at every designated state"):
+        pointed.announce(parse("~1"))
+
+
+def test_group_announcement_informs_only_the_group() -> None:
+    s = build(a=[], b=[])
+    told = s.announce_to(["a"], parse("1"))
+    assert told.valid(parse("1 -> K_a 1"))
+    assert told.valid(parse("~Kw_b 1"))
+    assert told.valid(parse("K_b (1 -> K_a 1)"))
+    assert s.valid(parse("[a!1] (K_a 1 & ~K_b 1)"))
+    assert s.valid(parse("[a?!1] (Kw_a 1 & ~Kw_b 1)"))
+    assert s.valid(parse("[?!1] (C_{a,b} 1 | C_{a,b} ~1)"))
+    everyone = s.announce_whether(parse("2"))
+    assert everyone.valid(parse("Kw_a 2 & Kw_b 2 & ~Kw_a 1"))
+    assert len(everyone.variables) == 4 and everyone.count_states() == 8
+
+
+def test_quantifiers_inside_and_outside_the_vocabulary() -> None:
+    s = build(a=["1"])
+    assert s.valid(Exists(("z",), Atom("z")))
+    assert not s.satisfiable(Forall(("z",), Atom("z")))
+    assert s.valid(Exists(("1",), Atom("1")))
+    assert s.where(Forall(("1",), Atom("1") | Atom("2"))) == s.where(Atom("2"))
+    # Under a modality, substitution: K_a 1 with 1 := ⊤ is ⊤.
+    assert s.valid(Exists(("1",), K("a", Atom("1"))))
+
+
+def test_atoms_outside_the_vocabulary_are_false() -> None:
+    s = build()
+    assert not s.satisfiable(Atom("zz"))
+    assert s.valid(Not(Kw("a", Atom("2"))) | Top())
+
+
+def test_build_errors() -> None:
+    with pytest.raises(ModelError, match="twice"):
+        KnowledgeStructure.build(["1", "1"], Top(), {})
+    with pytest.raises(ModelError, match=r"observes \['7'\]"):
+        KnowledgeStructure.build(["1"], Top(), {"a": ["7"]})
+    with pytest.raises(ModelError, match="Boolean"):
+        KnowledgeStructure.build(["1"], parse("K_a 1"), {"a": ["1"]})
+    with pytest.raises(ModelError, match="satisfied by no assignment"):
+        KnowledgeStructure.build(["1"], parse("1 & ~1"), {"a": ["1"]})
+
+
+def test_query_errors_name_the_input() -> None:
+    s = build("~(1 & 2)")
+    with pytest.raises(UnknownAgentError, match=r"unknown agent 'zed'; .* agents are: a"):
+        s.valid(parse("K_zed 1"))
+    with pytest.raises(UnknownAgentError, match="'zed'"):
+        s.valid(parse("[zed!1] 1"))
+    with pytest.raises(ModelError, match=r"\['8'\], which are not in the vocabulary"):
+        s.holds(Top(), {"8"})
+    with pytest.raises(ModelError, match="not a state"):
+        s.holds(Top(), {"1", "2"})
+    with pytest.raises(ModelError, match="no designated state"):
+        s.holds(Top())
+    with pytest.raises(ModelError, match="no value"):
+        s.true_at(Top(), {})
+
+
+def test_unknown_or_missing_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(InputError, match=r"unknown BDD backend 'cudd'; choose one of: dd\.cudd"):
+        KnowledgeStructure.build(["1"], Top(), {}, backend="cudd")
+    monkeypatch.setattr(bdd_module, "_load", lambda name=None: None)
+    bdd_module._default.cache_clear()
+    try:
+        assert backend_name() is None
+        with pytest.raises(SymbolicUnavailableError, match=r"pip install 'epigames\[symbolic\]'"):
+            KnowledgeStructure.build(["1"], Top(), {})
+    finally:
+        bdd_module._default.cache_clear()
+
+
+def test_kripke_translation_needs_partitions() -> None:
+    from epigames.logic import KripkeModel
+
+    m = KripkeModel.build(["w"], {}, relations={"a": []})
+    with pytest.raises(ModelError, match="not a partition"):
+        from_kripke(m)
+
+
+# --- muddy children -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("muddy", [{1}, {2, 5}, {1, 3, 4, 6}, set(range(1, 7))])
+def test_symbolic_muddy_children_tells_the_explicit_story(muddy: set[int]) -> None:
+    explicit = muddy_children_story(6, muddy)
+    symbolic = play_symbolic_muddy_children(6, muddy)
+    assert [(r.worlds, r.knowers) for r in symbolic.rounds] == [
+        (r.worlds, r.knowers) for r in explicit.rounds
+    ]
+
+
+def test_muddy_children_beyond_the_explicit_bound() -> None:
+    story = play_symbolic_muddy_children(40, range(1, 41))
+    assert len(story.rounds) == 40
+    assert story.rounds[-1].knowers == frozenset(range(1, 41))
+    assert all(not r.knowers for r in story.rounds[:-1])
+    # After k announcements, the states with at least k muddy children are left.
+    assert story.rounds[1].worlds == 2**40 - 1 - 40
+
+
+def test_symbolic_muddy_children_refuses_a_false_father() -> None:
+    with pytest.raises(ModelError, match="false at every designated state"):
+        play_symbolic_muddy_children(3, [])
+    with pytest.raises(ModelError, match="not children"):
+        symbolic_muddy_children(3, [4])
