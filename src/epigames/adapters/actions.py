@@ -1,9 +1,10 @@
-"""A fixed action space per game: every distinct action a seat may ever play, indexed.
+"""Fixed action spaces per game: every distinct action (and chance outcome), indexed.
 
 Learning libraries want a fixed set of actions (`Discrete(n)`, OpenSpiel's
 `num_distinct_actions`) and a mask of the legal ones. The framework's states list only
 the legal actions of the moment, so each game's complete list is kept here, one
-enumerator per game name, unless the game itself offers `distinct_actions()` (which wins).
+enumerator per game name, unless the game itself offers `distinct_actions()` (which wins;
+`distinct_chance_outcomes()` likewise for chance).
 `tests/adapters/test_actions.py` fails for a registered game without one.
 """
 
@@ -21,6 +22,7 @@ from epigames.games import Game, load_game
 
 Enumerator = Callable[[Any], Iterable[Hashable]]
 _ENUMERATORS: dict[str, Enumerator] = {}
+_CHANCE_ENUMERATORS: dict[str, Enumerator] = {}
 
 
 class NoActionSpaceError(InputError):
@@ -32,6 +34,16 @@ def action_enumerator(name: str) -> Callable[[Enumerator], Enumerator]:
 
     def register(func: Enumerator) -> Enumerator:
         _ENUMERATORS[name] = func
+        return func
+
+    return register
+
+
+def chance_enumerator(name: str) -> Callable[[Enumerator], Enumerator]:
+    """Decorator: register the function listing every chance outcome of game `name`."""
+
+    def register(func: Enumerator) -> Enumerator:
+        _CHANCE_ENUMERATORS[name] = func
         return func
 
     return register
@@ -77,16 +89,22 @@ class ActionSpace:
         return mask
 
 
-@functools.lru_cache(maxsize=64)
-def _space(game: Game) -> ActionSpace:
-    own = getattr(game, "distinct_actions", None)
+@functools.lru_cache(maxsize=128)
+def _space(game: Game, chance: bool) -> ActionSpace:
+    method, table = (
+        ("distinct_chance_outcomes", _CHANCE_ENUMERATORS)
+        if chance
+        else ("distinct_actions", _ENUMERATORS)
+    )
+    own = getattr(game, method, None)
     if callable(own):
         return ActionSpace(game, list(own()))
-    func = _ENUMERATORS.get(game.name)
+    func = table.get(game.name)
     if func is None:
+        what, register = ("chance outcome", "chance") if chance else ("action", "action")
         raise NoActionSpaceError(
-            f"no action list for game {game.name!r}; give its Game a distinct_actions() "
-            "method or register one with epigames.adapters.actions.action_enumerator"
+            f"no {what} list for game {game.name!r}; give its Game a {method}() method "
+            f"or register one with epigames.adapters.actions.{register}_enumerator"
         )
     return ActionSpace(game, list(func(game)))
 
@@ -97,7 +115,16 @@ def action_space(game: Game | str) -> ActionSpace:
     Raises:
         NoActionSpaceError: the game has no action list.
     """
-    return _space(load_game(game))
+    return _space(load_game(game), False)
+
+
+def chance_space(game: Game | str) -> ActionSpace:
+    """Every chance outcome of a game, indexed (OpenSpiel's chance actions).
+
+    Raises:
+        NoActionSpaceError: the game has no list of chance outcomes.
+    """
+    return _space(load_game(game), True)
 
 
 @action_enumerator("kwartet")
@@ -130,3 +157,25 @@ def _kemps(game: Any) -> Iterable[Hashable]:
     from epigames.games.kemps.actions import DONE, Swap
 
     return [DONE, *(Swap(slot, card) for slot in range(game.table) for card in game.deck)]
+
+
+@chance_enumerator("kwartet")
+@chance_enumerator("kemps")
+def _dealt_cards(game: Any) -> Iterable[Hashable]:
+    return list(game.deck)
+
+
+@chance_enumerator("klaverjas")
+def _klaverjas_chance(game: Any) -> Iterable[Hashable]:
+    from epigames.cards import Suit
+    from epigames.games.klaverjas.actions import Bid
+
+    return [*game.deck, *(Bid(suit) for suit in Suit)]
+
+
+@chance_enumerator("blufpoker")
+def _blufpoker_chance(game: Any) -> Iterable[Hashable]:
+    from epigames.games.blufpoker.actions import Throw
+    from epigames.games.blufpoker.dice import DICE, multisets
+
+    return [Throw(dice) for size in range(1, DICE + 1) for dice in multisets(size)]

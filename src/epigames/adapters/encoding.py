@@ -110,7 +110,11 @@ class Encoder:
         for item in view.private_items():
             vector[offset + self._item_index[item]] = 1.0
         if self.kind == "knowledge":
-            vector[self.hand_size :] = self.knowledge_arrays(view.knowledge).ravel()
+            try:
+                knowledge = view.knowledge
+            except ValueError:
+                return vector  # before the first deal there is no knowledge yet: zeros
+            vector[self.hand_size :] = self.knowledge_arrays(knowledge).ravel()
         return vector
 
     def knowledge_arrays(self, knowledge: AnyKnowledge) -> npt.NDArray[np.float32]:

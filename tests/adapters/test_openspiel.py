@@ -1,0 +1,94 @@
+"""Every registered game loads in OpenSpiel and passes its random simulation test."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+from epigames.adapters.openspiel import register_games, spiel_name
+from epigames.games import load_game, registered_games
+from tests.adapters.settings import small_games
+
+GAMES = small_games()
+
+
+def _spiel(game: str) -> pyspiel.Game:
+    return pyspiel.load_game(spiel_name(game))
+
+
+def test_every_registered_game_is_registered() -> None:
+    register_games()
+    names = set(pyspiel.registered_names())
+    assert {spiel_name(name) for name in registered_games()} <= names
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_random_simulation(game: str) -> None:
+    spiel = _spiel(game)
+    pyspiel.random_sim_test(spiel, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(spiel, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_parameters_reach_the_game(game: str) -> None:
+    spiel = _spiel(game)
+    ours = load_game(game)
+    assert spiel.new_initial_state().state.game == ours
+    assert spiel.num_players() == ours.num_players
+    assert (spiel.min_utility(), spiel.max_utility()) == tuple(map(float, ours.returns_range))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_chance_outcomes_are_the_rules(game: str) -> None:
+    state = _spiel(game).new_initial_state()
+    ours = dict(state.state.chance_outcomes())
+    outcomes = state.chance_outcomes()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    texts = {state.action_to_string(pyspiel.PlayerId.CHANCE, a): p for a, p in outcomes}
+    assert texts == {load_game(game).action_to_string(o): p for o, p in ours.items()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_information_states_depend_only_on_what_the_seat_saw(game: str) -> None:
+    """The string and tensor are equal on a state resampled from the seat's own view."""
+    state = _spiel(game).new_initial_state()
+    rng = random.Random(1)
+    compared = 0
+    while not state.is_terminal() and compared < 30:
+        if state.is_chance_node():
+            actions, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, probabilities)[0])
+            continue
+        for seat in range(state.num_players()):
+            other = state.clone()
+            other._box.state = state.state.resample(seat, rng)
+            assert other.information_state_string(seat) == state.information_state_string(seat)
+            np.testing.assert_array_equal(
+                other.information_state_tensor(seat), state.information_state_tensor(seat)
+            )
+            compared += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 0
+
+
+def test_an_information_state_is_the_seats_view_with_its_log() -> None:
+    state = _spiel(GAMES[0]).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    view = json.loads(state.information_state_string(seat))
+    assert view["seat"] == seat and view["log"]
+    assert "log" not in json.loads(state.observation_string(seat))
+    assert len(state.information_state_tensor(seat)) > len(state.observation_tensor(seat))
+
+
+def test_a_clone_is_independent() -> None:
+    state = _spiel(GAMES[0]).new_initial_state()
+    clone = state.clone()
+    clone.apply_action(clone.chance_outcomes()[0][0])
+    assert state.history() == [] and len(clone.history()) == 1
+    assert len(state.state.history) == 0
