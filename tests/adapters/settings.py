@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from epigames.games import registered_games
 
-# Small decks keep knowledge cheap; each lasts more than the four cycles of max_cycles_test.
+# Small decks keep knowledge cheap; each lasts more than the four cycles of max_cycles_test
+# (Blufpoker: at least 19 calls, since a call can come right after the first throw).
 SMALL: dict[str, str] = {
     "kwartet": "kwartet(players=3,kinds=3)",
-    "blufpoker": "blufpoker(players=2,penalties=3)",
+    "blufpoker": "blufpoker(players=2,penalties=10)",
     "klaverjas": "klaverjas(ranks=3,deals=1)",
     "kemps": "kemps(players=2,table=3,ranks=4,max_turns=20)",
 }

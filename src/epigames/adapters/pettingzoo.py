@@ -14,17 +14,18 @@ Two ways to take turns:
   to move has one legal action, the extra last index `wait`. This makes the game
   usable as a parallel environment (`parallel_env`, every seat acts in each step).
 
-`max_cycles` truncates the game: after that many cycles, where in `turns="game"` a cycle
-is `num_players` decisions. With `illegal="raise"` (default) an illegal action raises
-`IllegalActionError`; with `illegal="random"` it is replaced by a legal action drawn
-from the environment's generator (for samplers that ignore the mask) and the step's info
-says `illegal: True`.
+`seed` seeds the generator until `reset(seed=…)` gives a new one (without either, each
+environment draws differently). `max_cycles` truncates the game after that many cycles;
+in `turns="game"` a cycle is `num_players` decisions. With `illegal="raise"` (default)
+an illegal action raises `IllegalActionError`; with `illegal="random"` it is replaced by
+a legal action drawn from the environment's generator (for samplers that ignore the
+mask) and the step's info says `illegal: True`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -38,9 +39,6 @@ from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, State, load_game
 
 __all__ = ["EpigamesEnv", "env", "parallel_env", "raw_env"]
-
-Turns = Literal["game", "cycle"]
-Illegal = Literal["raise", "random"]
 
 
 class AdapterOptionError(InputError):
@@ -70,6 +68,7 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         max_cycles: int | None = None,
         turns: str = "game",
         illegal: str = "raise",
+        seed: int | None = None,
     ) -> None:
         super().__init__()
         self.game = load_game(game)
@@ -98,7 +97,7 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
-        self._rng = np.random.default_rng()
+        self._rng = np.random.default_rng(seed)
         self.state: State = self.game.new_initial_state()
         self._decisions = 0
         self._cycles = 0
@@ -249,7 +248,8 @@ def env(
         game: a game string (`"kwartet(players=3,kinds=4)"`).
         observation: `hand` or `knowledge` (see `epigames.adapters.encoding`).
         render_mode: None, `ansi` or `human`.
-        **options: `max_cycles`, `turns` (`game`, `cycle`), `illegal` (`raise`, `random`).
+        **options: `max_cycles`, `turns` (`game`, `cycle`), `illegal` (`raise`, `random`),
+            `seed`.
 
     Raises:
         InputError: a bad game string or option.
