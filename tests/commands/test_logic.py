@@ -208,3 +208,67 @@ def test_logic_group_help_lists_commands() -> None:
     assert result.exit_code == 0
     for command in ("check", "eval", "parse"):
         assert command in result.output
+
+
+# --- engines ----------------------------------------------------------------------------
+
+
+def json_answers(*args: str, stdin: str | None = None) -> list[object]:
+    result = runner.invoke(app, ["logic", "check", "--json", *args], input=stdin)
+    assert result.exit_code == 0, result.output
+    return [json.loads(line)["answer"] for line in result.output.splitlines()]
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.smcdel.txt")), ids=lambda p: p.name)
+def test_every_engine_answers_every_example_alike(path: Path) -> None:
+    explicit = json_answers(str(path), "--engine", "explicit")
+    assert explicit
+    assert json_answers(str(path), "--engine", "symbolic") == explicit
+    assert json_answers(str(path), "-e", "auto") == explicit
+    assert json_answers(str(path)) == explicit
+
+
+def many_children(n: int) -> str:
+    """Muddy children as an SMCDEL file: the father, then "nobody knows" until all know."""
+    children = range(1, n + 1)
+    obs = "\n".join(f"c{i}: " + ",".join(str(j) for j in children if j != i) for i in children)
+    nobody = " & ".join(f"~ c{i} knows whether {i}" for i in children)
+    everyone = " & ".join(f"c{i} knows whether {i}" for i in children)
+    prefix = "[! (" + "|".join(str(i) for i in children) + ")] " + f"[! ({nobody})] " * (n - 2)
+    return (
+        f"VARS {','.join(str(i) for i in children)}\nLAW Top\nOBS {obs}\n"
+        f"TRUE? {{{','.join(str(i) for i in children)}}} {prefix}({nobody})\n"
+        f"VALID? {prefix}[! ({nobody})] ({'&'.join(str(i) for i in children)} -> ({everyone}))\n"
+    )
+
+
+def test_auto_answers_files_too_big_for_the_explicit_engine() -> None:
+    text = many_children(25)
+    assert json_answers("-", stdin=text) == [True, True]
+    result = runner.invoke(app, ["logic", "check", "-", "--engine", "explicit"], input=text)
+    assert isinstance(result.exception, SmcdelModelError)
+    assert "too many for an explicit model" in str(result.exception)
+
+
+def test_small_files_agree_on_the_muddy_story() -> None:
+    text = many_children(6)
+    assert json_answers("-", "-e", "explicit", stdin=text) == [True, True]
+    assert json_answers("-", "-e", "symbolic", stdin=text) == [True, True]
+
+
+def test_unknown_engine_is_an_input_error() -> None:
+    result = runner.invoke(app, ["logic", "check", MUDDY, "--engine", "bdd"])
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception) == "unknown engine 'bdd'; choose one of: auto, explicit, symbolic"
+
+
+@pytest.mark.parametrize("engine", ["explicit", "symbolic"])
+def test_eval_with_either_engine(engine: str) -> None:
+    args = ["logic", "eval", "alice knows whether 1 | 2", "-f", MUDDY, "--engine", engine]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == ["valid: False", "where: [{1,2},{1,2,3},{2},{2,3}]"]
+    at = runner.invoke(app, [*args[:5], "-s", "1", "-e", engine])
+    assert at.output.strip() == "{1}: False"
+    outside = runner.invoke(app, ["logic", "eval", "1", "-f", MUDDY, "-s", "1,9", "-e", engine])
+    assert "variable 9 not in VARS" in str(outside.exception)

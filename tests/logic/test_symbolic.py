@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import product
+from pathlib import Path
 from random import Random
 
 import numpy as np
@@ -16,7 +17,14 @@ from epigames.logic.puzzles.muddy_children import (
     play_symbolic_muddy_children,
     symbolic_muddy_children,
 )
-from epigames.logic.smcdel import SmcdelInput
+from epigames.logic.smcdel import (
+    AUTO_SYMBOLIC_ABOVE,
+    SmcdelInput,
+    SmcdelModelError,
+    choose_engine,
+    parse_smcdel,
+    run_jobs,
+)
 from epigames.logic.symbolic import (
     BACKENDS,
     KnowledgeStructure,
@@ -29,6 +37,7 @@ from tests.logic.strategies import SEEDS, random_formula, random_s5_spec
 
 pytest.importorskip("dd")
 
+EXAMPLES = Path(__file__).parent.parent.parent / "examples"
 AVAILABLE = [b for b in BACKENDS if bdd_module._load(b) is not None]
 
 
@@ -111,6 +120,15 @@ def test_kripke_translation_agrees_at_every_world(seed: int) -> None:
         for w, state in enumerate(encoded.states):
             assert structure.true_at(f, state) == bool(truth[w]), f"{f} at world {w}"
         assert structure.holds(f) == model.holds(f), str(f)
+
+
+@pytest.mark.parametrize("backend", AVAILABLE)
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.smcdel.txt")), ids=lambda p: p.name)
+def test_every_example_file_gets_the_same_answers(path: Path, backend: str) -> None:
+    data = parse_smcdel(path.read_text())
+    explicit = [r.answer for r in run_jobs(data, "explicit")]
+    assert data.structure(backend).manager.backend == backend
+    assert [r.answer for r in run_jobs(data, "symbolic")] == explicit
 
 
 # --- the structure --------------------------------------------------------------------------
@@ -263,3 +281,23 @@ def test_symbolic_muddy_children_refuses_a_false_father() -> None:
         play_symbolic_muddy_children(3, [])
     with pytest.raises(ModelError, match="not children"):
         symbolic_muddy_children(3, [4])
+
+
+def test_smcdel_input_on_bdds_reports_like_the_explicit_engine() -> None:
+    data = parse_smcdel("VARS 1,2\nLAW 1 & ~1\nOBS a: 1\nVALID? 1")
+    with pytest.raises(SmcdelModelError, match="satisfied by no valuation") as info:
+        run_jobs(data, "symbolic")
+    assert (info.value.line, info.value.column) == (2, 5)
+    data = parse_smcdel("VARS 1,2 LAW ~(1 & 2) OBS a: 1\nTRUE? {1} 1\nTRUE?  {1,2} 1")
+    with pytest.raises(SmcdelModelError, match=r"state \{1,2\} does not satisfy the LAW") as e:
+        run_jobs(data, "symbolic")
+    assert (e.value.line, e.value.column) == (3, 8)
+    with pytest.raises(InputError, match="unknown engine 'fast'"):
+        run_jobs(data, "fast")
+
+
+def test_auto_picks_by_size() -> None:
+    assert choose_engine(AUTO_SYMBOLIC_ABOVE) == "explicit"
+    assert choose_engine(AUTO_SYMBOLIC_ABOVE + 1) == "symbolic"
+    assert choose_engine(100, "explicit") == "explicit"
+    assert choose_engine(1, "symbolic") == "symbolic"

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from epigames.errors import InputError
 from epigames.logic.smcdel import (
+    AUTO_SYMBOLIC_ABOVE,
     JobResult,
     SmcdelInput,
     parse_smcdel,
@@ -23,6 +24,11 @@ from epigames.logic.smcdel import (
 from epigames.logic.syntax import parse
 
 _FILE_HELP = "An SMCDEL file (VARS, LAW, OBS, jobs), or '-' to read standard input."
+_ENGINE_HELP = (
+    "explicit (a Kripke model, at most 20 variables), symbolic (BDDs, any number) or auto "
+    f"(symbolic above {AUTO_SYMBOLIC_ABOVE} variables)."
+)
+EngineOption = Annotated[str, typer.Option("--engine", "-e", help=_ENGINE_HELP)]
 
 
 def read_source(path: str) -> str:
@@ -78,6 +84,7 @@ def check(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per job (JSON lines).")
     ] = False,
+    engine: EngineOption = "auto",
 ) -> None:
     """Answer the TRUE?, VALID? and WHERE? jobs of an SMCDEL file.
 
@@ -97,8 +104,12 @@ def check(
     With --json each line is {"kind", "line", "formula", "state" (TRUE?
     only), "answer"}; answers are booleans, or for WHERE? lists of sorted
     variable lists.
+
+    Both engines give the same answers; --engine picks the explicit Kripke
+    model (fast on small files, at most 20 variables) or knowledge structures
+    on BDDs (any number of variables); auto picks by the number of variables.
     """
-    results = run_jobs(load(file))
+    results = run_jobs(load(file), engine)
     if as_json:
         for result in results:
             typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
@@ -121,6 +132,7 @@ def evaluate(
         str | None,
         typer.Option("--state", "-s", help="Only the truth at this state, e.g. 1,2 or {}."),
     ] = None,
+    engine: EngineOption = "auto",
 ) -> None:
     """Evaluate one formula (SMCDEL syntax) on the structure of an SMCDEL file.
 
@@ -131,10 +143,11 @@ def evaluate(
     f = parse_smcdel_formula(formula, data.variables, data.agents)
     if state is not None:
         key = parse_state(state)
-        typer.echo(f"{state_text(key)}: {data.true_at(key, f)}")
+        typer.echo(f"{state_text(key)}: {data.true_at(key, f, engine)}")
         return
-    where = data.where(f)
-    typer.echo(f"valid: {len(where) == len(data.states())}")
+    valid = data.valid(f, engine)
+    where = data.where(f, engine)
+    typer.echo(f"valid: {valid}")
     typer.echo("where: [" + ",".join(state_text(s) for s in where) + "]")
 
 

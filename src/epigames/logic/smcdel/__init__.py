@@ -63,6 +63,7 @@ reading (quantifying the BDD of the formula); on Boolean formulas the two agree.
 from __future__ import annotations
 
 from epigames.logic.smcdel.dialect import parse_smcdel_formula
+from epigames.logic.smcdel.engines import AUTO_SYMBOLIC_ABOVE, ENGINES, Engine, choose_engine
 from epigames.logic.smcdel.errors import SmcdelModelError, SmcdelUnknownAgentError
 from epigames.logic.smcdel.jobs import Job, JobKind, JobResult, state_text
 from epigames.logic.smcdel.reader import parse_smcdel
@@ -70,13 +71,17 @@ from epigames.logic.smcdel.run import run_jobs
 from epigames.logic.smcdel.structure import MAX_VARIABLES, SmcdelInput
 
 __all__ = [
+    "AUTO_SYMBOLIC_ABOVE",
+    "ENGINES",
     "MAX_VARIABLES",
+    "Engine",
     "Job",
     "JobKind",
     "JobResult",
     "SmcdelInput",
     "SmcdelModelError",
     "SmcdelUnknownAgentError",
+    "choose_engine",
     "parse_smcdel",
     "parse_smcdel_formula",
     "run_jobs",

@@ -1,9 +1,10 @@
-"""The knowledge structure of an SMCDEL file (VARS, LAW, OBS) as an explicit S5 model."""
+"""An SMCDEL file's knowledge structure (VARS, LAW, OBS): an explicit S5 model or on BDDs."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,13 +12,14 @@ from epigames.errors import ModelError
 from epigames.logic.formula import Formula
 from epigames.logic.model import KripkeModel
 from epigames.logic.relations import AnyRelation, Mask, Partition
+from epigames.logic.smcdel.engines import MAX_VARIABLES, choose_engine
 from epigames.logic.smcdel.errors import SmcdelModelError
 from epigames.logic.smcdel.jobs import Job, State, state_text
 
-__all__ = ["MAX_VARIABLES", "SmcdelInput"]
+if TYPE_CHECKING:
+    from epigames.logic.symbolic import KnowledgeStructure
 
-#: The explicit model has 2^|VARS| candidate valuations; beyond this it does not fit memory.
-MAX_VARIABLES = 20
+__all__ = ["MAX_VARIABLES", "SmcdelInput"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -42,6 +44,7 @@ class SmcdelInput:
     _built: list[tuple[KripkeModel, list[State]]] = field(
         default_factory=list, repr=False, compare=False
     )
+    _structure: list[KnowledgeStructure] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def agents(self) -> tuple[str, ...]:
@@ -98,6 +101,34 @@ class SmcdelInput:
         self._built.append((model, states))
         return model, states
 
+    def structure(self, backend: str | None = None) -> KnowledgeStructure:
+        """The knowledge structure on BDDs (built once per input; any number of variables).
+
+        Its atoms are the variables as text (`"1"`, `"2"`, …), in ascending order.
+
+        Raises:
+            SmcdelModelError: the LAW holds nowhere.
+            SymbolicUnavailableError: the package `dd` is not installed.
+        """
+        if self._structure and backend in (None, self._structure[0].manager.backend):
+            return self._structure[0]
+        # Imported here: the explicit engine alone must work without the symbolic extra.
+        from epigames.logic.symbolic import KnowledgeStructure
+
+        vocabulary = [str(v) for v in sorted(self.variables)]
+        observations = {a: [str(v) for v in vs] for a, vs in self.observations.items()}
+        try:
+            built = KnowledgeStructure.build(vocabulary, self.law, observations, backend=backend)
+        except ModelError as exc:
+            if "satisfied by no" in str(exc):
+                raise self._error(
+                    "the LAW is satisfied by no valuation of VARS", self.law_position
+                ) from None
+            raise
+        if not self._structure:
+            self._structure.append(built)
+        return built
+
     def model(self) -> KripkeModel:
         """The S5 Kripke model: one world per state, named like `{1,2}`, in WHERE? order.
 
@@ -110,17 +141,26 @@ class SmcdelInput:
         """The states (the valuations satisfying LAW), in the model's world order."""
         return [frozenset(s) for s in self.explicit()[1]]
 
-    def where(self, formula: Formula) -> list[frozenset[int]]:
-        """The states where the formula is true, sorted as `WHERE?` lists them."""
+    def where(self, formula: Formula, engine: str = "explicit") -> list[frozenset[int]]:
+        """The states where the formula is true, sorted as `WHERE?` lists them.
+
+        `engine` is `explicit`, `symbolic` or `auto` (see `choose_engine`).
+        """
+        if choose_engine(len(self.variables), engine) == "symbolic":
+            return [frozenset(int(v) for v in s) for s in self.structure().where(formula)]
         model, states = self.explicit()
         return [frozenset(states[i]) for i in np.flatnonzero(model.truth_set(formula))]
 
-    def valid(self, formula: Formula) -> bool:
-        """Whether the formula is true in every state."""
+    def valid(self, formula: Formula, engine: str = "explicit") -> bool:
+        """Whether the formula is true in every state (`engine` as for `where`)."""
+        if choose_engine(len(self.variables), engine) == "symbolic":
+            return self.structure().valid(formula)
         return self.model().valid(formula)
 
-    def true_at(self, state: Iterable[int], formula: Formula) -> bool:
+    def true_at(self, state: Iterable[int], formula: Formula, engine: str = "explicit") -> bool:
         """Whether the formula is true at the state whose true variables are given.
+
+        `engine` as for `where`.
 
         Raises:
             ModelError: a variable is not declared, or the state does not satisfy the LAW.
@@ -131,6 +171,12 @@ class SmcdelInput:
             raise ModelError(
                 f"state {state_text(key)} names {_plural('variable', undeclared)} not in VARS"
             )
+        if choose_engine(len(self.variables), engine) == "symbolic":
+            structure = self.structure()
+            try:
+                return structure.holds(formula, [str(v) for v in key])
+            except ModelError:
+                raise ModelError(f"state {state_text(key)} does not satisfy the LAW") from None
         index = self.state_index(key)
         if index is None:
             raise ModelError(f"state {state_text(key)} does not satisfy the LAW")
