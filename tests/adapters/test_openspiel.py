@@ -92,3 +92,19 @@ def test_a_clone_is_independent() -> None:
     clone.apply_action(clone.chance_outcomes()[0][0])
     assert state.history() == [] and len(clone.history()) == 1
     assert len(state.state.history) == 0
+
+
+def test_openspiels_information_set_mcts_plays_a_legal_action() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _spiel(GAMES[0])
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 8, random_state=np.random.RandomState(1))
+    state = game.new_initial_state()
+    rng = random.Random(0)
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert bot.step(state) in state.legal_actions()

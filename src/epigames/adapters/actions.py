@@ -152,15 +152,7 @@ def _blufpoker(game: Any) -> Iterable[Hashable]:
     return [CALL, BELIEVE, STOP, *rolls, *(Bid(roll) for roll in ROLLS), *keeps]
 
 
-@action_enumerator("kemps")
-def _kemps(game: Any) -> Iterable[Hashable]:
-    from epigames.games.kemps.actions import DONE, Swap
-
-    return [DONE, *(Swap(slot, card) for slot in range(game.table) for card in game.deck)]
-
-
 @chance_enumerator("kwartet")
-@chance_enumerator("kemps")
 def _dealt_cards(game: Any) -> Iterable[Hashable]:
     return list(game.deck)
 
