@@ -74,3 +74,36 @@ def test_naive_model_basics() -> None:
     assert model.announce(Not(Atom("p"))).worlds == {2}
     with pytest.raises(TypeError):
         model.truth(Atom("p") >> Atom("p"))
+
+
+# --- the symbolic table -----------------------------------------------------------------------
+
+
+def test_quick_run_prints_the_symbolic_rows() -> None:
+    out = io.StringIO()
+    bench.run(Console(file=out, width=120), quick=True, fresh_process=False)
+    text = out.getvalue()
+    symbolic = text[text.index("symbolic engine") :]
+    for n in (*bench.QUICK_SIZES, *bench.QUICK_SYMBOLIC_LARGE):
+        cells = row(symbolic, n)
+        assert cells is not None, symbolic
+        assert cells[2] == str(n)  # rounds
+    forty = row(symbolic, 40)
+    assert forty is not None
+    assert forty[1] == f"{2**40 - 1:.3g}"
+    assert forty[6] == "0.45"  # SMCDEL's published figure, printed as reference
+    assert forty[4] == forty[5] == "-"  # no explicit run past 20 variables
+    assert forty[7:9] == ["<", "1"]  # the goal
+    assert "×" in (row(symbolic, 6) or [])[5]
+
+
+def test_symbolic_measurement_agrees_with_the_explicit_story() -> None:
+    m = bench.measure_symbolic(7)
+    assert (m.rounds, m.knowers, m.states) == (7, 7, 2**7 - 1)
+    assert m.backend in ("dd.cudd", "dd.autoref")
+
+
+def test_without_the_symbolic_table() -> None:
+    out = io.StringIO()
+    bench.run(Console(file=out, width=120), quick=True, fresh_process=False, symbolic=False)
+    assert "symbolic engine" not in out.getvalue()

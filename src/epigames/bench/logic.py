@@ -1,4 +1,4 @@
-"""Muddy children with the explicit Kripke engine: build, announce, time and memory.
+"""Muddy children with the explicit Kripke engine and with the symbolic engine (BDDs).
 
 For each n, every child muddy, the benchmark builds the 2^n-world model, announces "at
 least one of you is muddy" and then "nobody knows whether they are muddy" until someone
@@ -6,6 +6,11 @@ knows (n announcements in all). Each n runs in a fresh Python process, so the me
 figures are that run's own. The baselines are measured in the same run: the first n of
 the table (the "× first n" column) and a naive pure-Python, set-based model checker doing
 the same announcements with the same formulas (the "speed-up" column).
+
+A second table plays the same story on knowledge structures (`epigames.logic.symbolic`)
+for the explicit table's n, where it prints the ratio to the explicit engine's time from
+this run, and for n = 40 and 100, far past the explicit engine's 20 variables, beside
+SMCDEL's published times (reference only: another machine and language).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ from rich.table import Table
 from epigames.errors import EpigamesError
 from epigames.logic.formula import And, Atom, Formula, K, Kw, Not, Or
 from epigames.logic.puzzles import muddy_children, nobody_knows, play_muddy_children, someone_muddy
+from epigames.logic.puzzles.muddy_children import play_symbolic_muddy_children
+from epigames.logic.symbolic import Manager
 
 SIZES = (8, 10, 12, 14)
 QUICK_SIZES = (6, 8)
@@ -36,6 +43,16 @@ NAIVE_MAX = 14
 
 DEMO_S5_SECONDS_N12 = 212.0
 """Published figure: DEMO-S5, the classic explicit checker, on muddy children n = 12."""
+
+SYMBOLIC_LARGE = (40, 100)
+"""The symbolic table's sizes beyond the explicit engine's (it adds the explicit table's n)."""
+QUICK_SYMBOLIC_LARGE = (40,)
+
+SMCDEL_SECONDS = {40: 0.45, 100: 14.0}
+"""Published figures: SMCDEL (Haskell, BDDs) on muddy children, seconds, another machine."""
+
+GOALS = {40: 1.0, 100: 2 * SMCDEL_SECONDS[100]}
+"""Issue 16's goals on this machine: n = 40 under 1 s, n = 100 within 2x of SMCDEL's 14 s."""
 
 
 @dataclass(frozen=True)
@@ -237,6 +254,92 @@ def naive_muddy_children(n: int) -> int:
         announcement = nobody_knows(n)
 
 
+# --- the symbolic engine --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SymbolicMeasurement:
+    """One n of the symbolic table, measured in this process.
+
+    Attributes:
+        n: number of children (all muddy).
+        rounds: announcements until someone knows (n expected).
+        knowers: how many children know after the last announcement (n expected).
+        states: states left after the father's announcement (2^n - 1).
+        seconds: building the structure plus all announcements and "who knows" checks.
+        backend: the BDD package (dd.cudd or dd.autoref).
+    """
+
+    n: int
+    rounds: int
+    knowers: int
+    states: int
+    seconds: float
+    backend: str
+
+
+def measure_symbolic(n: int, *, backend: str | None = None) -> SymbolicMeasurement:
+    """Play muddy children on a knowledge structure, every child muddy, and time it."""
+    # Load the BDD package before the clock starts: importing dd is not the engine's work.
+    chosen = Manager(backend).backend
+    t0 = time.perf_counter()
+    story = play_symbolic_muddy_children(n, range(1, n + 1), backend=chosen)
+    seconds = time.perf_counter() - t0
+    return SymbolicMeasurement(
+        n=n,
+        rounds=len(story.rounds),
+        knowers=len(story.rounds[-1].knowers),
+        states=story.rounds[0].worlds,
+        seconds=seconds,
+        backend=chosen,
+    )
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.3f}" if s < 10 else f"{s:.1f}"
+
+
+def symbolic_table(
+    console: Console, explicit: list[Measurement], large: tuple[int, ...]
+) -> list[SymbolicMeasurement]:
+    """Measure and print the symbolic table: the explicit table's n, then `large`."""
+    by_n = {m.n: m for m in explicit}
+    results = [measure_symbolic(n) for n in (*by_n, *large)]
+    table = Table(
+        title=f"Muddy children, all muddy: symbolic engine ({results[0].backend}), this process",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
+        pad_edge=False,
+        show_edge=False,
+    )
+    headers = ("n", "states", "rounds", "symbolic\ns", "explicit\ns", "explicit\n/ symb.",
+               "SMCDEL\ns (pub.)", "goal\ns", "met")  # fmt: skip
+    for col in headers:
+        table.add_column(col, justify="right", no_wrap=True)
+    for r in results:
+        base = by_n.get(r.n)
+        goal = GOALS.get(r.n)
+        table.add_row(
+            str(r.n),
+            f"{r.states:.3g}" if r.n > 20 else f"{r.states:,}",
+            str(r.rounds),
+            _seconds(r.seconds),
+            "-" if base is None else _seconds(base.total_s),
+            "-" if base is None or r.seconds <= 0 else f"{base.total_s / r.seconds:.1f}×",
+            f"{SMCDEL_SECONDS[r.n]:g}" if r.n in SMCDEL_SECONDS else "-",
+            "-" if goal is None else f"< {goal:g}",
+            "-" if goal is None else ("yes" if r.seconds < goal else "NO"),
+        )
+    console.print(table)
+    console.print(
+        "states: after the father's announcement; symbolic: build + all announcements + "
+        "who-knows checks; explicit: the first table's total for the same n (no explicit "
+        "run past 20 variables). SMCDEL's times are published figures (Haskell, another "
+        "machine), not measured here; the goals are issue 16's."
+    )
+    return results
+
+
 def _ms(seconds: float) -> str:
     ms = 1000 * seconds
     return f"{ms:.1f}" if ms < 100 else f"{ms:.0f}"
@@ -245,13 +348,16 @@ def _ms(seconds: float) -> str:
 # --- the command ------------------------------------------------------------------------------
 
 
-def run(console: Console, quick: bool = False, *, fresh_process: bool = True) -> list[Measurement]:
-    """Run the benchmark and print its table; returns the measurements.
+def run(
+    console: Console, quick: bool = False, *, fresh_process: bool = True, symbolic: bool = True
+) -> list[Measurement]:
+    """Run the benchmark and print its tables; returns the explicit engine's measurements.
 
     Args:
-        console: where the table goes.
-        quick: n = 6, 8 instead of 8, 10, 12, 14.
+        console: where the tables go.
+        quick: n = 6, 8 instead of 8, 10, 12, 14 (and the symbolic table to n = 40 only).
         fresh_process: measure each n in its own Python process (honest peak memory).
+        symbolic: also print the symbolic engine's table (needs the package dd).
     """
     sizes = QUICK_SIZES if quick else SIZES
     results: list[Measurement] = []
@@ -306,4 +412,6 @@ def run(console: Console, quick: bool = False, *, fresh_process: bool = True) ->
             f"({DEMO_S5_SECONDS_N12 / max(twelve.total_s, 1e-9):,.0f}× under the published "
             "figure, different machine)."
         )
+    if symbolic:
+        symbolic_table(console, results, QUICK_SYMBOLIC_LARGE if quick else SYMBOLIC_LARGE)
     return results
