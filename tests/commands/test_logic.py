@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from epigames.cli import app
 from epigames.errors import FormulaSyntaxError, InputError, UnknownAgentError
 from epigames.logic.smcdel import SmcdelModelError
+from epigames.logic.symbolic import backend_name
 
 EXAMPLES = Path(__file__).parent.parent.parent / "examples"
 MUDDY = str(EXAMPLES / "muddy-children.smcdel.txt")
@@ -272,3 +273,60 @@ def test_eval_with_either_engine(engine: str) -> None:
     assert at.output.strip() == "{1}: False"
     outside = runner.invoke(app, ["logic", "eval", "1", "-f", MUDDY, "-s", "1,9", "-e", engine])
     assert "variable 9 not in VARS" in str(outside.exception)
+
+
+# --- puzzle muddy ---------------------------------------------------------------------------
+
+
+def test_puzzle_muddy_prints_rounds_and_answer() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "muddy", "--children", "5", "-m", "2,4"])
+    assert result.exit_code == 0, result.output
+    backend = backend_name()
+    assert result.output.splitlines() == [
+        f"5 children, muddy: 2, 4 (symbolic engine, {backend})",
+        "round 1: father: at least one of you is muddy; 31 states left; nobody knows",
+        "round 2: everyone: nobody knows; 26 states left; children 2, 4 know",
+        "answer: after 2 announcements, children 2, 4 know they are muddy",
+    ]
+
+
+@pytest.mark.parametrize("muddy", ["1", "1,2,3", "2,3,5,6"])
+def test_puzzle_muddy_engines_tell_the_same_story(muddy: str) -> None:
+    def story(engine: str) -> list[str]:
+        args = ["logic", "puzzle", "muddy", "-n", "6", "-m", muddy, "-e", engine]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        return result.output.splitlines()[1:]
+
+    assert story("symbolic") == story("explicit")
+    assert len(story("symbolic")) == muddy.count(",") + 2
+
+
+def test_puzzle_muddy_at_scale() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "muddy", "--children", "40"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("40 children, muddy: 1-40 (symbolic engine")
+    assert (
+        lines[1]
+        == "round 1: father: at least one of you is muddy; 1.1e+12 states left; nobody knows"
+    )
+    assert lines[40] == "round 40: everyone: nobody knows; 1 state left; children 1-40 know"
+    assert lines[41] == "answer: after 40 announcements, children 1-40 know they are muddy"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-n", "0"], "--children must be at least 1, got 0"),
+        (["-n", "4", "-m", "0,x"], "bad list of muddy children '0,x'; expected numbers 1..4"),
+        (["-n", "4", "-m", "7"], "muddy children [7] are not children 1..4"),
+        (["-n", "4", "-m", ""], "nobody is muddy"),
+        (["-n", "30", "-e", "explicit"], "at most 20 children (2^n worlds), got 30"),
+        (["-e", "bdd"], "unknown engine 'bdd'; choose one of: symbolic, explicit"),
+    ],
+)
+def test_puzzle_muddy_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "muddy", *args])
+    assert isinstance(result.exception, InputError), result.output
+    assert message in str(result.exception)

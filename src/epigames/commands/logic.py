@@ -14,6 +14,7 @@ from rich.text import Text
 from epigames.errors import InputError
 from epigames.logic.smcdel import (
     AUTO_SYMBOLIC_ABOVE,
+    MAX_VARIABLES,
     JobResult,
     SmcdelInput,
     parse_smcdel,
@@ -170,6 +171,107 @@ def parse_command(
         typer.echo(f.to_latex())
 
 
+def parse_children(text: str, n: int) -> list[int]:
+    """The muddy children typed as `1,3,5` (an empty text: none)."""
+    try:
+        return sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise InputError(
+            f"bad list of muddy children {text!r}; expected numbers 1..{n} separated by "
+            "commas, e.g. 1,3"
+        ) from None
+
+
+def _children_text(children: frozenset[int] | list[int]) -> str:
+    """`1-3, 5` for children 1, 2, 3 and 5 (runs of three or more as ranges)."""
+    parts: list[str] = []
+    ordered = sorted(children)
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{ordered[i]}-{ordered[j]}")
+        else:
+            parts.extend(str(c) for c in ordered[i : j + 1])
+        i = j + 1
+    return ", ".join(parts) or "none"
+
+
+def _who_knows(children: frozenset[int]) -> str:
+    if not children:
+        return "nobody knows"
+    if len(children) == 1:
+        return f"child {_children_text(children)} knows"
+    return f"children {_children_text(children)} know"
+
+
+def puzzle_muddy(
+    children: Annotated[int, typer.Option("--children", "-n", help="How many children.")] = 3,
+    muddy: Annotated[
+        str | None,
+        typer.Option("--muddy", "-m", help="The muddy children, e.g. 1,3 (default: all)."),
+    ] = None,
+    engine: Annotated[
+        str,
+        typer.Option(
+            "--engine",
+            "-e",
+            help="symbolic (knowledge structures on BDDs, any number of children) or "
+            "explicit (a Kripke model of 2^n worlds, at most 20 children).",
+        ),
+    ] = "symbolic",
+) -> None:
+    """The muddy children: the father's announcement, then rounds of silence.
+
+    The father says "at least one of you is muddy"; then, as long as no child
+    knows whether it is muddy, everyone announces "nobody knows". Prints each
+    announcement, the states left and who then knows; with m muddy children the
+    muddy ones know after m announcements.
+    """
+    # Imported here: building the puzzle commands should not load the BDD package.
+    from epigames.logic.puzzles.muddy_children import (
+        muddy_children_story,
+        play_symbolic_muddy_children,
+    )
+
+    if engine not in ("symbolic", "explicit"):
+        raise InputError(f"unknown engine {engine!r}; choose one of: symbolic, explicit")
+    if children < 1:
+        raise InputError(f"--children must be at least 1, got {children}")
+    if engine == "explicit" and children > MAX_VARIABLES:
+        raise InputError(
+            f"the explicit engine takes at most {MAX_VARIABLES} children (2^n worlds), got "
+            f"{children}; use --engine symbolic"
+        )
+    chosen = list(range(1, children + 1)) if muddy is None else parse_children(muddy, children)
+    if not chosen:
+        raise InputError("nobody is muddy, so the father's announcement would be false")
+    if engine == "symbolic":
+        symbolic = play_symbolic_muddy_children(children, chosen)
+        rounds = symbolic.rounds
+        what = f"symbolic engine, {symbolic.structure.manager.backend}"
+    else:
+        rounds = muddy_children_story(children, chosen).rounds
+        what = "explicit engine"
+    typer.echo(f"{children} children, muddy: {_children_text(chosen)} ({what})")
+    for k, r in enumerate(rounds, 1):
+        said = "father: at least one of you is muddy" if k == 1 else "everyone: nobody knows"
+        states = f"{r.worlds:,}" if r.worlds < 10**9 else f"{r.worlds:.3g}"
+        plural = "state" if r.worlds == 1 else "states"
+        typer.echo(f"round {k}: {said}; {states} {plural} left; {_who_knows(r.knowers)}")
+    count = len(rounds)
+    knowers = rounds[-1].knowers
+    what_known = "they are muddy" if knowers == frozenset(chosen) else "whether they are muddy"
+    if len(knowers) == 1:
+        what_known = what_known.replace("they are", "it is")
+    typer.echo(
+        f"answer: after {count} announcement{'s' if count > 1 else ''}, "
+        f"{_who_knows(knowers)} {what_known}"
+    )
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -181,3 +283,8 @@ def register(app: typer.Typer) -> None:
     logic.command("check")(check)
     logic.command("eval")(evaluate)
     logic.command("parse")(parse_command)
+    puzzle = typer.Typer(
+        name="puzzle", help="Classic epistemic puzzles, played out.", no_args_is_help=True
+    )
+    logic.add_typer(puzzle)
+    puzzle.command("muddy")(puzzle_muddy)
