@@ -22,6 +22,7 @@ from epigames.logic.smcdel import (
     SmcdelInput,
     SmcdelModelError,
     choose_engine,
+    modal_quantifier,
     parse_smcdel,
     run_jobs,
 )
@@ -301,3 +302,48 @@ def test_auto_picks_by_size() -> None:
     assert choose_engine(AUTO_SYMBOLIC_ABOVE + 1) == "symbolic"
     assert choose_engine(100, "explicit") == "explicit"
     assert choose_engine(1, "symbolic") == "symbolic"
+
+
+# --- SMCDEL's quantifiers over modal formulas -------------------------------------------------
+
+MODAL_FORALL = (
+    "VARS 1 LAW 1 OBS a:\nVALID? Forall 1 a knows that 1\nWHERE? Exists 1 ~ a knows that 1"
+)
+
+
+def test_smcdel_quantifies_the_bdd_of_a_modal_formula() -> None:
+    # ||K a 1|| = ∀1 (LAW → 1) = ⊤ as a BDD, so Forall 1 of it is ⊤ and Exists 1 of its
+    # negation ⊥ (SMCDEL's answers); by substitution they would be K a ⊤ & K a ⊥ (false)
+    # and ~K a ⊤ | ~K a ⊥ (true) in the one state.
+    data = parse_smcdel(MODAL_FORALL)
+    assert [r.answer for r in run_jobs(data, "symbolic")] == [True, []]
+    assert [r.answer for r in run_jobs(data, "auto")] == [True, []]
+    assert data.valid(data.jobs[0].formula, "auto")
+    plain = KnowledgeStructure.build(["1"], parse("1"), {"a": []})
+    assert not plain.valid(data.jobs[0].formula)  # the engine's own reading: substitution
+
+
+def test_explicit_engine_refuses_smcdel_modal_quantifiers() -> None:
+    data = parse_smcdel(MODAL_FORALL)
+    with pytest.raises(SmcdelModelError, match="Forall over a formula with modalities") as e:
+        run_jobs(data, "explicit")
+    assert (e.value.line, e.value.column) == (2, 1)
+    assert "--engine symbolic" in str(e.value)
+    with pytest.raises(ModelError, match="Exists over a formula with modalities"):
+        data.where(data.jobs[1].formula)
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS)
+def test_smcdel_reading_agrees_where_quantifiers_are_boolean(seed: int) -> None:
+    data, formulas = random_structure(seed)
+    structure = symbolic_of(data)
+    smcdel = KnowledgeStructure.build(
+        [str(v) for v in data.variables],
+        data.law,
+        {a: [str(v) for v in vs] for a, vs in data.observations.items()},
+        bdd_quantifiers=True,
+    )
+    for f in formulas:
+        if modal_quantifier(f) is None and "9" not in f.atoms():
+            assert smcdel.where(f) == structure.where(f), str(f)

@@ -18,8 +18,9 @@ explicit S5 Kripke model it describes; `run_jobs` answers its `TRUE?`, `VALID?` 
 
 Modules: `dialect` (SMCDEL's formulas, read by the engine's one lexer and parser in
 `epigames.logic.syntax`), `reader` (the file: VARS, LAW, OBS, jobs), `structure`
-(`SmcdelInput` and its explicit model), `jobs` (the questions and answers), `run`
-(answering them), `errors`.
+(`SmcdelInput`, its explicit model and its knowledge structure on BDDs), `engines`
+(which engine answers), `jobs` (the questions and answers), `run` (answering them),
+`errors`.
 
 Semantics (as SMCDEL's): the worlds are the valuations of VARS that satisfy LAW (LAW must
 be Boolean); an agent cannot tell apart two valuations that agree on every variable it
@@ -27,43 +28,52 @@ observes. An integer n is the atom `Atom("n")`. States are written as the set of
 true variables; `WHERE?` lists them sorted by the ascending tuple of their true variables
 (so `{}` < `{1}` < `{1,2}` < `{2}`).
 
-The formula grammar, loosest binding first::
+The formula grammar, loosest binding first, as SMCDEL's own (a yacc grammar)::
 
-    formula := implies ('iff' implies)*                       left-assoc
-    implies := boolean ('->' implies)?                         right-assoc
+    formula := boolean (('->' | 'iff') boolean)*               one level, left-assoc
     boolean := unary ('&' unary)* | unary ('|' unary)*         n-ary; mixing & and |
                                                                needs parentheses
     unary   := Top | Bot | INT | '(' formula ')'
              | ('~' | '¬' | 'Not' | 'not') unary
              | ('AND' | 'OR' | 'XOR' | 'ONEOF') '(' formula (',' formula)* ')'
-             | ('K' | 'Kw') agent unary
+             | ('K' | 'Kw') agent formula                       reaches as far as it can
              | agent ('knows that' | 'knows whether') unary
              | agent 'knows whether' '(' formula (',' formula)+ ')'   conjunction of Kw
              | group ('comknow' | 'distknow') ('that' | 'whether') unary
              | '[' [agents] ['?'] '!' formula ']' unary
              | '<' [agents] ['?'] '!' formula '>' unary
-             | ('Forall' | 'ForAll' | 'Exists') INT (',' INT)* unary
+             | ('Forall' | 'ForAll' | 'Exists') INT (',' INT)* formula   reaches too
     group   := agent | '(' agent (',' agent)* ')'
 
-Every prefix operator takes the smallest formula that follows it, so
-`alice knows that (2 & 3) & ~ alice knows whether 1` is
-`(K alice (2 & 3)) & ~(Kw alice 1)`. SMCDEL's own grammar gives `K`, `Kw`, `Forall` and
-`Exists` no precedence, which lets its parser extend them over a following `&`; files that
-parenthesise the argument read the same in both. `p & q | r` is rejected with a request
-for parentheses rather than guessed. Differences from SMCDEL that only accept more: an
-agent may observe nothing (`carol:`), `OBS` may list no agent, `distknow` and the list
-form of `knows whether` are read.
+So `alice knows that (2 & 3) & ~ alice knows whether 1` is
+`(K alice (2 & 3)) & ~(Kw alice 1)`, but `K alice 2 & 1` is `K alice (2 & 1)` and
+`1 -> 2 -> 3` is `(1 -> 2) -> 3`: SMCDEL gives `K`, `Kw`, `Forall` and `Exists` no
+precedence (its parser extends them as far as it can) and puts `->` and `iff` on one
+level grouping to the left. These differ from the project's own syntax
+(`epigames.logic.syntax`), where every prefix takes the smallest formula and `->` groups
+to the right under `<->`. `p & q | r` is rejected with a request for parentheses rather
+than guessed. Differences from SMCDEL that only accept more: an agent may observe nothing
+(`carol:`), `OBS` may list no agent, `distknow` and the list form of `knows whether` are
+read.
 
 `[a,b ! φ] ψ` is `Announce(φ, ψ, group=("a", "b"))`: as in SMCDEL, the group learns φ and
-everyone knows that it did. `Forall`/`Exists` over a formula with modalities follow the
-engine's `Quantified.expand` (substitution, also under modalities), which is not SMCDEL's
-reading (quantifying the BDD of the formula); on Boolean formulas the two agree.
+everyone knows that it did. `Forall`/`Exists` follow SMCDEL: they quantify the BDD of
+their argument, also when it has modalities (its values at assignments that are not
+states then count). Only the symbolic engine can do that (`SmcdelInput.structure()`
+reads quantifiers so); the explicit engine refuses such a formula with a message and
+`auto` answers it symbolically. Over Boolean formulas the two readings agree.
 """
 
 from __future__ import annotations
 
 from epigames.logic.smcdel.dialect import parse_smcdel_formula
-from epigames.logic.smcdel.engines import AUTO_SYMBOLIC_ABOVE, ENGINES, Engine, choose_engine
+from epigames.logic.smcdel.engines import (
+    AUTO_SYMBOLIC_ABOVE,
+    ENGINES,
+    Engine,
+    choose_engine,
+    modal_quantifier,
+)
 from epigames.logic.smcdel.errors import SmcdelModelError, SmcdelUnknownAgentError
 from epigames.logic.smcdel.jobs import Job, JobKind, JobResult, state_text
 from epigames.logic.smcdel.reader import parse_smcdel
@@ -82,6 +92,7 @@ __all__ = [
     "SmcdelModelError",
     "SmcdelUnknownAgentError",
     "choose_engine",
+    "modal_quantifier",
     "parse_smcdel",
     "parse_smcdel_formula",
     "run_jobs",

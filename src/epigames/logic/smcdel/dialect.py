@@ -4,6 +4,13 @@
 gives it SMCDEL's tokens (numbers for atoms, `--` comments, keywords such as `Top`,
 `AND`, `knows that`) and the prefixes only SMCDEL has: `K a φ`, `a knows whether φ`,
 `(a,b) comknow that φ`, `Forall 1,2 φ`. Mixing `&` and `|` needs parentheses here.
+
+Where SMCDEL's grammar (a yacc grammar with precedences) reads differently from the
+project's syntax, this dialect reads as SMCDEL does: `->` and `iff` are one level,
+grouping to the left (`1 -> 2 -> 3` is `(1 -> 2) -> 3`, `1 iff 2 -> 3` is
+`(1 iff 2) -> 3`); `K a`, `Kw a`, `Forall` and `Exists` have no precedence there, so
+their argument reaches as far as it can (`K a 1 & 2` is `K a (1 & 2)`), while
+`a knows that`, `comknow`, `~` and announcements take the smallest formula after them.
 """
 
 from __future__ import annotations
@@ -11,7 +18,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from epigames.logic.formula import And, Atom, Bot, C, Cw, D, Dw, Formula, K, Kw, Top
+from epigames.logic.formula import (
+    And,
+    Atom,
+    Bot,
+    C,
+    Cw,
+    D,
+    Dw,
+    Exists,
+    Forall,
+    Formula,
+    Iff,
+    Implies,
+    K,
+    Kw,
+    Top,
+)
 from epigames.logic.smcdel.errors import SmcdelModelError, SmcdelUnknownAgentError
 from epigames.logic.syntax import Dialect, FormulaParser, Token
 
@@ -160,6 +183,26 @@ class SmcdelFormulaParser(FormulaParser):
 
     # the grammar
 
+    def formula(self) -> Formula:
+        """`->` and `iff` at one level, grouping to the left, as in SMCDEL's grammar."""
+        f = self.boolean()
+        levels = 0
+        while self.at("->") or self.at("<->"):
+            op = self.advance()
+            # Each operator nests the chain so far one level deeper (left-assoc).
+            self.enter(op)
+            levels += 1
+            g = self.boolean()
+            f = Implies(f, g) if op.value == "->" else Iff(f, g)
+        self.leave(levels)
+        return f
+
+    def quantified(self) -> Formula:
+        """`Forall 1,2 φ`: φ reaches as far as it can (no precedence in SMCDEL's grammar)."""
+        cls = Forall if self.advance().value == "forall" else Exists
+        names = self.quantified_variables()
+        return cls(names, self.formula())
+
     def atomic(self) -> Formula | None:
         t = self.tok
         if t.kind == "int":
@@ -184,7 +227,8 @@ class SmcdelFormulaParser(FormulaParser):
             self.advance()
             self.allow_modality(f"'{t.raw}'", t)
             agent = self.agent(self.advance())
-            arg = self.unary()
+            # No precedence in SMCDEL's grammar: the argument reaches as far as it can.
+            arg = self.formula()
             return K(agent, arg) if v == "K" else Kw(agent, arg)
         if v == "(":  # a group, as `unary` saw (it reads other parentheses itself)
             self.advance()

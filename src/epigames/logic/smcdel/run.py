@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from epigames.errors import ModelError
-from epigames.logic.smcdel.engines import choose_engine
+from epigames.logic.smcdel.engines import choose_engine, modal_quantifier
 from epigames.logic.smcdel.errors import SmcdelModelError
 from epigames.logic.smcdel.jobs import Job, JobResult, state_text
-from epigames.logic.smcdel.structure import SmcdelInput
+from epigames.logic.smcdel.structure import SmcdelInput, modal_quantifier_message
 
 __all__ = ["run_jobs"]
 
@@ -34,12 +34,16 @@ def run_jobs(data: SmcdelInput, engine: str = "explicit") -> list[JobResult]:
 
     Raises:
         SmcdelModelError: the LAW holds nowhere, or a TRUE? state does not satisfy it, or
-            (explicit) there are too many variables.
+            (explicit) there are too many variables or a quantifier over a modality.
         SymbolicUnavailableError: the symbolic engine without the package `dd`.
         InputError: an unknown engine.
     """
-    if choose_engine(len(data.variables), engine) == "symbolic":
+    modal = [(job, q) for job in data.jobs if (q := modal_quantifier(job.formula)) is not None]
+    if choose_engine(len(data.variables), engine, modal_quantifiers=bool(modal)) == "symbolic":
         return _run_symbolic(data)
+    if modal:
+        job, q = modal[0]
+        raise SmcdelModelError(modal_quantifier_message(q), data.source, job.line, job.column)
     model, states = data.explicit()
     results: list[JobResult] = []
     for job in data.jobs:

@@ -9,17 +9,28 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from epigames.errors import ModelError
+from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.model import KripkeModel
 from epigames.logic.relations import AnyRelation, Mask, Partition
-from epigames.logic.smcdel.engines import MAX_VARIABLES, choose_engine
+from epigames.logic.smcdel.engines import MAX_VARIABLES, choose_engine, modal_quantifier
 from epigames.logic.smcdel.errors import SmcdelModelError
 from epigames.logic.smcdel.jobs import Job, State, state_text
 
 if TYPE_CHECKING:
     from epigames.logic.symbolic import KnowledgeStructure
 
-__all__ = ["MAX_VARIABLES", "SmcdelInput"]
+__all__ = ["MAX_VARIABLES", "SmcdelInput", "modal_quantifier_message"]
+
+
+def modal_quantifier_message(q: fm.Quantified) -> str:
+    """Why the explicit engine does not answer a quantifier over a modality."""
+    word = "Forall" if isinstance(q, fm.Forall) else "Exists"
+    return (
+        f"{word} over a formula with modalities ('{q}'): SMCDEL quantifies the formula's "
+        "BDD, so its values outside the states count; only the symbolic engine reads it "
+        "so (use --engine symbolic or auto)"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,6 +112,14 @@ class SmcdelInput:
         self._built.append((model, states))
         return model, states
 
+    def _engine(self, formula: Formula, engine: str) -> str:
+        """The engine for one formula; the explicit one refuses SMCDEL's modal quantifiers."""
+        q = modal_quantifier(formula)
+        chosen = choose_engine(len(self.variables), engine, modal_quantifiers=q is not None)
+        if chosen == "explicit" and q is not None:
+            raise ModelError(modal_quantifier_message(q))
+        return chosen
+
     def structure(self, backend: str | None = None) -> KnowledgeStructure:
         """The knowledge structure on BDDs (built once per input; any number of variables).
 
@@ -118,7 +137,9 @@ class SmcdelInput:
         vocabulary = [str(v) for v in sorted(self.variables)]
         observations = {a: [str(v) for v in vs] for a, vs in self.observations.items()}
         try:
-            built = KnowledgeStructure.build(vocabulary, self.law, observations, backend=backend)
+            built = KnowledgeStructure.build(
+                vocabulary, self.law, observations, backend=backend, bdd_quantifiers=True
+            )
         except ModelError as exc:
             if "satisfied by no" in str(exc):
                 raise self._error(
@@ -146,14 +167,14 @@ class SmcdelInput:
 
         `engine` is `explicit`, `symbolic` or `auto` (see `choose_engine`).
         """
-        if choose_engine(len(self.variables), engine) == "symbolic":
+        if self._engine(formula, engine) == "symbolic":
             return [frozenset(int(v) for v in s) for s in self.structure().where(formula)]
         model, states = self.explicit()
         return [frozenset(states[i]) for i in np.flatnonzero(model.truth_set(formula))]
 
     def valid(self, formula: Formula, engine: str = "explicit") -> bool:
         """Whether the formula is true in every state (`engine` as for `where`)."""
-        if choose_engine(len(self.variables), engine) == "symbolic":
+        if self._engine(formula, engine) == "symbolic":
             return self.structure().valid(formula)
         return self.model().valid(formula)
 
@@ -171,7 +192,7 @@ class SmcdelInput:
             raise ModelError(
                 f"state {state_text(key)} names {_plural('variable', undeclared)} not in VARS"
             )
-        if choose_engine(len(self.variables), engine) == "symbolic":
+        if self._engine(formula, engine) == "symbolic":
             structure = self.structure()
             try:
                 return structure.holds(formula, [str(v) for v in key])

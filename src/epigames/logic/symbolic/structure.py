@@ -13,9 +13,12 @@ the BDD of the states where it holds:
   (everyone for a public announce-whether), as SMCDEL does; the answer at a state is read
   with q set to ψ's value there.
 
-Only a formula's values at states matter (the BDDs are arbitrary elsewhere). Quantifiers
-follow `Quantified.expand` (substitution, also under modalities) like the explicit engine;
-over formulas without modalities that is BDD quantification, which is used there.
+Quantifiers follow `Quantified.expand` (substitution, also under modalities) like the
+explicit engine; over formulas without modalities that is BDD quantification, which is
+used there. With `bdd_quantifiers` (SMCDEL's files) they quantify the argument's BDD
+whatever it is, as SMCDEL does: then a formula's values at assignments that are not
+states count too, and every operator is SMCDEL's formula for its BDD (`C_G φ` is the
+greatest fixpoint of `X = φ ∧ ⋀_{i∈G} K_i X`).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ class KnowledgeStructure:
         law: the states: the assignments of `variables` where it is true.
         observations: agent → the variables it observes.
         designated: the actual states (a BDD), or None when none is named.
+        bdd_quantifiers: quantifiers quantify their argument's BDD even under modalities
+            (SMCDEL's reading) rather than expand by substitution (the explicit engine's).
     """
 
     manager: Manager
@@ -58,6 +63,7 @@ class KnowledgeStructure:
     law: Node
     observations: Mapping[str, frozenset[str]]
     designated: Node | None = None
+    bdd_quantifiers: bool = False
     _cache: dict[Formula, Node] = field(default_factory=dict, repr=False, compare=False)
     _sets: dict[tuple[str, ...], frozenset[str]] = field(
         default_factory=dict, repr=False, compare=False
@@ -73,6 +79,7 @@ class KnowledgeStructure:
         observations: Mapping[str, Iterable[str]],
         *,
         backend: str | None = None,
+        bdd_quantifiers: bool = False,
     ) -> KnowledgeStructure:
         """A structure from atom names, a Boolean law over them and each agent's observed atoms.
 
@@ -81,6 +88,8 @@ class KnowledgeStructure:
             law: a formula without modalities that every state satisfies.
             observations: agent → the atoms it observes (each in `vocabulary`).
             backend: `dd.cudd` or `dd.autoref`; by default the first that imports.
+            bdd_quantifiers: SMCDEL's reading of quantifiers over modal formulas (see
+                the class).
 
         Raises:
             ModelError: repeated or unknown atoms, a law with a modality, a law no
@@ -107,7 +116,7 @@ class KnowledgeStructure:
         law_bdd = blank.truth(law)
         if law_bdd == manager.false:
             raise ModelError(f"the law '{law}' is satisfied by no assignment of the vocabulary")
-        return cls(manager, atoms, blank.variables, law_bdd, obs)
+        return cls(manager, atoms, blank.variables, law_bdd, obs, None, bdd_quantifiers)
 
     def _derive(
         self,
@@ -124,6 +133,7 @@ class KnowledgeStructure:
             law,
             self.observations if observations is None else observations,
             designated,
+            self.bdd_quantifiers,
         )
 
     # --- basic queries --------------------------------------------------------------
@@ -317,18 +327,19 @@ class KnowledgeStructure:
             for a in f.group:
                 out = out & self._box((a,), truth)
             return out
-        # C: the greatest fixpoint of X = E_G(φ ∧ X).
+        # C: the greatest fixpoint of X = φ ∧ E_G X, SMCDEL's formula. At states it is the
+        # fixpoint of X = E_G(φ ∧ X) (S5 is reflexive); SMCDEL's quantifiers see the rest.
         x = self.manager.true
         while True:
-            nxt = self.manager.true
+            nxt = truth
             for a in f.group:
-                nxt = nxt & self._box((a,), truth & x)
+                nxt = nxt & self._box((a,), x)
             if nxt == x:
                 return x
             x = nxt
 
     def _quantified(self, f: fm.Quantified) -> Node:
-        if not _propositional(f.arg):
+        if not self.bdd_quantifiers and not _propositional(f.arg):
             return self._eval(f.expand())
         # Bound atoms outside the vocabulary are constants here, so expand over those only;
         # the vocabulary's are quantified in the BDD.
