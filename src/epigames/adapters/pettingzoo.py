@@ -88,10 +88,10 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         # The extra last index is `wait`, legal only for a seat not to move (cycle turns).
         self.wait = len(self.actions) if self.turns == "cycle" else None
         size = len(self.actions) + (1 if self.wait is not None else 0)
-        low, high = self._bounds()
+        # Every entry is a 0/1 flag or a probability.
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(low, high, (self.encoder.size,), np.float32),
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (size,), np.int8),
             }
         )
@@ -101,9 +101,6 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         self.state: State = self.game.new_initial_state()
         self._decisions = 0
         self._cycles = 0
-
-    def _bounds(self) -> tuple[float, float]:
-        return 0.0, 1.0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space (the same for every agent)."""
