@@ -318,7 +318,6 @@ def test_puzzle_muddy_at_scale() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-n", "0"], "--children must be at least 1, got 0"),
         (["-n", "4", "-m", "0,x"], "bad list of muddy children '0,x'; expected numbers 1..4"),
         (["-n", "4", "-m", "7"], "muddy children [7] are not children 1..4"),
         (["-n", "4", "-m", ""], "nobody is muddy"),
@@ -330,3 +329,12 @@ def test_puzzle_muddy_errors(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["logic", "puzzle", "muddy", *args])
     assert isinstance(result.exception, InputError), result.output
     assert message in str(result.exception)
+
+
+@pytest.mark.parametrize(("children", "bound"), [("0", "greater"), ("301", "less")])
+def test_puzzle_muddy_children_out_of_range(children: str, bound: str) -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "muddy", "--children", children])
+    assert result.exit_code == 2
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "Invalid value for '--children'" in text
+    assert f"should be {bound} than or equal to" in text
