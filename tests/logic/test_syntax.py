@@ -99,12 +99,14 @@ def test_unicode_spelling_of_printed_formulas_parses_the_same(f: Formula) -> Non
         ("p & q & r", And((p, q, r))),
         ("p | q | r", Or((p, q, r))),
         ("(p & q) & r", And((And((p, q)), r))),
-        ("p -> q -> r", Implies(p, Implies(q, r))),
+        ("p -> (q -> r)", Implies(p, Implies(q, r))),
         ("(p -> q) -> r", Implies(Implies(p, q), r)),
         ("p <-> q <-> r", Iff(Iff(p, q), r)),
         ("p <-> (q <-> r)", Iff(p, Iff(q, r))),
         ("p | q -> r <-> s", Iff(Implies(Or((p, q)), r), s)),
-        ("p -> q <-> r -> s", Iff(Implies(p, q), Implies(r, s))),
+        ("p -> q <-> (r -> s)", Iff(Implies(p, q), Implies(r, s))),
+        ("p -> q <-> r", Iff(Implies(p, q), r)),
+        ("(p <-> q) -> r", Implies(Iff(p, q), r)),
         ("p & q -> r | s", Implies(And((p, q)), Or((r, s)))),
         ("~p & q", And((Not(p), q))),
         ("~~p", Not(Not(p))),
@@ -193,6 +195,16 @@ def test_binary_operators_against_a_reference_precedence_parse(
     items = [x for x, _ in chain] + ["t"]
     ops = [o for _, o in chain]
     text = " ".join(f"{x} {o}" for x, o in chain) + " t"
+    # A `->` after another `->` or after `<->` (at this level) is refused: tools differ.
+    first_bad = next(
+        (i for i, o in enumerate(ops) if o == "->" and any(x in ("->", "<->") for x in ops[:i])),
+        None,
+    )
+    if first_bad is not None:
+        with pytest.raises(FormulaSyntaxError, match="needs parentheses") as info:
+            parse(text)
+        assert info.value.column == len(" ".join(f"{x} {o}" for x, o in chain[:first_bad])) + 4
+        return
     assert parse(text) == _reference_parse(items, ops)
 
 
@@ -359,7 +371,8 @@ DEEP_TEXTS = {
     "parentheses": "(" * 200 + "p" + ")" * 200,
     "knowledge": "K_a " * 150 + "p",
     "announcements": "[!p] " * 150 + "q",
-    "implications": "p -> " * 150 + "p",
+    # A chain of -> needs parentheses (see test_arrows_that_tools_group_differently…).
+    "implications": "p -> (" * 150 + "p" + ")" * 150,
     "iff chain": "p <-> " * 150 + "p",
     "n-ary": "and(" * 150 + "p" + ")" * 150,
 }
@@ -394,7 +407,8 @@ def _just_under_the_limit() -> dict[str, str]:
         "common knowledge": "C_{a,b} " * n + "p",
         "announcements": "[!p] " * (n - 1) + "~p",
         "group announcements": "[a!p] " * (n - 1) + "~p",
-        "implications": "p -> " * n + "p",
+        # `->` and its parenthesis are a level each (a chain of `->` needs parentheses).
+        "implications": "p -> (" * (n // 2) + "p" + ")" * (n // 2),
         "iff chain": "p <-> " * n + "p",
         "n-ary": "and(" * n + "p" + ")" * n,
     }
@@ -455,3 +469,23 @@ def test_cli_eval_refuses_a_deep_formula_with_exit_2(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "formula nests at least 400 levels deep; the limit is 100" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "after"),
+    [
+        ("p -> q -> r", 8, "'->' after '->'"),
+        ("p <-> q -> r", 9, "'->' after '<->'"),
+        ("1 iff 2 -> 3", 9, "'->' after '<->'"),
+        ("(p -> q) & r -> s -> t", 19, "'->' after '->'"),
+        ("K_a (p -> q -> r)", 13, "'->' after '->'"),
+    ],
+)
+def test_arrows_that_tools_group_differently_need_parentheses(
+    text: str, column: int, after: str
+) -> None:
+    with pytest.raises(FormulaSyntaxError, match="needs parentheses") as info:
+        parse(text)
+    assert info.value.column == column
+    assert after in info.value.message
+    assert "SMCDEL" in info.value.message

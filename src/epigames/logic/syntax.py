@@ -245,11 +245,14 @@ class FormulaParser:
     # the shared grammar
 
     def formula(self) -> Formula:
-        """`φ -> ψ` (right-assoc) under `φ <-> ψ` (left-assoc): one frame for both.
+        """`φ -> ψ` under `φ <-> ψ` (left-assoc): one frame for both.
 
-        Loops instead of one method per level, so that a parenthesis costs few stack
-        frames. The depth counts as if nested: each `<->` holds a level to the end of
-        the chain, each `->` one until its implication is complete.
+        A second `->` in a chain, or a `->` after `<->` (`p -> q -> r`, `p <-> q -> r`),
+        is refused: tools group these differently (SMCDEL's files read them to the left,
+        most texts `p -> q -> r` to the right), so they need parentheses. Loops instead
+        of one method per level, so that a parenthesis costs few stack frames. The depth
+        counts as if nested: each `<->` holds a level to the end of the chain, each `->`
+        one until its implication is complete.
         """
         f: Formula | None = None
         chain = 0
@@ -257,6 +260,8 @@ class FormulaParser:
             parts = [self.boolean()]
             arrows = 0
             while self.at("->"):
+                if arrows or chain:
+                    raise self.ambiguous_arrow(after="->" if arrows else "<->")
                 self.enter(self.advance())
                 arrows += 1
                 parts.append(self.boolean())
@@ -272,6 +277,20 @@ class FormulaParser:
             chain += 1
         self.leave(chain)
         return f
+
+    def ambiguous_arrow(self, after: str) -> FormulaSyntaxError:
+        """The error for a `->` after another `->` or after `<->` in one chain."""
+        if after == "->":
+            message = (
+                "'->' after '->' needs parentheses: write p -> (q -> r) or (p -> q) -> r "
+                "(SMCDEL's files read p -> q -> r as the second, most texts as the first)"
+            )
+        else:
+            message = (
+                "'->' after '<->' needs parentheses: write p <-> (q -> r) or (p <-> q) -> r "
+                "(SMCDEL's files read p iff q -> r as the second)"
+            )
+        return self.error(message, self.tok, "parentheses")
 
     def boolean(self) -> Formula:
         """`&` and `|` chains, n-ary: `&` binding tighter, or mixing them refused."""
@@ -610,9 +629,10 @@ def to_text(f: Formula) -> str:
     if isinstance(f, fm.NAry):
         return f"{f.word}(" + ", ".join(to_text(a) for a in f.args) + ")"
     if isinstance(f, fm.Implies):
-        return f"{_wrap(f.left, _PREC_IMPLIES + 1)} -> {_wrap(f.right, _PREC_IMPLIES)}"
+        # The parser refuses `p -> q -> r` and `p <-> q -> r`: a right-hand `->` is wrapped.
+        return f"{_wrap(f.left, _PREC_IMPLIES + 1)} -> {_wrap(f.right, _PREC_IMPLIES + 1)}"
     if isinstance(f, fm.Iff):
-        return f"{_wrap(f.left, _PREC_IFF)} <-> {_wrap(f.right, _PREC_IFF + 1)}"
+        return f"{_wrap(f.left, _PREC_IFF)} <-> {_wrap(f.right, _PREC_IMPLIES + 1)}"
     if isinstance(f, fm.Knowledge):
         agent = f.agent if _NAME.fullmatch(f.agent) else "{" + atom_text(f.agent) + "}"
         return f"{f.symbol}_{agent} {_wrap(f.arg, _PREC_UNARY)}"
