@@ -413,3 +413,55 @@ def test_klaverjas_trump_call_with_the_keyboard(page: Any) -> None:
     page.keyboard.press("Enter")
     expect(page.locator("#log li.event", has_text="North chooses ♦ as trump")).to_have_count(1)
     expect(page.locator("#table .kj-trump")).to_have_text("♦")
+
+
+# --- every page on a phone and on a laptop ---------------------------------------------------
+
+
+def assert_fits(pg: Any, where: str) -> None:
+    """Nothing on the page is wider than the window: no horizontal scrolling."""
+    width = pg.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], (
+        f"{where}: the page is {width[0]} px wide in a {width[1]} px window"
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_every_view_fits_the_window(browser: Any, server: str, width: int) -> None:
+    """Kwartet watched (with its Kripke panel and matrix) and played, Blufpoker with the cup,
+    Klaverjas and the tournaments page: none scrolls sideways at this width."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    assert_fits(pg, "the start page")
+    set_game(pg, "kwartet", {"players": "4", "kinds": "5"}, seed=7)
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table svg .seat-0")
+    pg.select_option("#subject-select", index=1)
+    pg.wait_for_selector("#kripke .world")
+    pg.click("#matrix-btn")
+    pg.wait_for_selector("#matrix table")
+    assert_fits(pg, "Kwartet watched")
+    pg.select_option("#seats select[data-seat='0']", "human")
+    pg.click("#play-btn")
+    pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")
+    assert_fits(pg, "Kwartet played")
+    set_game(pg, "blufpoker", {}, seed=3)
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table .gen-seat")
+    pg.select_option("#subject-select", index=1)
+    pg.wait_for_selector("#kripke .world")
+    assert_fits(pg, "Blufpoker watched")
+    set_game(pg, "klaverjas", {"deals": "1"}, seed=3)
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table .kj-seat.bottom .kj-card")
+    pg.wait_for_selector("#matrix .kj-matrix table")
+    assert_fits(pg, "Klaverjas watched")
+    pg.click("#tab-tournaments")
+    pg.wait_for_selector("#page-tournaments:not(.hidden)")
+    assert_fits(pg, "the tournaments page")
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -33,19 +33,20 @@ function fieldValue(key, v) {
 }
 
 export function renderTable(el, data) {
-  const wrap = h("div", { style: "display:flex;flex-wrap:wrap;gap:16px;padding:28px;justify-content:center;align-items:flex-start;min-height:440px;align-content:center;" });
+  const wrap = h("div", { class: "gen-table" });
   for (const [seat, view] of Object.entries(data.table.views)) {
     const s = Number(seat);
     const rows = Object.entries(view).filter(([k]) => !["seat", "current_player", "legal_actions"].includes(k));
-    const box = h("div", { style: `background:#fff;border-radius:10px;padding:10px 14px;min-width:240px;box-shadow:0 4px 14px rgba(0,0,0,.3);border:3px solid ${data.current_player === s ? "#e3a008" : seatColor(s)}` },
-      h("div", { style: `font-weight:700;color:${seatColor(s)};font-size:1.1rem` }, data.seat_names[s] + (data.human === s ? " (you)" : "")));
-    const table = h("table", { style: "font-size:.9rem" });
-    for (const [k, v] of rows) table.append(h("tr", {}, h("td", { style: "color:#5b6675;padding-right:8px" }, k), h("td", {}, fieldValue(k, v))));
+    const box = h("div", { class: "gen-seat", "data-seat": s,
+      style: `--c:${seatColor(s)};${data.current_player === s ? "border-color:#e3a008" : ""}` },
+      h("div", { class: "name" }, data.seat_names[s] + (data.human === s ? " (you)" : "")));
+    const table = h("table", {});
+    for (const [k, v] of rows) table.append(h("tr", {}, h("td", {}, k), h("td", {}, fieldValue(k, v))));
     box.append(table);
     wrap.append(box);
   }
   if (data.terminal && data.winners) {
-    wrap.append(h("div", { style: "width:100%;color:#ffd166;font-size:1.3rem;font-weight:700" },
+    wrap.append(h("div", { class: "gen-over" },
       "Game over · winners: " + data.winners.map((w) => data.seat_names[w]).join(", ")));
   }
   el.replaceChildren(wrap);
