@@ -11,8 +11,8 @@ from epigames.cards import Card, Rank
 from epigames.games import play_match
 from epigames.games.kemps import DONE, Swap
 from epigames.games.kemps.strategies import greedy
-from epigames.games.kemps.strategies.greedy import do_not_collect, plan_turn
-from tests.games.kemps.test_rules import cards, start
+from epigames.games.kemps.strategies.greedy import do_not_collect, plan_turn, seed_knowledge
+from tests.games.kemps.test_rules import cards, draw, start
 
 
 def test_greedy_plays_the_report_s_first_example() -> None:
@@ -67,14 +67,26 @@ class FakeView:
     table: tuple[Card, ...]
 
 
+@dataclass
+class FakeSeedKnowledge:
+    do_not_collect: set[Rank]
+    maybe: set[Rank]
+
+    def may_be_elsewhere(self, rank: Rank) -> bool:
+        return rank in self.maybe
+
+
 @pytest.mark.parametrize("seed_compat", [True, False])
 def test_blocking_takes_cards_others_may_collect(
     seed_compat: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     view = FakeView(tuple(cards("7♣ 7♦ 8♣ 3♣")), tuple(cards("7♥ 8♦ 9♠ K♣ 5♦ Q♥")))
+    # Nothing on the do-not-collect list; 9s and 5s may be in other hands.
+    maybe = {Rank.NINE, Rank.FIVE}
     monkeypatch.setattr(greedy, "do_not_collect", lambda v, compat: set())
-    monkeypatch.setattr(greedy, "maybe_elsewhere", lambda v: {Rank.NINE, Rank.FIVE})
-    plan = plan_turn(view, random.Random(1), True, True, seed_compat)  # type: ignore[arg-type]
+    monkeypatch.setattr(greedy, "maybe_elsewhere", lambda v: maybe)
+    seed_kb = FakeSeedKnowledge(set(), maybe) if seed_compat else None
+    plan = plan_turn(view, random.Random(1), True, True, seed_compat, seed_kb)  # type: ignore[arg-type]
     assert plan.collect == (Rank.SEVEN,)
     assert plan.swaps[0].slot == 0  # 7♥ first
     if seed_compat:
@@ -92,3 +104,23 @@ def test_every_decision_has_a_thought_and_seeds_repeat(name: str) -> None:
     assert result.digest() == play_match(spec, [name, "greedy"], 3).digest()
     mine = [e for e in result.transcript if e.seat == 0]
     assert mine and all(str(e.thought) for e in mine)
+
+
+def test_the_program_s_knowledge_base_keeps_its_faults() -> None:
+    """The `2023` strategies decide on the program's knowledge base, faults included."""
+    state = start("kemps(ranks=7)", cards("2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 2♦ 3♦ 4♦ 5♦"))
+    state.apply(Swap(0, Card.parse("5♦")))  # South takes 2♣
+    for _ in range(4):
+        state.apply(DONE)
+    draw(state)  # three idle turns: a new table
+    view = state.observation(1)
+    taken = Card.parse("2♣")
+    assert view.knowledge.holder(taken) == 0  # West knows South has it
+    assert seed_knowledge(view).others[taken] == 0  # the program forgot it
+    # After a Kemps the program marks the old four cards as its own, not the new hand.
+    state = start("kemps(ranks=7)", cards("2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 8♦ 8♥ 8♠"))
+    state.apply(DONE)
+    draw(state, cards("6♦ 6♥ 6♠ 7♦"))
+    view = state.observation(0)
+    assert seed_knowledge(view).may_be_elsewhere(Rank.SIX)
+    assert view.knowledge.holder(Card.parse("6♦")) == 0

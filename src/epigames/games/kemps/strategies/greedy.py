@@ -13,12 +13,12 @@ first), as the report's program does, and then play the plan one swap at a time:
   (and, unless `seed_compat`, of ranks other players may be collecting) with the hand
   cards it does not need, and keeps such cards in its hand.
 
-The do-not-collect list follows the public log. In `seed_compat` mode it is the
-program's: a rank joins when another player takes a card of it or calls Kemps with it,
-and leaves when another player puts a card of it down, even if that player still holds
-one. Otherwise it is the ranks of which some card is known to be in another player's
-hand. `seed_compat` also keeps the program's blocking bug: it never blocks a rank for
-being possibly held by others, only for being on the list.
+Without `seed_compat` the do-not-collect list is the ranks of which some card is known
+to be in another player's hand, and "may be in another player's hand" is the seat's
+exact knowledge. With `seed_compat` (the `2023` strategies) both come from the program's
+own knowledge base, replayed from the seat's log with its known faults
+(`seedkb.SeedKnowledge`), and blocking keeps the program's bug: it never blocks a rank
+for being possibly held by others, only for being on the list.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from epigames.cards import Card, Rank
 from epigames.games.core import View
 from epigames.games.kemps.actions import DONE, OF_A_KIND, Swap
-from epigames.games.kemps.events import Kemps, Swapped
+from epigames.games.kemps.strategies.seedkb import SeedKnowledge
 from epigames.games.kemps.views import KempsView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
@@ -62,18 +62,19 @@ def _ranks(ranks: Sequence[Rank]) -> str:
     return ", ".join(f"{r.text}s" for r in ranks) or "nothing"
 
 
+def seed_knowledge(view: KempsView, kept: SeedKnowledge | None = None) -> SeedKnowledge:
+    """The program's knowledge base for the seat, replayed from its log (`kept` is
+    brought up to date when it replays the same game)."""
+    if kept is None or kept.seat != view.seat:
+        kept = SeedKnowledge(view.seat, view.game.num_players, view.knowledge.layout.cards)  # type: ignore[arg-type]
+    return kept.update(view.log)
+
+
 def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
     """The ranks the seat keeps off its collection (see the module docstring)."""
     me = view.seat
     if seed_compat:
-        ranks: set[Rank] = set()
-        for event in view.log:
-            if type(event) is Swapped and event.seat != me:
-                ranks.add(event.taken.rank)
-                ranks.discard(event.put.rank)
-            elif type(event) is Kemps and event.seat != me:
-                ranks.add(event.cards[0].rank)
-        return ranks
+        return set(seed_knowledge(view).do_not_collect)
     known = view.knowledge.known_holders()
     cards = view.knowledge.layout.cards
     players = view.game.num_players
@@ -97,18 +98,32 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
 
 
 def plan_turn(
-    view: KempsView, rng: random.Random, kb_based: bool, blocking: bool, seed_compat: bool
+    view: KempsView,
+    rng: random.Random,
+    kb_based: bool,
+    blocking: bool,
+    seed_compat: bool,
+    seed_kb: SeedKnowledge | None = None,
 ) -> Plan:
-    """The report's plan for this turn, from the hand and table at its start."""
+    """The report's plan for this turn, from the hand and table at its start.
+
+    With `seed_compat`, `seed_kb` is the program's knowledge base for the seat, up to date
+    (made from the log when not given).
+    """
     hand, table = list(view.hand), list(view.table)
     seen = hand + table
     counter = Counter(card.rank for card in seen)
     avoided: list[Rank] = []
     dnc: set[Rank] = set()
     elsewhere: set[Rank] = set()
-    if kb_based:
+    if kb_based and seed_compat:
+        kb = seed_kb if seed_kb is not None else seed_knowledge(view)
+        dnc = set(kb.do_not_collect)
+        elsewhere = {rank for rank in counter if kb.may_be_elsewhere(rank)}
+    elif kb_based:
         dnc = do_not_collect(view, seed_compat)
         elsewhere = maybe_elsewhere(view)
+    if kb_based:
         for rank in list(counter):
             if rank in dnc or rank in elsewhere:
                 del counter[rank]
@@ -166,12 +181,19 @@ class ReportPlayer(Strategy):
         super().__init__(rng)
         self._plan: Plan | None = None
         self._turn = -1
+        self._seed_kb: SeedKnowledge | None = None
 
     def choose(self, view: View) -> Decision:
         """The next swap of this turn's plan, or `done`."""
         assert isinstance(view, KempsView)
         if self._plan is None or self._turn != view.turns or view.swaps == 0:
-            self._plan = plan_turn(view, self.rng, self.kb_based, self.blocking, self.seed_compat)
+            seed_kb = None
+            if self.kb_based and self.seed_compat:
+                # The replay is a function of the log: kept only to fold new events.
+                seed_kb = self._seed_kb = seed_knowledge(view, self._seed_kb)
+            self._plan = plan_turn(
+                view, self.rng, self.kb_based, self.blocking, self.seed_compat, seed_kb
+            )
             self._turn = view.turns
         plan = self._plan
         if view.swaps < len(plan.swaps):
@@ -208,7 +230,7 @@ class Blocking(ReportPlayer):
 
 @register_strategy("kemps", "kbgreedy2023")
 class KBGreedy2023(KBGreedy):
-    """KB greedy with the program's do-not-collect list (`seed_compat`)."""
+    """KB greedy on the program's own knowledge base and do-not-collect list (`seed_compat`)."""
 
     name = "kbgreedy2023"
     seed_compat = True
@@ -216,7 +238,7 @@ class KBGreedy2023(KBGreedy):
 
 @register_strategy("kemps", "blocking2023")
 class Blocking2023(Blocking):
-    """Blocking with the program's do-not-collect list and blocking bug (`seed_compat`)."""
+    """Blocking on the program's knowledge base, with its blocking bug (`seed_compat`)."""
 
     name = "blocking2023"
     seed_compat = True
