@@ -26,6 +26,7 @@ from epigames.logic import (
     bisimilarity_classes,
     contract,
 )
+from epigames.logic.bisimulation import reachable
 from tests.logic.strategies import ModelSpec, cases as random_cases
 
 SETTINGS = settings(max_examples=60, deadline=None)
@@ -265,3 +266,34 @@ def test_contraction_of_a_relational_chain() -> None:
     assert np.array_equal(
         contract(m).truth_set(M("a", Atom("p") | ~Atom("p"))), np.array([True, False])
     )
+
+
+def test_contraction_keeps_only_worlds_reachable_from_the_designated() -> None:
+    # u is unreachable from w: a sees w and v together, b sees them apart, u alone.
+    m = KripkeModel.build(
+        ["w", "v", "u", "x"],
+        {"w": ["p"], "u": ["q"], "x": ["p", "q"]},
+        partitions={"a": [["w", "v"], ["u", "x"]], "b": [["w"], ["v"], ["u"], ["x"]]},
+        designated=["w"],
+    )
+    small = contract(m)
+    assert set(small.worlds) == {"w", "v"}
+    for f in (Atom("q"), K("a", Atom("p")), Not(K("a", Atom("p"))), M("a", Not(Atom("p")))):
+        assert small.holds(f) == m.holds(f)
+    chain = KripkeModel.build(
+        ["0", "1", "2", "3"], {"3": ["p"]},
+        relations={"a": [("1", "2"), ("2", "0"), ("3", "1")]}, designated=["1"],
+    )  # fmt: skip
+    assert sorted(reachable(chain).nonzero()[0].tolist()) == [0, 1, 2]
+    assert "3" not in contract(chain).worlds
+
+
+@SETTINGS
+@given(cases(kind="any", count=3))
+def test_contraction_from_a_designated_world_keeps_its_truths(case) -> None:  # type: ignore[no-untyped-def]
+    _, m, fs, _, _ = case
+    pointed = m.with_designated([0])
+    small = contract(pointed)
+    assert small.size <= contract(m).size
+    for f in fs:
+        assert small.holds(f) == pointed.holds(f), str(f)

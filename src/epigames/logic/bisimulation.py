@@ -5,7 +5,32 @@ from __future__ import annotations
 import numpy as np
 
 from epigames.logic.model import KripkeModel
-from epigames.logic.relations import AnyRelation, Ints, Partition, Relation, _renumber
+from epigames.logic.relations import AnyRelation, Ints, Mask, Partition, Relation, _renumber
+
+
+def reachable(model: KripkeModel) -> Mask:
+    """The worlds reachable from the designated ones by any agents' steps (them included).
+
+    No formula evaluated at a designated world looks anywhere else, so the generated
+    submodel on these worlds agrees with the model there. Without designated worlds, all.
+    """
+    if not model.designated:
+        return np.ones(model.size, dtype=bool)
+    seen = np.zeros(model.size, dtype=bool)
+    seen[list(model.designated)] = True
+    frontier = seen.copy()
+    while frontier.any():
+        nxt = np.zeros(model.size, dtype=bool)
+        for rel in model.relations.values():
+            if isinstance(rel, Partition):
+                blocks = np.zeros(rel.blocks, dtype=bool)
+                blocks[rel.block[frontier]] = True
+                nxt |= blocks[rel.block]
+            else:
+                nxt[rel.dst[frontier[rel.src]]] = True
+        frontier = nxt & ~seen
+        seen |= nxt
+    return seen
 
 
 def bisimilarity_classes(model: KripkeModel) -> Ints:
@@ -64,8 +89,13 @@ def _join_classes(rel: Partition, ids: Ints, k: int) -> list[int]:
 def contract(model: KripkeModel) -> KripkeModel:
     """The bisimulation quotient: one world per class of bisimilar worlds.
 
-    World names are those of each class's first world; S5 agents stay S5.
+    A model with designated worlds is first restricted to the worlds reachable from them
+    (`reachable`): the others cannot change the truth of anything at the designated
+    worlds. World names are those of each class's first world; S5 agents stay S5.
     """
+    keep = reachable(model)
+    if not keep.all():
+        model = model.restrict(keep)
     ids = bisimilarity_classes(model)
     ids, k = _renumber(ids)
     first = [-1] * k
