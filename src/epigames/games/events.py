@@ -16,6 +16,7 @@ formula-ready `facts` tuple. Facts are typed values (see `Fact`): card games use
 - `Moved(card, src, dst)`: the card moved from holder `src` to holder `dst`.
 - `Removed(cards)`: the cards left play (e.g. a completed kind was laid down).
 - `Reshuffled(src, dst)`: a pile's cards go to another and are shuffled.
+- `Drew(seat, n, src)`: the seat, holding nothing, draws `n` cards face down from `src`.
 
 Other games define their own (Blufpoker's dice facts in `games/blufpoker/events.py`).
 Consumers dispatch on the type; the JSON of an event gives each fact in its positional
