@@ -107,3 +107,11 @@ def test_without_the_symbolic_table() -> None:
     out = io.StringIO()
     bench.run(Console(file=out, width=120), quick=True, fresh_process=False, symbolic=False)
     assert "symbolic engine" not in out.getvalue()
+    assert "Sum and Product, x + y ≤ 100" in out.getvalue()
+
+
+def test_sum_and_product_line() -> None:
+    out = io.StringIO()
+    _, answer = bench.sum_and_product_line(Console(file=out, width=200))
+    assert answer == (4, 13)
+    assert "answer (4, 13); goal < 1 s:" in out.getvalue()
