@@ -338,3 +338,25 @@ def test_puzzle_muddy_children_out_of_range(children: str, bound: str) -> None:
     text = " ".join(result.output.replace("│", " ").split())
     assert "Invalid value for '--children'" in text
     assert f"should be {bound} than or equal to" in text
+
+
+def test_puzzle_cheryl() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "cheryl"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Cheryl's birthday: 10 possibilities"
+    assert [line.rsplit("; ", 1)[1] for line in lines[1:4]] == ["5 left", "3 left", "1 left"]
+    assert lines[-1] == "answer: July 16"
+
+
+def test_puzzle_sum_and_product() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "sum-and-product"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Sum and Product, x + y <= 100: 2,352 possibilities"
+    assert lines[1] == '1. P: "I don\'t know the numbers"; 1,747 left'
+    assert lines[-1] == "answer: x = 4, y = 13"
+    small = runner.invoke(app, ["logic", "puzzle", "sum-and-product", "--limit", "10"])
+    assert small.output.splitlines()[-1] == "answer: none; no possibility survives every statement"
+    bad = runner.invoke(app, ["logic", "puzzle", "sum-and-product", "--limit", "4"])
+    assert bad.exit_code == 2

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
 from epigames.errors import InputError
+from epigames.logic.puzzles.common import Solution
 from epigames.logic.smcdel import (
     AUTO_SYMBOLIC_ABOVE,
     MAX_VARIABLES,
@@ -278,6 +280,46 @@ def puzzle_muddy(
     )
 
 
+_T = TypeVar("_T")
+
+
+def _print_solution(title: str, solution: Solution[_T], show: Callable[[_T], str]) -> None:
+    """A solved puzzle: its worlds, each statement with the worlds left, the answers."""
+    typer.echo(f"{title}: {solution.initial.size:,} possibilities")
+    for k, step in enumerate(solution.steps, 1):
+        left = step.model.size
+        typer.echo(f'{k}. {step.speaker}: "{step.says}"; {left:,} left')
+    answers = [show(a) for a in solution.answers]
+    if not answers:
+        typer.echo("answer: none; no possibility survives every statement")
+    elif len(answers) == 1:
+        typer.echo(f"answer: {answers[0]}")
+    else:
+        typer.echo(f"answers ({len(answers)}): {', '.join(answers)}")
+
+
+def puzzle_cheryl() -> None:
+    """Cheryl's birthday: Albert knows the month, Bernard the day; three statements."""
+    from epigames.logic.puzzles import cheryl_birthday
+
+    _print_solution("Cheryl's birthday", cheryl_birthday(), str)
+
+
+def puzzle_sum_and_product(
+    limit: Annotated[
+        int,
+        typer.Option("--limit", min=5, max=400, help="The bound on x + y (published: 100)."),
+    ] = 100,
+) -> None:
+    """Freudenthal's Sum and Product: S knows x + y, P knows x·y, 2 <= x < y, x + y <= limit."""
+    from epigames.logic.puzzles import sum_and_product
+
+    def pair(a: tuple[int, int]) -> str:
+        return f"x = {a[0]}, y = {a[1]}"
+
+    _print_solution(f"Sum and Product, x + y <= {limit}", sum_and_product(limit), pair)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -294,3 +336,5 @@ def register(app: typer.Typer) -> None:
     )
     logic.add_typer(puzzle)
     puzzle.command("muddy")(puzzle_muddy)
+    puzzle.command("cheryl")(puzzle_cheryl)
+    puzzle.command("sum-and-product")(puzzle_sum_and_product)
