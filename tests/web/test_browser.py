@@ -190,6 +190,49 @@ def test_kripke_panel_loses_worlds_after_a_failed_request(page: Any, tmp_path: P
     page.screenshot(path=str(tmp_path / "kripke.png"), full_page=True)
 
 
+def check_agent_labels_and_highlight(pg: Any) -> None:
+    """Every edge carries its agent's initial, the legend in the SVG names every agent, and
+    clicking an agent there highlights exactly its block around the selected world."""
+    expect = playwright.expect
+    pic = pg.evaluate(
+        """async () => {
+            const sel = document.querySelector('#subject-select').value;
+            const sid = (await import('/static/app.js')).currentSession();
+            const p = document.querySelector('#perspectives button.active').dataset.perspective;
+            const frame = document.querySelector('#scrub').value;
+            const r = await fetch(`/api/sessions/${sid}/frames/${frame}/picture?subject=${
+                encodeURIComponent(sel)}&perspective=${p}`);
+            return r.json();
+        }"""
+    )
+    svg = pg.locator("#kripke svg")
+    edges, labels = svg.locator("line.edge"), svg.locator(".edge-label")
+    assert edges.count() > 0 and labels.count() == edges.count()
+    for agent in pic["agents"]:
+        on_edges = svg.locator(f".relation[data-agent='{agent['name']}'] .edge-label text")
+        assert set(on_edges.all_text_contents()) <= {agent["name"][0]}
+    legend = svg.locator(".kripke-legend .legend-agent")
+    expect(legend).to_have_count(len(pic["agents"]))
+    for k, agent in enumerate(pic["agents"]):
+        expect(legend.nth(k)).to_contain_text(agent["name"])
+    expect(svg.locator(".world.possible")).to_have_count(0)
+    names = [w["name"] for w in pic["worlds"]]
+    start = next((i for i, w in enumerate(pic["worlds"]) if w["true"]), 0)
+    shown: list[set[str]] = []
+    for agent in pic["agents"]:
+        block = next(b for b in agent["blocks"] if start in b)
+        legend.filter(has_text=agent["name"]).click()
+        expect(svg).to_have_attribute("data-agent", agent["name"])
+        possible = set(
+            svg.locator(".world.possible").evaluate_all("gs => gs.map(g => g.dataset.world)")
+        )
+        assert possible == {names[i] for i in block}
+        shown.append(possible)
+    assert len({frozenset(p) for p in shown}) > 1  # the agents see differently
+    legend.filter(has_text=pic["agents"][-1]["name"]).press("Enter")  # off again, by keyboard
+    expect(svg.locator(".world.possible")).to_have_count(0)
+
+
 def test_kripke_panel_and_formula_box(page: Any, tmp_path: Path) -> None:
     """The panel on the toy game (always drawn): worlds go after a public announcement."""
     page.select_option("#game-select", "webtoy")
@@ -205,6 +248,7 @@ def test_kripke_panel_and_formula_box(page: Any, tmp_path: Path) -> None:
     shown = "C"  # seed 1 deals Bob the C (see test_api), which he shows at decision 1
     page.select_option("#subject-select", shown)
     page.wait_for_selector("#kripke .world")
+    check_agent_labels_and_highlight(page)
     before = kripke_worlds(page)
     page.click("#fwd-btn")
     wait_frame(page, 2)

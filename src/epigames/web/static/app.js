@@ -142,6 +142,9 @@ async function startPlay() {
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: agents, human_seat: human } }), human);
 }
 
+// The id of the game on the page (for tests and the console), or null.
+export function currentSession() { return S.info ? S.info.session : null; }
+
 export async function openSession(create, perspective) {
   pause();
   try {

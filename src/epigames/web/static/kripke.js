@@ -27,20 +27,33 @@ export function agentColor(name, seatNames) {
   return i >= 0 ? seatColor(i) : "#555";
 }
 
+// What the reader chose in the picture: the world it looks from (the true one when known)
+// and the agent whose possible worlds are highlighted. Kept across frames while they exist.
+const choice = { world: null, agent: null };
+
+// Each agent's lines also differ by dash pattern and carry its initial: colour is not the
+// only way to tell the agents apart.
+const DASHES = ["", "9 5", "2 5", "12 4 2 4", "6 3 6 9", "1 3"];
+
+function initial(name) { return name.slice(0, 1); }
+
 // Draw a picture (the API's picture JSON); `falseWorlds` (names) are tinted red.
 export function renderKripke(el, pic, seatNames, falseWorlds = null) {
   const n = pic.worlds.length;
   const pts = layout(n);
   const small = n > 10;
   const R = small ? 18 : 34;
-  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Kripke model of ${pic.subject}` });
   const agents = pic.agents;
   const A = agents.length;
+  const LEGEND = 44;
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H + LEGEND}`, role: "group",
+    "aria-label": `Kripke model of ${pic.subject}` });
   // Edges first, so nodes sit on top. Parallel edges of several agents are offset sideways.
   agents.forEach((agent, k) => {
     const color = agentColor(agent.name, seatNames);
     const off = (k - (A - 1) / 2) * 4.5;
     const g = svg("g", { class: "relation", "data-agent": agent.name });
+    const labels = svg("g", { class: "edge-labels" });
     for (const block of agent.blocks) {
       // Small blocks: every pair. Big ones: a chain through the block (S5 relations are
       // transitive, so the chain says the same without a solid blob of lines).
@@ -51,18 +64,28 @@ export function renderKripke(el, pic, seatNames, falseWorlds = null) {
         const sorted = [...block].sort((a, b) => a - b);
         for (let i = 0; i + 1 < sorted.length; i++) pairs.push([sorted[i], sorted[i + 1]]);
       }
-      {
-        for (const [a, b] of pairs) {
-          const p = pts[a], q = pts[b];
-          const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
-          const ox = (-dy / len) * off, oy = (dx / len) * off;
-          g.append(svg("line", { x1: p.x + ox, y1: p.y + oy, x2: q.x + ox, y2: q.y + oy,
-            stroke: color, "stroke-width": 3, "stroke-linecap": "round", opacity: 0.85, class: "edge" }));
-        }
+      for (const [a, b] of pairs) {
+        const p = pts[a], q = pts[b];
+        const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
+        const ox = (-dy / len) * off, oy = (dx / len) * off;
+        g.append(svg("line", { x1: p.x + ox, y1: p.y + oy, x2: q.x + ox, y2: q.y + oy,
+          stroke: color, "stroke-width": 3, "stroke-linecap": "round", opacity: 0.85, class: "edge",
+          "stroke-dasharray": DASHES[k % DASHES.length] }));
+        // The label sits on the edge, spread along it by agent so parallel labels do not overlap.
+        const t = 0.5 + (k - (A - 1) / 2) * (small ? 0.12 : 0.09);
+        const lx = p.x + dx * t + ox * 2.5, ly = p.y + dy * t + oy * 2.5;
+        const lab = svg("g", { class: "edge-label", "data-agent": agent.name });
+        lab.append(svg("title", {}, `${agent.name} cannot tell these two worlds apart`));
+        lab.append(svg("circle", { cx: lx, cy: ly, r: small ? 6.5 : 8, fill: "#fff", stroke: color, "stroke-width": 1.5 }));
+        lab.append(svg("text", { x: lx, y: ly + (small ? 3 : 3.5), "text-anchor": "middle", "font-size": small ? 8.5 : 10,
+          "font-weight": 700, fill: "#1d2530" }, initial(agent.name)));
+        labels.append(lab);
       }
     }
+    g.append(labels);
     root.append(g);
   });
+  const worldGroups = [];
   pic.worlds.forEach((w, i) => {
     const p = pts[i];
     const isFalse = falseWorlds && falseWorlds.includes(w.name);
@@ -70,6 +93,8 @@ export function renderKripke(el, pic, seatNames, falseWorlds = null) {
       "data-world": w.name });
     g.append(svg("title", {}, `${w.name}\n${w.atoms.join("\n")}`));
     if (w.true) g.append(svg("circle", { cx: p.x, cy: p.y, r: R + 7, fill: "none", stroke: "#1d2530", "stroke-width": 4 }));
+    g.append(svg("circle", { class: "sel-ring", cx: p.x, cy: p.y, r: R + 4, fill: "none", stroke: "#c2410c",
+      "stroke-width": 3, "stroke-dasharray": "5 3" }));
     g.append(svg("circle", { class: "node", cx: p.x, cy: p.y, r: R, fill: isFalse ? "#ffe1e1" : "#ffffff",
       stroke: isFalse ? "#d62839" : "#5b6675", "stroke-width": 2 }));
     const label = w.name.length > 9 ? w.name.slice(0, 8) + "…" : w.name;
@@ -90,9 +115,63 @@ export function renderKripke(el, pic, seatNames, falseWorlds = null) {
       if (w.true) g.append(svg("text", { x: p.x, y: p.y - R - 12, "text-anchor": "middle", "font-size": 11,
         "font-weight": 700, fill: "#1d2530" }, "actual"));
     }
+    // Clicking a world looks from it: the highlighted agent's possible worlds follow.
+    g.addEventListener("click", () => { choice.world = w.name; highlight(root, pic); });
+    worldGroups.push(g);
     root.append(g);
   });
+  // The legend, in the picture: one entry per agent (line, dash and initial as on the edges).
+  // Clicking one (or Enter/Space on it) shows the worlds that agent considers possible.
+  const legend = svg("g", { class: "kripke-legend", transform: `translate(0,${H + 4})` });
+  const step = Math.min(150, (W - 20) / Math.max(1, A));
+  agents.forEach((agent, k) => {
+    const color = agentColor(agent.name, seatNames);
+    const x = 10 + k * step;
+    const item = svg("g", { class: "legend-agent", "data-agent": agent.name, role: "button", tabindex: 0,
+      "aria-pressed": "false", "aria-label": `show the worlds ${agent.name} considers possible` });
+    item.append(svg("rect", { class: "legend-box", x, y: 2, width: step - 8, height: 34, rx: 8, fill: "#fff",
+      stroke: "#d5dbe3", "stroke-width": 1.5 }));
+    item.append(svg("line", { x1: x + 8, y1: 19, x2: x + 40, y2: 19, stroke: color, "stroke-width": 3,
+      "stroke-dasharray": DASHES[k % DASHES.length] }));
+    item.append(svg("circle", { cx: x + 24, cy: 19, r: 8, fill: "#fff", stroke: color, "stroke-width": 1.5 }));
+    item.append(svg("text", { x: x + 24, y: 22.5, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
+      fill: "#1d2530" }, initial(agent.name)));
+    item.append(svg("text", { class: "legend-name", x: x + 48, y: 24, "font-size": 14, "font-weight": 700, fill: "#1d2530" }, agent.name));
+    const pick = () => { choice.agent = choice.agent === agent.name ? null : agent.name; highlight(root, pic); };
+    item.addEventListener("click", pick);
+    item.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pick(); }
+    });
+    legend.append(item);
+  });
+  root.append(legend);
   el.replaceChildren(root);
+  highlight(root, pic);
+}
+
+// Mark the chosen agent's possible worlds from the chosen world (its block of the
+// relation), and dim the other worlds and the other agents' lines.
+function highlight(root, pic) {
+  const names = pic.worlds.map((w) => w.name);
+  if (!names.includes(choice.world)) {
+    const t = pic.worlds.findIndex((w) => w.true);
+    choice.world = names[t >= 0 ? t : 0] ?? null;
+  }
+  const agent = pic.agents.find((a) => a.name === choice.agent) || null;
+  const from = names.indexOf(choice.world);
+  const block = agent ? (agent.blocks.find((b) => b.includes(from)) || [from]) : null;
+  root.classList.toggle("highlighting", !!agent);
+  root.dataset.agent = agent ? agent.name : "";
+  root.querySelectorAll(".world").forEach((g, i) => {
+    g.classList.toggle("selected", i === from);
+    g.classList.toggle("possible", !!block && block.includes(i));
+  });
+  root.querySelectorAll(".relation").forEach((g) => g.classList.toggle("chosen", !!agent && g.dataset.agent === agent.name));
+  root.querySelectorAll(".legend-agent").forEach((g) => {
+    const on = !!agent && g.dataset.agent === agent.name;
+    g.classList.toggle("active", on);
+    g.setAttribute("aria-pressed", on ? "true" : "false");
+  });
 }
 
 export function renderLegend(el, pic, seatNames) {
@@ -108,7 +187,8 @@ export function renderLegend(el, pic, seatNames) {
   const trunc = pic.truncated ? ` · showing ${pic.worlds.length} of ${pic.world_count} worlds` : "";
   el.replaceChildren(
     h("div", { class: "hint" }, `${pic.world_count} world${pic.world_count === 1 ? "" : "s"} · ${who}${trunc}. ` +
-      "Bars: each agent’s probability of the world. Every world is also linked to itself."),
+      "Bars: each agent’s probability of the world. Every world is also linked to itself. " +
+      "Click an agent under the picture to see the worlds it considers possible; click a world to look from it."),
     ...rows);
 }
 
