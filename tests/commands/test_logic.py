@@ -360,3 +360,21 @@ def test_puzzle_sum_and_product() -> None:
     assert small.output.splitlines()[-1] == "answer: none; no possibility survives every statement"
     bad = runner.invoke(app, ["logic", "puzzle", "sum-and-product", "--limit", "4"])
     assert bad.exit_code == 2
+
+
+def test_puzzle_drinking() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "drinking", "-n", "5", "-t", "1,2,4,5"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "5 logicians, thirsty: 1, 2, 4, 5",
+        'bartender: "Does everyone want a beer?"',
+        'logician 1: "I don\'t know"; 16 states left',
+        'logician 2: "I don\'t know"; 8 states left',
+        'logician 3: "no"; 4 states left',
+        "answer: no",
+    ]
+    default = runner.invoke(app, ["logic", "puzzle", "drinking"])
+    assert default.output.splitlines()[-2:] == ['logician 3: "yes"; 1 state left', "answer: yes"]
+    bad = runner.invoke(app, ["logic", "puzzle", "drinking", "-t", "x"])
+    assert isinstance(bad.exception, InputError)
+    assert "bad list of thirsty logicians 'x'" in str(bad.exception)

@@ -178,14 +178,13 @@ def parse_command(
 MAX_CHILDREN = 300
 
 
-def parse_children(text: str, n: int) -> list[int]:
-    """The muddy children typed as `1,3,5` (an empty text: none)."""
+def parse_children(text: str, n: int, what: str = "muddy children") -> list[int]:
+    """Children (or logicians) typed as `1,3,5` (an empty text: none)."""
     try:
         return sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:
         raise InputError(
-            f"bad list of muddy children {text!r}; expected numbers 1..{n} separated by "
-            "commas, e.g. 1,3"
+            f"bad list of {what} {text!r}; expected numbers 1..{n} separated by commas, e.g. 1,3"
         ) from None
 
 
@@ -320,6 +319,33 @@ def puzzle_sum_and_product(
     _print_solution(f"Sum and Product, x + y <= {limit}", sum_and_product(limit), pair)
 
 
+def puzzle_drinking(
+    logicians: Annotated[
+        int,
+        typer.Option("--logicians", "-n", min=1, max=MAX_CHILDREN, help="How many logicians."),
+    ] = 3,
+    thirsty: Annotated[
+        str | None,
+        typer.Option("--thirsty", "-t", help="Who wants a beer, e.g. 1,3 (default: all)."),
+    ] = None,
+) -> None:
+    """Logicians at a bar: "does everyone want a beer?", answered in turn (symbolic engine)."""
+    from epigames.logic.puzzles import drinking_logicians
+
+    chosen = (
+        list(range(1, logicians + 1))
+        if thirsty is None
+        else parse_children(thirsty, logicians, "thirsty logicians")
+    )
+    story = drinking_logicians(logicians, chosen)
+    typer.echo(f"{logicians} logicians, thirsty: {_children_text(chosen)}")
+    typer.echo('bartender: "Does everyone want a beer?"')
+    for i, answer, states in story.answers:
+        plural = "state" if states == 1 else "states"
+        typer.echo(f'logician {i}: "{answer}"; {states:,} {plural} left')
+    typer.echo(f"answer: {story.answers[-1][1]}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -337,4 +363,5 @@ def register(app: typer.Typer) -> None:
     logic.add_typer(puzzle)
     puzzle.command("muddy")(puzzle_muddy)
     puzzle.command("cheryl")(puzzle_cheryl)
+    puzzle.command("drinking")(puzzle_drinking)
     puzzle.command("sum-and-product")(puzzle_sum_and_product)

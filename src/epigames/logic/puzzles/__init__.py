@@ -9,6 +9,7 @@ Puzzles, one module each:
     * Cheryl's birthday: `cheryl_birthday`.
     * Sum and Product (Freudenthal): `sum_and_product`.
     * Russian cards (3-3-1): `russian_cards`.
+    * Drinking logicians, any number, on a knowledge structure: `drinking_logicians`.
 
 Example::
 
@@ -21,6 +22,11 @@ from __future__ import annotations
 
 from epigames.logic.puzzles.cheryl import CHERYL_DATES, cheryl_birthday, cheryl_model
 from epigames.logic.puzzles.common import Solution, Step
+from epigames.logic.puzzles.drinking_logicians import (
+    DrinkingStory,
+    drinking_logicians,
+    drinking_logicians_structure,
+)
 from epigames.logic.puzzles.muddy_children import (
     MuddyRound,
     MuddyStory,
@@ -44,6 +50,7 @@ from epigames.logic.puzzles.sum_and_product import sum_and_product, sum_and_prod
 __all__ = [
     "CHERYL_DATES",
     "RUSSIAN_AGENTS",
+    "DrinkingStory",
     "MuddyRound",
     "MuddyStory",
     "RussianCards",
@@ -52,6 +59,8 @@ __all__ = [
     "anne_says",
     "cheryl_birthday",
     "cheryl_model",
+    "drinking_logicians",
+    "drinking_logicians_structure",
     "muddy_children",
     "muddy_children_story",
     "nobody_knows",
