@@ -378,3 +378,35 @@ def test_puzzle_drinking() -> None:
     bad = runner.invoke(app, ["logic", "puzzle", "drinking", "-t", "x"])
     assert isinstance(bad.exception, InputError)
     assert "bad list of thirsty logicians 'x'" in str(bad.exception)
+
+
+def test_puzzle_russian() -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "russian"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "Russian cards: 140 deals; actual: Anne 012, Bob 345, Cath 6"
+    assert lines[1].endswith("; 28 deals left")
+    assert lines[2:5] == [
+        "informative (Bob then knows Anne's hand, everywhere): yes",
+        "safe (Cath learns no card she does not hold): yes",
+        "common knowledge of both: yes",
+    ]
+    assert lines[-2:] == ['bob: "Cath holds 6"; 4 deals left', "answer: a good announcement"]
+    unsafe = runner.invoke(app, ["logic", "puzzle", "russian", "--hands", "012,345"])
+    assert "safe (Cath learns no card she does not hold): no" in unsafe.output
+    assert unsafe.output.splitlines()[-1] == "answer: not a good announcement"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--hands", "0x"], "bad --hands '0x'; expected hands of cards 0..6"),
+        (["--deal", "012,345"], "expected three hands"),
+        (["--hands", "034,056"], "false at every designated world"),
+        (["--deal", "012,013,6"], "is not a deal of cards 0..6"),
+    ],
+)
+def test_puzzle_russian_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["logic", "puzzle", "russian", *args])
+    assert isinstance(result.exception, InputError), result.output
+    assert message in str(result.exception)

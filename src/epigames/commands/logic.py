@@ -346,6 +346,52 @@ def puzzle_drinking(
     typer.echo(f"answer: {story.answers[-1][1]}")
 
 
+def _hands(text: str, option: str) -> list[str]:
+    hands = [h.strip() for h in text.split(",") if h.strip()]
+    if not hands or not all(h.isdigit() and set(h) <= set("0123456") for h in hands):
+        raise InputError(
+            f"bad {option} {text!r}; expected hands of cards 0..6 separated by commas, e.g. 012,034"
+        )
+    return hands
+
+
+def puzzle_russian(
+    hands: Annotated[
+        str,
+        typer.Option("--hands", help="The hands Anne says hers is one of, e.g. 012,034."),
+    ] = "012,034,056,135,146,236,245",
+    deal: Annotated[
+        str,
+        typer.Option("--deal", help="The actual deal: Anne's, Bob's and Cath's hands."),
+    ] = "012,345,6",
+) -> None:
+    """Russian cards (3-3-1): Anne announces her hand is one of some; is that safe?"""
+    from epigames.errors import ModelError
+    from epigames.logic.puzzles import russian_cards
+
+    said = _hands(hands, "--hands")
+    dealt = _hands(deal, "--deal")
+    if len(dealt) != 3:
+        raise InputError(f"bad --deal {deal!r}; expected three hands: Anne's, Bob's, Cath's")
+    result = russian_cards(said, (dealt[0], dealt[1], dealt[2]))
+    yes = {True: "yes", False: "no"}
+    typer.echo(
+        f"Russian cards: {result.initial.size} deals; actual: Anne {dealt[0]}, "
+        f"Bob {dealt[1]}, Cath {dealt[2]}"
+    )
+    typer.echo(f'anne: "my hand is one of {", ".join(said)}"; {result.after.size} deals left')
+    typer.echo(f"informative (Bob then knows Anne's hand, everywhere): {yes[result.informative]}")
+    typer.echo(f"safe (Cath learns no card she does not hold): {yes[result.safe]}")
+    typer.echo(f"common knowledge of both: {yes[result.common_knowledge]}")
+    try:
+        reply = result.bob_reply()
+        typer.echo(f'bob: "Cath holds {dealt[2]}"; {reply.size} deals left')
+    except ModelError:
+        typer.echo("bob: does not know Cath's card")
+    verdict = "a good announcement" if result.good else "not a good announcement"
+    typer.echo(f"answer: {verdict}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -364,4 +410,5 @@ def register(app: typer.Typer) -> None:
     puzzle.command("muddy")(puzzle_muddy)
     puzzle.command("cheryl")(puzzle_cheryl)
     puzzle.command("drinking")(puzzle_drinking)
+    puzzle.command("russian")(puzzle_russian)
     puzzle.command("sum-and-product")(puzzle_sum_and_product)
