@@ -303,6 +303,45 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
     page.screenshot(path=str(tmp_path / "play-end.png"))
 
 
+def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
+    """West plays a whole game with Tab, Shift+Tab, Enter and Space only: at each turn the
+    focus lands on an ask (visibly); once, Shift+Tab and Enter choose another opponent."""
+    expect = playwright.expect
+    set_game(page, "kwartet", {"players": "3", "kinds": "3"})
+    page.select_option("#seats select[data-seat='1']", "human")
+    set_range(page, "#speed", 20)
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
+        (document.activeElement.matches('#human-bar:not(.hidden) .ask-card') &&
+         document.querySelector('#frame-label').textContent !== before)"""
+    before, moves = "", 0
+    for _ in range(300):
+        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
+        if "Game over" in page.inner_text("#turn"):
+            break
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+        targets = page.locator("#human-bar .target")
+        if moves == 0 and targets.count() > 1:
+            # Shift+Tab from the first card reaches the last opponent; Enter chooses it.
+            page.keyboard.press("Shift+Tab")
+            last = targets.last
+            expect(last).to_be_focused()
+            page.keyboard.press("Enter")
+            expect(page.locator("#human-bar .target.active")).to_have_text(last.inner_text())
+            expect(page.locator("#human-bar .target[aria-pressed='true']")).to_be_focused()
+            page.keyboard.press("Tab")
+            action = page.evaluate("document.activeElement.dataset.action")
+            seat = page.eval_on_selector("#human-bar .target.active", "b => b.dataset.target")
+            assert action.startswith(f"ask {seat} ")
+        before = page.inner_text("#frame-label")
+        page.keyboard.press(" " if moves % 2 else "Enter")
+        moves += 1
+    assert "Game over" in page.inner_text("#turn")
+    assert moves > 0
+    expect(page.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+
+
 def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
     """A good-looking moment for the README: mid-game, the Kripke panel open if drawn."""
     set_game(page, "kwartet", {"players": "4", "kinds": "13"}, seed=3)

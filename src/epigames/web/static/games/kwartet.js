@@ -160,7 +160,11 @@ export function renderTable(el, data, ctx) {
   el.replaceChildren(root);
 }
 
-// The person's move picker: opponents as buttons, then the cards it may ask for.
+// The turn the picker last took the focus for: it takes it once per turn, not on every redraw.
+let focusedFor = null;
+
+// The person's move picker: opponents as buttons, then the cards it may ask for (buttons
+// too, so the whole move can be made with Tab and Enter or Space).
 export function renderMoves(el, data, ctx) {
   const names = data.seat_names;
   const asks = data.legal_actions.map((a) => {
@@ -171,21 +175,32 @@ export function renderMoves(el, data, ctx) {
   const targets = [...new Set(asks.map((a) => a.target))];
   if (!targets.includes(ctx.selectedSeat)) ctx.selectedSeat = targets[0];
   const bar = h("div", {}, h("h3", {}, "Your turn: ask an opponent for a card of a kind you hold"));
-  const tg = h("div", { class: "targets" }, h("span", { class: "hint" }, "Ask "));
+  const tg = h("div", { class: "targets", role: "group", "aria-label": "ask whom" }, h("span", { class: "hint" }, "Ask "));
   for (const t of targets) {
-    tg.append(h("button", { class: t === ctx.selectedSeat ? "active target" : "target",
-      "data-target": t, onclick: () => ctx.selectSeat(t) }, names[t]));
+    tg.append(h("button", { type: "button", class: t === ctx.selectedSeat ? "active target" : "target",
+      "data-target": t, "aria-pressed": t === ctx.selectedSeat ? "true" : "false",
+      onclick: () => ctx.selectSeat(t) }, names[t]));
   }
   bar.append(tg);
-  const cards = h("div", { class: "ask-cards" }, h("span", { class: "hint" }, "for "));
+  const cards = h("div", { class: "ask-cards", role: "group", "aria-label": "for which card" }, h("span", { class: "hint" }, "for "));
   for (const a of asks.filter((a) => a.target === ctx.selectedSeat)) {
-    const s = svg("svg", { width: 50, height: 70, viewBox: "-2 -2 50 70", "data-action": a.action,
-      class: "ask-card" });
+    const s = svg("svg", { width: 50, height: 70, viewBox: "-2 -2 50 70", "aria-hidden": "true" });
     s.append(cardSvg(a.card));
-    s.addEventListener("click", () => ctx.move(a.action));
-    cards.append(s);
+    cards.append(h("button", { type: "button", class: "ask-card", "data-action": a.action,
+      "aria-label": `ask ${names[a.target]} for ${a.card.text}`, onclick: () => ctx.move(a.action) }, s));
   }
   bar.append(cards);
+  // A redraw (another opponent chosen) keeps the focus on the button that had it.
+  const active = el.contains(document.activeElement) ? document.activeElement : null;
+  const keep = active && (active.dataset.target ?? null);
   el.replaceChildren(bar);
+  const turn = `${data.session}:${data.frame}`;
+  const typing = document.activeElement && ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
+  if (keep !== null) {
+    bar.querySelector(`button[data-target="${keep}"]`)?.focus();
+  } else if (focusedFor !== turn && !typing) {
+    focusedFor = turn;
+    bar.querySelector(".ask-card")?.focus();
+  }
   return true;
 }
