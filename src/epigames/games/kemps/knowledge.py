@@ -67,19 +67,26 @@ class PublicKemps:
     def apply(self, event: Event) -> PublicKemps:
         """The public information after one public announcement."""
         public, not_all = self.public, list(self.not_all)
+        # The card engine's facts go in as one batch (one check of the table at its end);
+        # a not-all fact is about the hand at its moment, so it waits for the batch.
+        batch: list[object] = []
         for fact in event.facts:
             kind = type(fact)
             if kind is NoKemps:
                 assert isinstance(fact, NoKemps)
+                if batch:
+                    public, batch = apply_facts(public, batch), []
                 not_all.extend(_no_kemps(public, fact.holder, not_all))
                 continue
-            public = apply_facts(public, (fact,))
+            batch.append(fact)
             if kind is Moved and not_all:
                 assert isinstance(fact, Moved)
                 not_all = _moved(public, not_all, fact.src, fact.dst, fact.card)
             elif kind is Drew:
                 assert isinstance(fact, Drew)
                 not_all = [(h, cards) for h, cards in not_all if h != fact.holder]
+        if batch:
+            public = apply_facts(public, batch)
         return PublicKemps(public, tuple(not_all))
 
 

@@ -75,14 +75,18 @@ def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
     me = view.seat
     if seed_compat:
         return set(seed_knowledge(view).do_not_collect)
-    known = view.knowledge.known_holders()
-    cards = view.knowledge.layout.cards
-    players = view.game.num_players
-    return {
-        card.rank  # type: ignore[attr-defined]
-        for card, h in zip(cards, known, strict=True)
-        if 0 <= h < players and h != me
-    }
+    knowledge = view.knowledge
+    masks = knowledge.possible_masks()
+    once = twice = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    cards = knowledge.layout.cards
+    known_elsewhere = 0  # cards whose only possible holder is another seat
+    for seat in range(view.game.num_players):
+        if seat != me:
+            known_elsewhere |= masks[seat] & ~twice
+    return {cards[c].rank for c in range(len(cards)) if known_elsewhere >> c & 1}  # type: ignore[attr-defined]
 
 
 def maybe_elsewhere(view: KempsView) -> set[Rank]:
