@@ -410,3 +410,29 @@ def test_puzzle_russian_errors(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["logic", "puzzle", "russian", *args])
     assert isinstance(result.exception, InputError), result.output
     assert message in str(result.exception)
+
+
+def test_puzzle_dining() -> None:
+    result = runner.invoke(
+        app, ["logic", "puzzle", "dining", "-n", "4", "-p", "0", "--coins", "0110"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "4 cryptographers; the NSA paid",
+        'cryptographer 1: "same"',
+        'cryptographer 2: "different"',
+        'cryptographer 3: "same"',
+        'cryptographer 4: "different"',
+        "2 states left",
+        "everyone knows whether one of them paid: yes",
+        "answer: the NSA paid",
+    ]
+    paid = runner.invoke(app, ["logic", "puzzle", "dining", "-n", "5", "-p", "3"])
+    assert paid.output.splitlines()[-1] == "answer: one of them paid; the payer stays anonymous"
+    for args, message in [
+        (["--coins", "01"], "bad --coins '01'; expected 3 digits 0 or 1"),
+        (["-n", "4", "-p", "7"], "--paid 7: there are only 4 cryptographers"),
+    ]:
+        bad = runner.invoke(app, ["logic", "puzzle", "dining", *args])
+        assert isinstance(bad.exception, InputError), bad.output
+        assert message in str(bad.exception)

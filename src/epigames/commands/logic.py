@@ -392,6 +392,50 @@ def puzzle_russian(
     typer.echo(f"answer: {verdict}")
 
 
+def puzzle_dining(
+    cryptographers: Annotated[
+        int,
+        typer.Option("--cryptographers", "-n", min=3, max=100, help="How many at the table."),
+    ] = 3,
+    paid: Annotated[
+        int,
+        typer.Option("--paid", "-p", min=0, max=100, help="Who paid: 1..n, or 0 for the NSA."),
+    ] = 1,
+    coins: Annotated[
+        str | None,
+        typer.Option("--coins", help="The n coins as 0/1 (heads: 1), e.g. 101; default 1010…"),
+    ] = None,
+) -> None:
+    """The dining cryptographers: who paid, the NSA or one of them? (symbolic engine)."""
+    from epigames.logic.puzzles.dining_cryptographers import dining_cryptographers
+
+    flips = None
+    if coins is not None:
+        if len(coins) != cryptographers or set(coins) - {"0", "1"}:
+            raise InputError(
+                f"bad --coins {coins!r}; expected {cryptographers} digits 0 or 1, e.g. "
+                + "10" * (cryptographers // 2)
+                + "1" * (cryptographers % 2)
+            )
+        flips = tuple(c == "1" for c in coins)
+    if paid > cryptographers:
+        raise InputError(f"--paid {paid}: there are only {cryptographers} cryptographers")
+    story = dining_cryptographers(cryptographers, paid, flips)
+    who = "the NSA" if paid == 0 else f"cryptographer {paid}"
+    typer.echo(f"{cryptographers} cryptographers; {who} paid")
+    for i, value in enumerate(story.said, 1):
+        typer.echo(f'cryptographer {i}: "{"different" if value else "same"}"')
+    parity = sum(story.said) % 2 == 1
+    typer.echo(f"{story.states:,} states left")
+    knows = "yes" if story.everyone_knows_whether else "no"
+    typer.echo(f"everyone knows whether one of them paid: {knows}")
+    if not parity:
+        typer.echo("answer: the NSA paid")
+    else:
+        secret = "stays anonymous" if story.anonymous else "is known to the others"
+        typer.echo(f"answer: one of them paid; the payer {secret}")
+
+
 def register(app: typer.Typer) -> None:
     """Add the `logic` command group."""
     logic = typer.Typer(
@@ -411,4 +455,5 @@ def register(app: typer.Typer) -> None:
     puzzle.command("cheryl")(puzzle_cheryl)
     puzzle.command("drinking")(puzzle_drinking)
     puzzle.command("russian")(puzzle_russian)
+    puzzle.command("dining")(puzzle_dining)
     puzzle.command("sum-and-product")(puzzle_sum_and_product)

@@ -10,6 +10,8 @@ Puzzles, one module each:
     * Sum and Product (Freudenthal): `sum_and_product`.
     * Russian cards (3-3-1): `russian_cards`.
     * Drinking logicians, any number, on a knowledge structure: `drinking_logicians`.
+    * Dining cryptographers, on a knowledge structure:
+      `dining_cryptographers.dining_cryptographers`.
 
 Example::
 
