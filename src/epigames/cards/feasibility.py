@@ -146,6 +146,11 @@ def transport_possible(caps: tuple[int, ...], may: tuple[int, ...], free: int) -
     )
 
 
+#: Each of three holders with the other two: the proper subsets of three are one holder
+#: and the pair of the other two.
+_THREE = ((0, 1, 2), (1, 0, 2), (2, 0, 1))
+
+
 def possible_by_hall(
     active: list[int], caps: list[int], may: list[int], free: int, n_holders: int
 ) -> list[int] | None:
@@ -171,49 +176,23 @@ def possible_by_hall(
     for mask in may:
         once |= mask
     free &= once  # a card nobody may take is in no class (reduction refuses it anyway)
-    if k == 3:  # Klaverjas: the three other seats; the loop below, written out
-        m0, m1, m2 = may
-        c0, c1, c2 = caps
-        s0 = s1 = s2 = 0
-        # T = {0}, {1}, {2}: the others may take m1 | m2, ...
-        outside = m1 | m2
-        need = (free & ~outside).bit_count()
-        if need >= c0:
-            if need > c0:
-                return None
-            s0 |= outside
-        outside = m0 | m2
-        need = (free & ~outside).bit_count()
-        if need >= c1:
-            if need > c1:
-                return None
-            s1 |= outside
-        outside = m0 | m1
-        need = (free & ~outside).bit_count()
-        if need >= c2:
-            if need > c2:
-                return None
-            s2 |= outside
-        # T = {0, 1}, {0, 2}, {1, 2}: the other one may take m2, ...
-        need = (free & ~m2).bit_count()
-        if need >= c0 + c1:
-            if need > c0 + c1:
-                return None
-            s0 |= m2
-            s1 |= m2
-        need = (free & ~m1).bit_count()
-        if need >= c0 + c2:
-            if need > c0 + c2:
-                return None
-            s0 |= m1
-            s2 |= m1
-        need = (free & ~m0).bit_count()
-        if need >= c1 + c2:
-            if need > c1 + c2:
-                return None
-            s1 |= m0
-            s2 |= m0
-        shut = [s0, s1, s2]
+    if k == 3:  # Klaverjas: the three other seats; the loop below, one seat at a time
+        shut = [0, 0, 0]
+        for i, j, m in _THREE:
+            # T = {i}: the others may take may[j] | may[m]; T = {j, m}: the other, may[i].
+            outside = may[j] | may[m]
+            need = (free & ~outside).bit_count()
+            if need >= caps[i]:
+                if need > caps[i]:
+                    return None
+                shut[i] |= outside
+            need = (free & ~may[i]).bit_count()
+            room = caps[j] + caps[m]
+            if need >= room:
+                if need > room:
+                    return None
+                shut[j] |= may[i]
+                shut[m] |= may[i]
     else:
         shut = [0] * k
         for t in range(1, (1 << k) - 1):

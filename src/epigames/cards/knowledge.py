@@ -45,6 +45,7 @@ from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
+from epigames.cards.slots import slot_maker
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
 
@@ -120,10 +121,6 @@ def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
                 del _MEMO[old]
         got = _MEMO[key] = _Solved(problem, names)
     return got
-
-
-#: The fields of `CardKnowledge` that cache answers (None until computed).
-_CACHE_FIELDS = ("_problem", "_solution", "_possible", "_marginals", "_matrix", "_known")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -583,41 +580,12 @@ def _first(layout: CardLayout, cards: int) -> str:
     return f"card {layout.card_name((cards & -cards).bit_length() - 1)}"
 
 
-_new = object.__new__
-_slots = CardKnowledge.__dict__
-_set_public = _slots["public"].__set__
-_set_agent = _slots["agent"].__set__
-_set_hand = _slots["hand"].__set__
-_set_seen_holds = _slots["seen_holds"].__set__
-_set_seen_lacks = _slots["seen_lacks"].__set__
-_set_not_all = _slots["not_all"].__set__
-_CACHES = tuple(_slots[name].__set__ for name in _CACHE_FIELDS)
-assert {f.name for f in fields(CardKnowledge)} == {
-    "public",
-    "agent",
-    "hand",
-    "seen_holds",
-    "seen_lacks",
-    "not_all",
-    *_CACHE_FIELDS,
-}
+_make = slot_maker(CardKnowledge)
+#: The caches (`_problem` … `_known`: the fields `__init__` does not take) start empty.
+_EMPTY_CACHES = (None,) * sum(not f.init for f in fields(CardKnowledge))
 
 
 def _plain(public: PublicInfo, agent: int | None, hand: int) -> CardKnowledge:
     """`CardKnowledge(public, agent, hand)` made through the slots' own setters, at half
     the cost of the frozen dataclass's `__init__`: one is made for every decision."""
-    knowledge = _new(CardKnowledge)
-    _set_public(knowledge, public)
-    _set_agent(knowledge, agent)
-    _set_hand(knowledge, hand)
-    _set_seen_holds(knowledge, ())
-    _set_seen_lacks(knowledge, ())
-    _set_not_all(knowledge, ())
-    c0, c1, c2, c3, c4, c5 = _CACHES
-    c0(knowledge, None)
-    c1(knowledge, None)
-    c2(knowledge, None)
-    c3(knowledge, None)
-    c4(knowledge, None)
-    c5(knowledge, None)
-    return knowledge
+    return _make(public, agent, hand, (), (), (), *_EMPTY_CACHES)

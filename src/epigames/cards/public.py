@@ -24,12 +24,13 @@ e.g. the discard pile into the deck, as a public step whose cards are those of t
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
+from epigames.cards.slots import slot_maker
 
 #: Location of a card whose holder is not known.
 UNKNOWN = -1
@@ -189,6 +190,27 @@ class PublicInfo:
                 kept.append((holder, rest))
         return tuple(kept)
 
+    def _strike(
+        self, constraints: tuple[tuple[int, int], ...], c: int, h: int
+    ) -> tuple[tuple[int, int], ...]:
+        """The constraints once ``h`` lacks ``c``: the card leaves ``h``'s sets.
+
+        Raises:
+            InconsistentCardsError: it was the last card of one of them.
+        """
+        bit = 1 << c
+        kept: list[tuple[int, int]] = []
+        for g, mask in constraints:
+            if g == h and mask & bit:
+                mask &= ~bit
+                if not mask:
+                    raise InconsistentCardsError(
+                        f"lacks: {self._card(c)} and holder {self._holder(h)}: it was the last "
+                        "card of a set the holder was announced to hold at least one of"
+                    )
+            kept.append((g, mask))
+        return tuple(kept)
+
     def _unlack(self, c: int) -> tuple[int, ...]:
         keep = ~(1 << c)
         return tuple([mask & keep for mask in self.lacking])
@@ -228,19 +250,10 @@ class PublicInfo:
             raise InconsistentCardsError(
                 f"lacks: no holder is left that could have {self._card(c)}"
             )
-        cons: list[tuple[int, int]] = []
-        for g, mask in self.constraints:
-            if g == h and mask & bit:
-                mask &= ~bit
-                if not mask:
-                    raise InconsistentCardsError(
-                        f"lacks: {self._card(c)} and holder {self._holder(h)}: it was the last "
-                        "card of a set the holder was announced to hold at least one of"
-                    )
-            cons.append((g, mask))
         lacking = _replace(self.lacking, h, self.lacking[h] | bit)
+        constraints = self._strike(self.constraints, c, h)
         return PublicInfo(
-            self.layout, self.counts, self.holding, lacking, self.removed, tuple(cons), self.groups
+            self.layout, self.counts, self.holding, lacking, self.removed, constraints, self.groups
         )
 
     def lacks_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
@@ -283,18 +296,7 @@ class PublicInfo:
                     f"lacks: no holder is left that could have {self._card(c)}"
                 )
             if constraints:
-                cons: list[tuple[int, int]] = []
-                for g, mask in constraints:
-                    if g == h and mask & bit:
-                        mask &= ~bit
-                        if not mask:
-                            raise InconsistentCardsError(
-                                f"lacks: {self._card(c)} and holder {self._holder(h)}: it was "
-                                "the last card of a set the holder was announced to hold at "
-                                "least one of"
-                            )
-                    cons.append((g, mask))
-                constraints = tuple(cons)
+                constraints = self._strike(constraints, c, h)
             mine |= bit
         if mine == lacking[h]:
             return self
@@ -463,44 +465,6 @@ class PublicInfo:
         )
 
 
-_new = object.__new__
-_slots = PublicInfo.__dict__
-_set_layout = _slots["layout"].__set__
-_set_counts = _slots["counts"].__set__
-_set_holding = _slots["holding"].__set__
-_set_lacking = _slots["lacking"].__set__
-_set_removed = _slots["removed"].__set__
-_set_constraints = _slots["constraints"].__set__
-_set_groups = _slots["groups"].__set__
-assert {f.name for f in fields(PublicInfo)} == {
-    "layout",
-    "counts",
-    "holding",
-    "lacking",
-    "removed",
-    "constraints",
-    "groups",
-}
-
-
-def _public_info(
-    layout: CardLayout,
-    counts: tuple[int, ...],
-    holding: tuple[int, ...],
-    lacking: tuple[int, ...],
-    removed: int,
-    constraints: tuple[tuple[int, int], ...],
-    groups: tuple[int, ...],
-) -> PublicInfo:
-    """`PublicInfo(...)` made through the slots' own setters: the frozen dataclass's
-    `__init__` goes through `object.__setattr__` at twice the cost, and every card of a
-    trick game makes one (`move`)."""
-    info = _new(PublicInfo)
-    _set_layout(info, layout)
-    _set_counts(info, counts)
-    _set_holding(info, holding)
-    _set_lacking(info, lacking)
-    _set_removed(info, removed)
-    _set_constraints(info, constraints)
-    _set_groups(info, groups)
-    return info
+#: `PublicInfo(...)` made through the slots' own setters: every card of a trick game makes
+#: one (`move`).
+_public_info = slot_maker(PublicInfo)

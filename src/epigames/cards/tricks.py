@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from epigames.cards.deck import RANKS, Card, Rank, Suit
+from epigames.cards.slots import slot_maker
 from epigames.errors import InputError
 
 
@@ -165,10 +166,7 @@ class Trick:
         # This trick was checked when it was made, and the new play is checked above, so
         # the trick is built without `__post_init__`, through its slots' own setters
         # (every card of a game is played so).
-        trick = _new(Trick)
-        _set_leader(trick, self.leader)
-        _set_plays(trick, (*plays, _new_play(Play, (seat, card))))
-        return trick
+        return _make_trick(self.leader, (*plays, _new_play(Play, (seat, card))))
 
     def __str__(self) -> str:
         body = " ".join(map(str, self.plays)) or "no cards"
@@ -212,41 +210,13 @@ class Trick:
         plays = self.plays
         if not plays:
             raise TrickError(f"the empty trick led by seat {self.leader} has no winner yet")
-        best = plays[0]
-        led = best.card.suit
-        # `beats` inlined (this runs for every card of a game): a card wins by its tier
-        # (trump, the led suit, a discard), within a tier by strength; strengths are
-        # computed as `beats` computes them, so the same card raises a `TrickError`.
-        best_tier = 2 if led is trump else 1
-        best_strength: int | None = None
-        for play in plays[1:]:
-            card = play.card
-            suit = card.suit
-            tier = 2 if suit is trump else 1 if suit is led else 0
-            if tier != best_tier:
-                if tier > best_tier:
-                    best, best_tier, best_strength = play, tier, None
-                continue
-            if not tier:
-                continue
-            # `order.strength`, read from its table; a card outside the order raises there.
-            table = order._trump_strength if tier == 2 else order._plain_strength
-            strength = table[card.index % 13]
-            if strength is None:
-                strength = order.strength(card, trump)
-            if best_strength is None:
-                best_strength = table[best.card.index % 13]
-                if best_strength is None:
-                    best_strength = order.strength(best.card, trump)
-            if strength > best_strength:
-                best, best_strength = play, strength
+        best = _top(plays, trump, plays[0].card.suit, order)
+        assert best is not None  # the first card is of the led suit (or a trump)
         return best
 
 
 _EMPTY = tuple(Trick(seat) for seat in range(16))
-_new = object.__new__
-_set_leader = Trick.__dict__["leader"].__set__
-_set_plays = Trick.__dict__["plays"].__set__
+_make_trick = slot_maker(Trick)
 _new_play = tuple.__new__  # `Play(seat, card)` without the named tuple's Python `__new__`
 _card_of = operator.itemgetter(1)  # `play.card`, read in C
 
@@ -292,25 +262,44 @@ def highest_trump_in(trick: Trick, trump: Suit | None, order: RankOrder) -> Play
     Raises:
         TrickError: a trump in the trick is not in the trump order.
     """
+    return _top(trick.plays, trump, None, order)
+
+
+def _top(
+    plays: tuple[Play, ...], trump: Suit | None, led: Suit | None, order: RankOrder
+) -> Play | None:
+    """The play that takes `plays` as a trick of `led` suit (None: trumps alone count).
+
+    The highest trump wins, else the highest card of the led suit; cards of other suits
+    never win. Strengths are computed as `beats` computes them (the later card first,
+    and only between cards of one suit that can win), so the same card raises a
+    `TrickError`; this runs for every card of a game.
+    """
     best: Play | None = None
-    top: int | None = None  # the best's strength, computed when first compared
-    table = order._trump_strength  # `order.strength` of a trump; None raises there
-    for play in trick.plays:
+    best_tier = 0  # 2 trump, 1 the led suit, 0 a card that cannot win
+    best_strength: int | None = None
+    for play in plays:
         card = play.card
-        if card.suit is not trump:
+        suit = card.suit
+        tier = 2 if suit is trump else 1 if suit is led else 0
+        if tier != best_tier:
+            if tier > best_tier:
+                best, best_tier, best_strength = play, tier, None
             continue
-        if best is None:
-            best = play
+        if not tier:
             continue
+        # `order.strength`, read from the table; a card outside the order raises there.
+        table = order._trump_strength if tier == 2 else order._plain_strength
         strength = table[card.index % 13]
         if strength is None:
             strength = order.strength(card, trump)
-        if top is None:
-            top = table[best.card.index % 13]
-            if top is None:
-                top = order.strength(best.card, trump)
-        if strength > top:
-            best, top = play, strength
+        if best_strength is None:
+            assert best is not None  # a card of this tier came first
+            best_strength = table[best.card.index % 13]
+            if best_strength is None:
+                best_strength = order.strength(best.card, trump)
+        if strength > best_strength:
+            best, best_strength = play, strength
     return best
 
 
