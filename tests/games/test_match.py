@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
+import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 from epigames.games import MatchSetupError, UnknownStrategyError, load_game, play_match
-from epigames.games.match import seed_streams
+from epigames.games.core import UniformOutcomes, cached_property
+from epigames.games.match import sample_outcome, seed_streams, spawned_seeds
 
 
 def test_play_match_checks_its_arguments() -> None:
@@ -23,6 +28,66 @@ def test_seed_streams_are_independent_and_reproducible() -> None:
     assert len(set(draws)) == 5
     chance2, seats2 = seed_streams(42, 4)
     assert [g.random() for g in [chance2, *seats2]] == draws
+
+
+@given(st.integers(min_value=0, max_value=2**300), st.integers(min_value=0, max_value=9))
+def test_spawned_seeds_are_numpys(seed: int, n: int) -> None:
+    children = np.random.SeedSequence(seed).spawn(n)
+    expected = [int.from_bytes(c.generate_state(4).tobytes(), "little") for c in children]
+    assert spawned_seeds(seed, n) == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**32 - 1, 2**32, 2**64, 2**127 + 5, 2**128, 10**60])
+def test_spawned_seeds_at_word_boundaries(seed: int) -> None:
+    children = np.random.SeedSequence(seed).spawn(5)
+    expected = [int.from_bytes(c.generate_state(4).tobytes(), "little") for c in children]
+    assert spawned_seeds(seed, 5) == expected
+
+
+def test_uniform_outcomes_draw_as_their_pairs() -> None:
+    for n in (1, 2, 3, 7, 10, 31, 32, 52):
+        outcomes = UniformOutcomes([f"o{i}" for i in range(n)])
+        pairs = [(f"o{i}", 1.0 / n) for i in range(n)]
+        assert list(outcomes) == pairs and outcomes[1 % n] == pairs[1 % n]
+        assert outcomes[1:3] == pairs[1:3] and len(outcomes) == n
+        a, b = random.Random(n), random.Random(n)
+        for _ in range(2000):
+            assert sample_outcome(outcomes, a) == sample_outcome(pairs, b)
+    # The edges: a draw just below each running total, at it, and the largest float below 1.
+    pairs = [(i, 1.0 / 3) for i in range(3)]
+    total = 0.0
+    for _, p in pairs:
+        total += p
+        for r in (np.nextafter(total, 0.0), total, np.nextafter(1.0, 0.0)):
+            fixed = _Fixed(float(r))
+            assert sample_outcome(UniformOutcomes(range(3)), fixed) == sample_outcome(pairs, fixed)
+
+
+class _Fixed(random.Random):
+    """A generator that always draws `r`."""
+
+    def __init__(self, r: float) -> None:
+        super().__init__(0)
+        self.r = r
+
+    def random(self) -> float:
+        return self.r
+
+
+def test_cached_property_computes_once_per_instance() -> None:
+    class Thing:
+        calls = 0
+
+        @cached_property
+        def value(self) -> int:
+            """The answer."""
+            Thing.calls += 1
+            return 42
+
+    one, two = Thing(), Thing()
+    assert one.value == one.value == two.value == 42 and Thing.calls == 2
+    assert isinstance(Thing.__dict__["value"], cached_property)
+    assert Thing.__dict__["value"].__doc__ == "The answer."
 
 
 def test_transcript_records_decisions_and_their_events() -> None:

@@ -24,8 +24,24 @@ def test_round_trip(tmp_path: Path) -> None:
     path = tmp_path / "r.duckdb"
     config = fake_config(games=3)
     rows = [
-        GameRow(0, 2**62 + 5, ("a", "b", "strong"), (1.0, 0.5, 3.0), (2,), 17, 0.25),
-        GameRow(2, 9, ("b", "strong", "a"), (2.0, 2.0, 0.0), (0, 1), 1, 1e-6),
+        GameRow(
+            index=0,
+            seed=2**62 + 5,
+            strategies=("a", "b", "strong"),
+            returns=(1.0, 0.5, 3.0),
+            winners=(2,),
+            moves=17,
+            seconds=0.25,
+        ),
+        GameRow(
+            index=2,
+            seed=9,
+            strategies=("b", "strong", "a"),
+            returns=(2.0, 2.0, 0.0),
+            winners=(0, 1),
+            moves=1,
+            seconds=1e-6,
+        ),
     ]
     with TournamentStore.open(path) as store:
         store.prepare(config)

@@ -140,7 +140,15 @@ def _memory(n: int) -> dict[str, float]:
 
 def _write_cost(tmp: Path, games: int) -> float:
     rows = [
-        GameRow(i, game_seed(1, i), ("a", "b", "c", "d"), (1.0, 2.0, 0.0, 5.0), (3,), 120, 0.01)
+        GameRow(
+            index=i,
+            seed=game_seed(1, i),
+            strategies=("a", "b", "c", "d"),
+            returns=(1.0, 2.0, 0.0, 5.0),
+            winners=(3,),
+            moves=120,
+            seconds=0.01,
+        )
         for i in range(games)
     ]
     config = TournamentConfig(name="w", game="fake", strategies=("a", "b", "c", "d"), games=games)

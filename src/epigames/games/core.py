@@ -12,10 +12,11 @@ import abc
 import contextlib
 import dataclasses
 import functools
+import itertools
 import json
 import random
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Self, TypeVar
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
 from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
@@ -51,9 +52,11 @@ __all__ = [
     "SeatError",
     "State",
     "StateFormatError",
+    "UniformOutcomes",
     "UnknownGameError",
     "UnknownParameterError",
     "View",
+    "cached_property",
     "game_class",
     "game_registered",
     "illegal_action",
@@ -65,6 +68,8 @@ __all__ = [
     "state_from_json",
     "unregister_game",
 ]
+
+T = TypeVar("T")
 
 #: `State.current_player` while chance moves (sample from `chance_outcomes()`).
 CHANCE = -1
@@ -199,6 +204,35 @@ class Game(abc.ABC):
         )
 
 
+class cached_property(Generic[T]):  # lower case, as the functools one it stands in for
+    """`functools.cached_property` without the lock Python 3.11 takes on every first read.
+
+    The lock (gone in 3.12) costs more than most of what views compute, and a view is
+    never shared between threads while it fills its cache. The value is stored in the
+    instance's `__dict__` under the property's name, so later reads find it there.
+    """
+
+    def __init__(self, func: Callable[[Any], T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, instance: object, owner: type | None = None) -> T | Self:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.func(instance)
+        return value
+
+
 class View:
     """What one seat sees: built only from that seat's observations.
 
@@ -207,7 +241,8 @@ class View:
     by filtering the true state. Everything is a snapshot: later moves do not change a view.
 
     Per-seat knowledge (a `games.knowledge.Knowledge`) belongs here as one lazy property
-    built from the seat's observations only: `@functools.cached_property def knowledge`.
+    built from the seat's observations only: `@cached_property def knowledge` (this
+    module's `cached_property`).
     """
 
     def __init__(
@@ -240,7 +275,7 @@ class View:
         """Whether this seat is to move."""
         return self._current_player == self._seat
 
-    @functools.cached_property
+    @cached_property
     def log(self) -> tuple[Event, ...]:
         """Every event this seat observed, in order: public ones and its own private ones."""
         return tuple(self._log_source[: self._log_length])
@@ -261,7 +296,7 @@ class View:
     def knowledge(self) -> AnyKnowledge:
         """What this seat knows about the hidden part of the game (`games.knowledge`).
 
-        Each game overrides it (usually a `functools.cached_property`), derived from the
+        Each game overrides it (usually a `cached_property`), derived from the
         seat's observations only.
         """
         raise NotImplementedError(f"{type(self).__name__} has no knowledge")
@@ -285,6 +320,45 @@ class View:
     def summary(self) -> str:
         """One line about the seat's private situation (e.g. its hand), for transcripts."""
         return ""
+
+
+class UniformOutcomes(Sequence[tuple[Hashable, float]]):
+    """Equally likely chance outcomes: the `(outcome, 1 / n)` pairs, made only when read.
+
+    A state's `chance_outcomes()` may return it (e.g. for each card of a deal): a `Match`
+    then draws one by index, as `sample_outcome` would from the pairs, without making them.
+
+    Attributes:
+        outcomes: the outcomes, in order.
+    """
+
+    __slots__ = ("outcomes",)
+
+    def __init__(self, outcomes: Sequence[Hashable]) -> None:
+        self.outcomes = outcomes
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Hashable, float]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Hashable, float]]: ...
+
+    def __getitem__(
+        self, index: int | slice
+    ) -> tuple[Hashable, float] | list[tuple[Hashable, float]]:
+        probability = 1.0 / len(self.outcomes)
+        if isinstance(index, slice):
+            return [(o, probability) for o in self.outcomes[index]]
+        return (self.outcomes[index], probability)
+
+    def __iter__(self) -> Iterator[tuple[Hashable, float]]:
+        return zip(self.outcomes, itertools.repeat(1.0 / len(self.outcomes)))
+
+    def __repr__(self) -> str:
+        return f"UniformOutcomes({list(self.outcomes)!r})"
 
 
 class State(abc.ABC):

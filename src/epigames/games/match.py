@@ -6,6 +6,7 @@ Everything that plays (the CLI, the web app, tournaments, experiments, benchmark
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import random
@@ -13,10 +14,16 @@ from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
-
 from epigames.errors import EpigamesError, IllegalActionError, InputError
-from epigames.games.core import CHANCE, TERMINAL, Game, State, View, load_game
+from epigames.games.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    State,
+    UniformOutcomes,
+    View,
+    load_game,
+)
 from epigames.games.events import Event
 from epigames.games.strategy import NO_THOUGHT, Strategy, Thought, make_strategy
 
@@ -45,28 +52,39 @@ class TranscriptEntry(NamedTuple):
     first_event: int
 
 
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    """Everything about one finished match.
+# No slots here: a slotted subclass then makes a slot of every field, base ones included,
+# and its `__slots__` names them all.
+@dataclass(frozen=True, kw_only=True)
+class MatchSummary:
+    """How one match ended, without its log: what a tournament keeps of it.
 
     Attributes:
-        game: the canonical game string.
         seed: the match seed.
         strategies: strategy name per seat.
         returns: each seat's return.
-        winners: the seats with the highest return.
+        winners: the seats with the highest return (several on a tie).
         moves: the number of player (non-chance) actions.
+    """
+
+    seed: int
+    strategies: tuple[str, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    moves: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchResult(MatchSummary):
+    """Everything about one finished match: its summary, the game and the whole log.
+
+    Attributes:
+        game: the canonical game string.
         events: the full event log (public and private).
         transcript: every decision, in order.
         history: every action and chance outcome, in order (replayable).
     """
 
     game: str
-    seed: int
-    strategies: tuple[str, ...]
-    returns: tuple[float, ...]
-    winners: tuple[int, ...]
-    moves: int
     events: tuple[Event, ...]
     transcript: tuple[TranscriptEntry, ...]
     history: tuple[Hashable, ...]
@@ -107,22 +125,129 @@ def seed_streams(seed: int, seats: int) -> tuple[random.Random, list[random.Rand
     128-bit seed for a `random.Random` (fast for the many small draws a game makes). The
     result depends only on `seed`, in any process and on any machine.
     """
-    children = np.random.SeedSequence(seed).spawn(1 + seats)
-    gens = [
-        random.Random(int.from_bytes(c.generate_state(4).tobytes(), "little")) for c in children
-    ]
+    gens = [random.Random(child) for child in spawned_seeds(seed, 1 + seats)]
     return gens[0], gens[1:]
 
 
+# `numpy.random.SeedSequence`'s hash constants (numpy/random/bit_generator.pyx).
+_MASK = 0xFFFFFFFF
+_INIT_A, _MULT_A, _INIT_B, _MULT_B = 0x43B0D7E5, 0x931E8875, 0x8B51F9DD, 0x58F38DED
+_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
+
+
+def _hash_constants(init: int, mult: int, n: int) -> list[tuple[int, int]]:
+    # The multiplier before and after each of n hash steps (they do not depend on data).
+    out, h = [], init
+    for _ in range(n):
+        out.append((h, h * mult & _MASK))
+        h = out[-1][1]
+    return out
+
+
+_STEPS_A = _hash_constants(_INIT_A, _MULT_A, 24)  # pool 4 + 12 mixes + a spawn key + slack
+_STEPS_B = _hash_constants(_INIT_B, _MULT_B, 4)
+_PAIRS = tuple((s, d) for s in range(4) for d in range(4) if s != d)
+
+
+def spawned_seeds(seed: int, n: int) -> list[int]:
+    """`[int.from_bytes(c.generate_state(4).tobytes(), "little") for c in
+    numpy.random.SeedSequence(seed).spawn(n)]`, computed directly.
+
+    numpy builds a `SeedSequence` per child and arrays per step: 40 µs for a match's
+    five children, a few percent of a Klaverjas hand. The children share the hash of the
+    seed (their entropy is the seed's words padded to the pool size, then the child's
+    index), so it is mixed once. The tests compare it with numpy's over many seeds.
+    """
+    assert n <= _MASK + 1  # a child's index is one word of its entropy
+    words = []
+    rest = seed
+    while True:
+        words.append(rest & _MASK)
+        rest >>= 32
+        if not rest:
+            break
+    words += [0] * (4 - len(words))  # padded to the pool size, as with a spawn key
+    steps = _STEPS_A
+    needed = 4 + len(_PAIRS) + 4 * (len(words) - 4) + 4
+    if needed > len(steps):
+        steps = _hash_constants(_INIT_A, _MULT_A, needed)
+    pool = []
+    for k in range(4):
+        before, after = steps[k]
+        v = (words[k] ^ before) * after & _MASK
+        pool.append(v ^ v >> 16)
+    k = 4
+    for s, d in _PAIRS:
+        before, after = steps[k]
+        k += 1
+        v = (pool[s] ^ before) * after & _MASK
+        r = (_MIX_L * pool[d] - _MIX_R * (v ^ v >> 16)) & _MASK
+        pool[d] = r ^ r >> 16
+    for word in words[4:]:
+        for d in range(4):
+            before, after = steps[k]
+            k += 1
+            v = (word ^ before) * after & _MASK
+            r = (_MIX_L * pool[d] - _MIX_R * (v ^ v >> 16)) & _MASK
+            pool[d] = r ^ r >> 16
+    (a0, m0), (a1, m1), (a2, m2), (a3, m3) = steps[k : k + 4]
+    (b0, c0), (b1, c1), (b2, c2), (b3, c3) = _STEPS_B
+    p0, p1, p2, p3 = pool
+    seeds = []
+    for key in range(n):
+        # The child's index mixed into each pool word, then `generate_state(4)`.
+        v = (key ^ a0) * m0 & _MASK
+        r = (_MIX_L * p0 - _MIX_R * (v ^ v >> 16)) & _MASK
+        v = (r ^ r >> 16 ^ b0) * c0 & _MASK
+        x = v ^ v >> 16
+        v = (key ^ a1) * m1 & _MASK
+        r = (_MIX_L * p1 - _MIX_R * (v ^ v >> 16)) & _MASK
+        v = (r ^ r >> 16 ^ b1) * c1 & _MASK
+        x |= (v ^ v >> 16) << 32
+        v = (key ^ a2) * m2 & _MASK
+        r = (_MIX_L * p2 - _MIX_R * (v ^ v >> 16)) & _MASK
+        v = (r ^ r >> 16 ^ b2) * c2 & _MASK
+        x |= (v ^ v >> 16) << 64
+        v = (key ^ a3) * m3 & _MASK
+        r = (_MIX_L * p3 - _MIX_R * (v ^ v >> 16)) & _MASK
+        v = (r ^ r >> 16 ^ b3) * c3 & _MASK
+        x |= (v ^ v >> 16) << 96
+        seeds.append(x)
+    return seeds
+
+
 def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Random) -> Hashable:
-    """Draw one chance outcome with the given probabilities."""
+    """Draw one chance outcome with the given probabilities.
+
+    Equally likely outcomes given as `UniformOutcomes` are drawn by index from a table
+    of the same running totals, so the draw is the same as from their pairs.
+    """
     r = rng.random()
+    if type(outcomes) is UniformOutcomes:
+        choices = outcomes.outcomes
+        n = len(choices)
+        totals = _TOTALS.get(n) or _running_totals(n)
+        return choices[min(bisect.bisect_right(totals, r), n - 1)]
     total = 0.0
     for outcome, probability in outcomes:
         total += probability
         if r < total:
             return outcome
     return outcomes[-1][0]  # rounding left `total` a hair below 1
+
+
+_TOTALS: dict[int, tuple[float, ...]] = {}
+
+
+def _running_totals(n: int) -> tuple[float, ...]:
+    # The totals the loop above reaches over n pairs of probability 1.0 / n, summed alike:
+    # the first outcome whose total exceeds `r` is the one it returns.
+    totals, total, probability = [], 0.0, 1.0 / n
+    for _ in range(n):
+        total += probability
+        totals.append(total)
+    _TOTALS[n] = got = tuple(totals)
+    return got
 
 
 class Match:

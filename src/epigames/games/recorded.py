@@ -31,16 +31,22 @@ class _PublicRecords(Protocol[T_co]):
 class RecordView(View, Generic[T]):
     """A seat's view that keeps the records' announcements so far and their tracker.
 
-    Subclasses keep the rest of what they show, and implement `hand`.
+    Subclasses keep the rest of what they show in `_keep` (the records' values are
+    replaced, never changed, so keeping them is a snapshot), and implement `hand`.
     """
 
     def __init__(
         self, game: Game, seat: int, current: int, log: list[Event], records: _PublicRecords[T]
     ) -> None:
-        super().__init__(game, seat, current, log, len(log))
-        self._announcements = records.announcements
-        self._announced = len(records.announcements)
+        View.__init__(self, game, seat, current, log, len(log))
+        announcements = records.announcements
+        self._announcements = announcements
+        self._announced = len(announcements)
         self._tracker: T = records.tracker
+        self._keep(records)
+
+    def _keep(self, records: Any) -> None:
+        """Keep what the view shows of the game's records (nothing here)."""
 
     @property
     def hand(self) -> tuple[Hashable, ...]:
@@ -81,8 +87,10 @@ class RecordedViews(EventLog, Generic[R, V]):
         Raises:
             SeatError: no such seat.
         """
-        check_seat(self.game, seat)
-        return self.view_class(self.game, seat, self._player, self._seen[seat], self._records)
+        seen = self._seen
+        if type(seat) is not int or not 0 <= seat < len(seen):  # one list per seat
+            check_seat(self.game, seat)
+        return self.view_class(self.game, seat, self._player, seen[seat], self._records)
 
     def _publish(self, event: Event) -> None:
         """Log an event, hand it to the seats that observe it, update the records."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from epigames import __version__
 from epigames.errors import InputError
+from epigames.games.match import MatchSummary
 from epigames.tournament.seeds import FIXED, ROTATE, SEAT_SCHEMES, Teams, cycle_sizes, solo_teams
 
 if TYPE_CHECKING:
@@ -172,26 +173,16 @@ class TournamentConfig:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """The small record one finished game leaves (no transcript).
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameRow(MatchSummary):
+    """The small record one finished game leaves: the match's summary (no transcript).
 
     Attributes:
         index: the game index `0..N-1`.
-        seed: the game's seed.
-        strategies: strategy per seat.
-        returns: return per seat.
-        winners: the seats with the highest return (several on a tie).
-        moves: the game's length in player moves.
         seconds: wall time of the match function (the only field that varies by run).
     """
 
     index: int
-    seed: int
-    strategies: tuple[str, ...]
-    returns: tuple[float, ...]
-    winners: tuple[int, ...]
-    moves: int
     seconds: float
 
     def key(self) -> tuple[object, ...]:

@@ -21,13 +21,13 @@ J 9 A 10, `ranks=3` is J 9 A, so the jack and the nine are still the best trumps
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from epigames.cards import KLAVERJAS, Card, Suit
+from epigames.cards.deck import CARDS
 from epigames.errors import IllegalActionError
 from epigames.games.core import (
     CHANCE,
@@ -35,6 +35,7 @@ from epigames.games.core import (
     Game,
     Param,
     State,
+    UniformOutcomes,
     illegal_action,
     register_game,
     replayed,
@@ -76,6 +77,12 @@ PRESET_2017: dict[str, object] = {
     "target": 0,
 }
 _SOUTH, _EAST, _WEST = 2, 1, 3
+#: Per seat, per `Card.index`, the event of a play that tells nothing.
+_PLAIN_PLAYS: tuple[list[events.CardPlayed | None], ...] = tuple(
+    [None] * len(CARDS) for _ in range(PLAYERS)
+)
+#: What `trump=random` draws from, equally likely: a call of each suit.
+_TRUMP_DRAW = tuple(BIDS[s] for s in Suit)
 
 
 @register_game
@@ -206,14 +213,12 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         hand = tuple(sorted(self._hands[p], key=CARD_ORDER))
         return list(legal_choices(self.game, self._records.table, hand))
 
-    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """While dealing, each undealt card equally likely; for random trump, each suit."""
         if self._player != CHANCE:
             return []
         undealt = self._undealt
-        if undealt:
-            return list(zip(undealt, itertools.repeat(1.0 / len(undealt))))
-        return [(BIDS[s], 0.25) for s in Suit]
+        return UniformOutcomes(list(undealt) if undealt else _TRUMP_DRAW)
 
     def apply(self, action: Hashable) -> None:
         """Deal a card or draw trump (chance), call trump or pass, or play a card.
@@ -364,7 +369,13 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         else:
             told = inference(trick, trump, game.rules, game.undertrump, card)
         if told is NOTHING:
-            self._publish(events.CardPlayed(seat, card, (), "", names=self._names))
+            # Such a play is the same event value every time (every game names its seats
+            # alike): one per seat and card, made when first met.
+            event = _PLAIN_PLAYS[seat][card.index]
+            if event is None:
+                event = events.CardPlayed(seat, card, (), "", names=SEAT_NAMES)
+                _PLAIN_PLAYS[seat][card.index] = event
+            self._publish(event)
         else:
             unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
             lacks = cards_of(told.covered_mask(trump) & unplayed)

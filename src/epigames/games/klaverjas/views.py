@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any
 
 from epigames.cards import KLAVERJAS, Card, CardKnowledge, Suit, Trick
+from epigames.games.core import cached_property
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon
 from epigames.games.klaverjas.knowledge import PublicTracker
@@ -14,23 +14,39 @@ from epigames.games.klaverjas.records import Records, Table, legal_choices
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
-    from epigames.games.events import Event
     from epigames.games.klaverjas.rules import KlaverjasGame
 
 
 class KlaverjasView(RecordView[PublicTracker]):
     """A seat's view: own hand, trump, the trick on the table, tricks, points, roem, log."""
 
-    def __init__(
-        self, game: KlaverjasGame, seat: int, current: int, log: list[Event], records: Records
-    ) -> None:
-        super().__init__(game, seat, current, log, records)
-        self._rules_game = game
-        # The records' values are replaced, never changed, so keeping them is a snapshot.
-        self._hand = records.hands[seat]
-        self._table: Table = records.table
+    _game: KlaverjasGame
+    #: The public situation (trump, trick, points, roem, totals) as one value.
+    table: Table
+    #: The trump suit, None until chosen.
+    trump: Suit | None
+    #: The trick on the table (None until trump is chosen).
+    trick: Trick | None
+    #: The previous trick of this deal, if any.
+    last_trick: Trick | None
+    #: The playing team (0 North–South, 1 East–West), None until trump is chosen.
+    playing_team: int | None
+    #: Match points per team (0 North–South, 1 East–West) after the deals scored.
+    scores: tuple[int, int]
+    #: Card points per team won in this deal so far.
+    points: tuple[int, int]
+    #: Roem per team won in this deal so far.
+    roem: tuple[int, int]
 
-    @functools.cached_property
+    def _keep(self, records: Records) -> None:
+        # Attributes rather than properties: the tactics read them on every decision.
+        self._hand: tuple[Card, ...] = records.hands[self._seat]
+        table = self.table = records.table
+        self.trump, self.trick, self.last_trick = table.trump, table.trick, table.last_trick
+        self.playing_team, self.scores = table.playing, table.totals
+        self.points, self.roem = table.points, table.roem
+
+    @cached_property
     def knowledge(self) -> CardKnowledge:
         """What this seat knows about where this deal's cards are: public plays + own hand.
 
@@ -40,62 +56,22 @@ class KlaverjasView(RecordView[PublicTracker]):
         Raises:
             ValueError: before the first deal is dealt.
         """
-        public = self._tracker.at(self._announcements, self._table.deal_start, self._announced)
-        return CardKnowledge.create(public, self.seat, self._hand)
+        public = self._tracker.at(self._announcements, self.table.deal_start, self._announced)
+        return CardKnowledge.create(public, self._seat, self._hand)
 
     @property
     def hand(self) -> tuple[Card, ...]:
         """The seat's own cards, sorted."""
         return self._hand
 
-    @property
-    def table(self) -> Table:
-        """The public situation (trump, trick, points, roem, totals) as one value."""
-        return self._table
-
-    @property
-    def trump(self) -> Suit | None:
-        """The trump suit, None until chosen."""
-        return self._table.trump
-
-    @property
-    def trick(self) -> Trick | None:
-        """The trick on the table (None until trump is chosen)."""
-        return self._table.trick
-
-    @property
-    def last_trick(self) -> Trick | None:
-        """The previous trick of this deal, if any."""
-        return self._table.last_trick
-
-    @property
-    def playing_team(self) -> int | None:
-        """The playing team (0 North–South, 1 East–West), None until trump is chosen."""
-        return self._table.playing
-
-    @property
-    def scores(self) -> tuple[int, int]:
-        """Match points per team (0 North–South, 1 East–West) after the deals scored."""
-        return self._table.totals
-
-    @property
-    def points(self) -> tuple[int, int]:
-        """Card points per team won in this deal so far."""
-        return self._table.points
-
-    @property
-    def roem(self) -> tuple[int, int]:
-        """Roem per team won in this deal so far."""
-        return self._table.roem
-
-    @functools.cached_property
+    @cached_property
     def legal_actions(self) -> tuple[Card | Bid, ...]:
         """The legal cards to play, or trump calls while trump is being chosen."""
         if not self.is_my_turn:
             return ()
-        return legal_choices(self._rules_game, self._table, self._hand)
+        return legal_choices(self._game, self.table, self._hand)
 
-    @functools.cached_property
+    @cached_property
     def _this_deal(self) -> tuple[tuple[int, ...], TrickWon | None]:
         """Every seat's card count now and the latest trick taken, from this deal's events.
 
@@ -115,7 +91,7 @@ class KlaverjasView(RecordView[PublicTracker]):
         return (0,) * PLAYERS, None
 
     def _extra_dict(self) -> dict[str, Any]:
-        table = self._table
+        table = self.table
 
         def trick_text(trick: Trick | None) -> list[list[Any]] | None:
             return None if trick is None else [[p.seat, str(p.card)] for p in trick.plays]
@@ -149,5 +125,5 @@ class KlaverjasView(RecordView[PublicTracker]):
         """E.g. `hand J♥ 9♥ A♠ · trump ♥ · North–South 90, East–West 72`."""
         cards = " ".join(str(c) for c in self._hand) or "(empty)"
         trump = "not chosen" if self.trump is None else str(self.trump)
-        a, b = self._table.totals
+        a, b = self.table.totals
         return f"hand {cards} · trump {trump} · {TEAM_NAMES[0]} {a}, {TEAM_NAMES[1]} {b}"

@@ -2,41 +2,38 @@
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any
 
 from epigames.cards import CardKnowledge
+from epigames.games.core import cached_property
 from epigames.games.kwartet.cards import ASKS, CARDS, Ask, Card
 from epigames.games.kwartet.knowledge import PublicTracker
+from epigames.games.kwartet.records import Records
 from epigames.games.recorded import RecordView
-
-if TYPE_CHECKING:
-    from epigames.games.events import Event
-    from epigames.games.kwartet.records import Records
-    from epigames.games.kwartet.rules import KwartetGame
 
 
 class KwartetView(RecordView[PublicTracker]):
     """A seat's view of Kwartet: own hand, public hand sizes, scores, laid-down kinds, log."""
 
-    def __init__(
-        self, game: KwartetGame, seat: int, current: int, log: list[Event], records: Records
-    ) -> None:
-        super().__init__(game, seat, current, log, records)
-        # References to the records' tuples: they are replaced, never changed, on updates.
-        self._hand_ids = records.hands[seat]
-        #: The cards this seat may ask for: its kinds (minus its own cards unless `ask_own`).
-        self.askable_cards: Final = records.askable[seat]
-        #: The opponents this seat may ask: those that still have cards.
-        self.targets: Final = records.targets[seat]
-        #: How many cards each seat holds (public).
-        self.hand_sizes: Final = records.sizes
-        #: Each seat's points (public).
-        self.scores: Final = records.scores
-        #: `(kind, seat)` for every kind laid down so far, in order.
-        self.laid_down: Final = records.down
+    #: The cards this seat may ask for: its kinds (minus its own cards unless `ask_own`).
+    askable_cards: tuple[Card, ...]
+    #: The opponents this seat may ask: those that still have cards.
+    targets: tuple[int, ...]
+    #: How many cards each seat holds (public).
+    hand_sizes: tuple[int, ...]
+    #: Each seat's points (public).
+    scores: tuple[int, ...]
+    #: `(kind, seat)` for every kind laid down so far, in order.
+    laid_down: tuple[tuple[int, int], ...]
 
-    @functools.cached_property
+    def _keep(self, records: Records) -> None:
+        seat = self._seat
+        # The card indices of the seat's own cards (`hand` makes the cards).
+        self._hand_ids = records.hands[seat]
+        self.askable_cards, self.targets = records.askable[seat], records.targets[seat]
+        self.hand_sizes, self.scores, self.laid_down = records.sizes, records.scores, records.down
+
+    @cached_property
     def knowledge(self) -> CardKnowledge:
         """What this seat knows about where every card is: public announcements + own hand.
 
@@ -45,12 +42,12 @@ class KwartetView(RecordView[PublicTracker]):
         public = self._tracker.at(self._announcements, self._announced)
         return CardKnowledge.create(public, self.seat, self.hand)
 
-    @functools.cached_property
+    @cached_property
     def hand(self) -> tuple[Card, ...]:
         """The seat's own cards, sorted."""
         return tuple(CARDS[c] for c in self._hand_ids)
 
-    @functools.cached_property
+    @cached_property
     def legal_actions(self) -> tuple[Ask, ...]:
         """Every `Ask(target, card)` for target in `targets` and card in `askable_cards`."""
         if not self.is_my_turn:
