@@ -24,6 +24,10 @@ from epigames.web.builders import watch_session
 
 playwright = pytest.importorskip("playwright.sync_api", reason="needs the browser-tests extra")
 uvicorn = pytest.importorskip("uvicorn")
+# axe-core, as the browser-tests extra installs it (the package ships axe.min.js).
+import axe_playwright_python  # noqa: E402
+
+AXE_JS = Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -340,6 +344,8 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
     assert "Game over" in page.inner_text("#turn")
     assert moves > 0
     expect(page.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    # The end: every seat's moves in the log (in its colour) and every perspective open.
+    assert_accessible(page, "a Kwartet game played to the end")
 
 
 def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
@@ -509,8 +515,28 @@ def assert_fits(pg: Any, where: str) -> None:
     )
 
 
+def assert_accessible(pg: Any, where: str) -> None:
+    """axe-core finds no serious or critical violation on the page as it is now."""
+    if not pg.evaluate("typeof window.axe !== 'undefined'"):
+        pg.add_script_tag(path=str(AXE_JS))
+    found = pg.evaluate(
+        """async () => {
+            const r = await axe.run(document, { resultTypes: ["violations"] });
+            return r.violations.filter((v) => ["serious", "critical"].includes(v.impact))
+                .map((v) => `${v.id} (${v.impact}): ${v.help}: ` +
+                    v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", "));
+        }"""
+    )
+    assert not found, f"{where}: " + "\n".join(found)
+
+
+def check_view(pg: Any, where: str) -> None:
+    assert_fits(pg, where)
+    assert_accessible(pg, where)
+
+
 @pytest.mark.parametrize("width", [1280, 390])
-def test_every_view_fits_the_window(browser: Any, server: str, width: int) -> None:
+def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, width: int) -> None:
     """Kwartet watched (with its Kripke panel and matrix) and played, Blufpoker with the cup,
     Klaverjas and the tournaments page: none scrolls sideways at this width."""
     context = browser.new_context(viewport={"width": width, "height": 900})
@@ -519,7 +545,7 @@ def test_every_view_fits_the_window(browser: Any, server: str, width: int) -> No
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(server + "/")
     pg.wait_for_selector("body[data-ready='1']")
-    assert_fits(pg, "the start page")
+    check_view(pg, "the start page")
     set_game(pg, "kwartet", {"players": "4", "kinds": "5"}, seed=7)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table svg .seat-0")
@@ -527,24 +553,24 @@ def test_every_view_fits_the_window(browser: Any, server: str, width: int) -> No
     pg.wait_for_selector("#kripke .world")
     pg.click("#matrix-btn")
     pg.wait_for_selector("#matrix table")
-    assert_fits(pg, "Kwartet watched")
+    check_view(pg, "Kwartet watched")
     pg.select_option("#seats select[data-seat='0']", "human")
     pg.click("#play-btn")
     pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")
-    assert_fits(pg, "Kwartet played")
+    check_view(pg, "Kwartet played")
     set_game(pg, "blufpoker", {}, seed=3)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table .gen-seat")
     pg.select_option("#subject-select", index=1)
     pg.wait_for_selector("#kripke .world")
-    assert_fits(pg, "Blufpoker watched")
+    check_view(pg, "Blufpoker watched")
     set_game(pg, "klaverjas", {"deals": "1"}, seed=3)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table .kj-seat.bottom .kj-card")
     pg.wait_for_selector("#matrix .kj-matrix table")
-    assert_fits(pg, "Klaverjas watched")
+    check_view(pg, "Klaverjas watched")
     pg.click("#tab-tournaments")
     pg.wait_for_selector("#page-tournaments:not(.hidden)")
-    assert_fits(pg, "the tournaments page")
+    check_view(pg, "the tournaments page")
     context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -26,6 +26,11 @@ export const SEAT_COLORS = ["#d62839", "#1f5fbf", "#2a9d4b", "#8e44ad", "#e67e22
 
 export function seatColor(i) { return SEAT_COLORS[((i % 6) + 6) % 6]; }
 
+// The seat colours darkened for text: at least 4.5:1 on white and the light greys (WCAG AA).
+export const SEAT_INKS = ["#b3182b", "#1f5fbf", "#1b6e34", "#7b3697", "#a04f0b", "#0b6e72"];
+
+export function seatInk(i) { return SEAT_INKS[((i % 6) + 6) % 6]; }
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 // Create an SVG element with attributes (children appended by the caller).
 export function svg(tag, attrs = {}, text) {

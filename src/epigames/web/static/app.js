@@ -1,7 +1,7 @@
 // The game page: set up a game, step through it, pick a perspective, play a seat,
 // and inspect the Kripke model of one subject. All perspective filtering is done by the
 // server: this page only shows what the API returns for the chosen perspective.
-import { api, h, seatColor } from "./api.js";
+import { api, h, seatColor, seatInk } from "./api.js";
 import * as kwartet from "./games/kwartet.js";
 import * as klaverjas from "./games/klaverjas.js";
 import * as generic from "./games/generic.js";
@@ -106,6 +106,7 @@ async function refreshSeats() {
     box.append(h("div", { class: "seat-row" },
       h("span", { class: "dot", style: `background:${seatColor(i)}` }),
       h("span", { class: "seat-name" }, name), sel));
+    sel.setAttribute("aria-label", `${name}: who plays`);
   });
   updatePlayLabel(seats);
   box.dataset.ready = "1";
@@ -215,7 +216,7 @@ function render() {
   });
   $("turn").innerHTML = "";
   $("turn").append(d.terminal ? "Game over" : h("span", {}, "To move: ",
-    h("b", { style: `color:${seatColor(d.current_player)}` }, d.current_label)));
+    h("b", { style: `color:${seatInk(d.current_player)}` }, d.current_label)));
   $("scrub").max = S.last; $("scrub").value = S.frame;
   $("frame-label").textContent = `move ${S.frame} / ${S.last}`;
   $("back-btn").disabled = $("first-btn").disabled = S.frame === 0;
@@ -279,7 +280,7 @@ function renderLog() {
       const who = names[e.seat] + (e.human ? " (you)" : "");
       const thought = e.thought ? h("div", { class: "thought" }, `“${e.thought}”`)
         : e.thought_hidden ? h("div", { class: "thought hidden-thought" }, "(its thought is hidden from this seat: it names cards this seat cannot see)") : null;
-      ol.append(h("li", { class: "decision" + (i === lastDecision ? " latest" : ""), style: `--c:${seatColor(e.seat)}` },
+      ol.append(h("li", { class: "decision" + (i === lastDecision ? " latest" : ""), style: `--c:${seatColor(e.seat)};--ci:${seatInk(e.seat)}` },
         h("span", { class: "who" }, who), " ", h("span", { class: "hint" }, e.action), thought));
     } else {
       const failed = e.kind === "ask" && e.data && e.data.success === false;

@@ -1,6 +1,6 @@
 // Any game without its own module: each visible seat's view as a card of fields; dice
 // fields (cup, dice, roll) are drawn as SVG dice. Moves are buttons, one per legal action.
-import { svg, h, seatColor } from "../api.js";
+import { svg, h, seatColor, seatInk } from "../api.js";
 
 const PIPS = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
   4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
@@ -38,7 +38,7 @@ export function renderTable(el, data) {
     const s = Number(seat);
     const rows = Object.entries(view).filter(([k]) => !["seat", "current_player", "legal_actions"].includes(k));
     const box = h("div", { class: "gen-seat", "data-seat": s,
-      style: `--c:${seatColor(s)};${data.current_player === s ? "border-color:#e3a008" : ""}` },
+      style: `--c:${seatColor(s)};--ci:${seatInk(s)};${data.current_player === s ? "border-color:#e3a008" : ""}` },
       h("div", { class: "name" }, data.seat_names[s] + (data.human === s ? " (you)" : "")));
     const table = h("table", {});
     for (const [k, v] of rows) table.append(h("tr", {}, h("td", {}, k), h("td", {}, fieldValue(k, v))));

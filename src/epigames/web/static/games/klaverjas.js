@@ -3,7 +3,7 @@
 // every card is a button (legal ones marked, the others dimmed but still sent, so the
 // server's refusal says why); trump calls go in the move bar. Only what the frame JSON
 // holds is drawn: hands the perspective may not see arrive as counts and stay card backs.
-import { h, seatColor, pct } from "../api.js";
+import { h, seatColor, seatInk, pct } from "../api.js";
 
 const RED = new Set(["♥", "♦"]);
 const SUIT_NAMES = { "♣": "clubs", "♦": "diamonds", "♥": "hearts", "♠": "spades" };
@@ -72,7 +72,7 @@ function plate(data, pub, s, decisions) {
   const playing = pub.playing_team !== null && pub.playing_team !== undefined && TEAMS[pub.playing_team].includes(s);
   const strat = (data.strategies || [])[s] || "";
   const count = (pub.hand_sizes || [])[s] ?? 0;
-  return h("div", { class: "kj-plate" + (data.current_player === s ? " to-move" : ""), style: `--c:${seatColor(s)}` },
+  return h("div", { class: "kj-plate" + (data.current_player === s ? " to-move" : ""), style: `--c:${seatColor(s)};--ci:${seatInk(s)}` },
     h("span", { class: "name" }, names[s] + you),
     playing ? h("span", { class: "chip playing", title: "the playing team" }, "playing") : null,
     ...chips,
@@ -126,7 +126,7 @@ function trickBox(data, pub, bottom) {
     const tags = [];
     if (pub.leader === s) tags.push("leads");
     if (pub.trick_winning === s) tags.push("winning");
-    slot.append(h("span", { class: "who", style: `color:${seatColor(s)}` },
+    slot.append(h("span", { class: "who", style: `color:${seatInk(s)}` },
       data.seat_names[s][0] + (tags.length ? ` · ${tags.join(", ")}` : "")));
     box.append(slot);
   }
@@ -150,7 +150,7 @@ function infoBox(data, pub) {
 
 function scoreBox(pub) {
   const t = h("table", { class: "kj-score", "aria-label": "score per team" },
-    h("tr", {}, h("th", {}, ""), h("th", { title: "card points this deal" }, "points"),
+    h("tr", {}, h("th", {}, "team"), h("th", { title: "card points this deal" }, "points"),
       h("th", { title: "roem this deal" }, "roem"), h("th", {}, "tricks"), h("th", { title: "match total" }, "match")));
   for (const team of [0, 1]) {
     t.append(h("tr", { class: pub.playing_team === team ? "playing" : "", "data-team": team },
@@ -274,7 +274,7 @@ export function renderMatrix(el, m, agent, seatNames, data) {
     const t = h("table", { class: "knowledge kj-suit", "data-suit": suit });
     t.append(h("tr", {},
       h("th", { class: `suit${RED.has(suit) ? " red" : ""}`, title: SUIT_NAMES[suit] }, suit + (suit === trump ? " trump" : "")),
-      ...seats.map((s) => h("th", { title: s, style: `color:${seatColor(seatNames.indexOf(s))}` }, s[0]))));
+      ...seats.map((s) => h("th", { title: s, style: `color:${seatInk(seatNames.indexOf(s))}` }, s[0]))));
     for (const { card, row } of rows) {
       const probs = row.probabilities[agent] || {};
       const tr = h("tr", { "data-card": card.text }, h("td", { class: "sub" + (RED.has(suit) ? " red" : "") }, card.text));
