@@ -560,10 +560,16 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     check_view(pg, "Kwartet played")
     set_game(pg, "blufpoker", {}, seed=3)
     pg.click("#watch-btn")
-    pg.wait_for_selector("#table .gen-seat")
+    # Seed 3: Ann has rolled and looked; the spectator sees her dice, Bob sees a closed cup.
+    cup = pg.locator("#table .bp-cupbox .bp-dice")
+    playwright.expect(cup).to_have_attribute("aria-label", "under the cup: 6 5 5")
     pg.select_option("#subject-select", index=1)
     pg.wait_for_selector("#kripke .world")
     check_view(pg, "Blufpoker watched")
+    pg.click("#perspectives button[data-perspective='1']")
+    playwright.expect(cup).to_have_attribute(
+        "aria-label", "under the cup, unseen: hidden hidden hidden"
+    )
     set_game(pg, "klaverjas", {"deals": "1"}, seed=3)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table .kj-seat.bottom .kj-card")

@@ -4,11 +4,12 @@
 import { api, h, seatColor, seatInk } from "./api.js";
 import * as kwartet from "./games/kwartet.js";
 import * as klaverjas from "./games/klaverjas.js";
+import * as blufpoker from "./games/blufpoker.js";
 import * as generic from "./games/generic.js";
 import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
 import { initTournaments } from "./tournaments.js";
 
-const RENDERERS = { kwartet, klaverjas };
+const RENDERERS = { kwartet, klaverjas, blufpoker };
 const $ = (id) => document.getElementById(id);
 
 const S = {
