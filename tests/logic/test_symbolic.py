@@ -11,7 +11,20 @@ import pytest
 from hypothesis import given, settings
 
 from epigames.errors import InputError, ModelError, UnknownAgentError
-from epigames.logic import Atom, Exists, Forall, Formula, K, Kw, Not, Or, Top, parse
+from epigames.logic import (
+    ActionModel,
+    Atom,
+    Exists,
+    Forall,
+    Formula,
+    K,
+    Kw,
+    Not,
+    Or,
+    Top,
+    parse,
+    product_update,
+)
 from epigames.logic.puzzles import muddy_children_story
 from epigames.logic.puzzles.muddy_children import (
     play_symbolic_muddy_children,
@@ -34,6 +47,7 @@ from epigames.logic.symbolic import (
     bdd as bdd_module,
     from_kripke,
 )
+from epigames.logic.symbolic.actions import product_update as symbolic_update
 from tests.logic.strategies import SEEDS, random_formula, random_s5_spec
 
 pytest.importorskip("dd")
@@ -347,3 +361,71 @@ def test_smcdel_reading_agrees_where_quantifiers_are_boolean(seed: int) -> None:
     for f in formulas:
         if modal_quantifier(f) is None and "9" not in f.atoms():
             assert smcdel.where(f) == structure.where(f), str(f)
+
+
+# --- action models ------------------------------------------------------------------------------
+
+
+def random_action(rnd: Random, agents: tuple[str, ...]) -> ActionModel:
+    """A random S5 action model: 1-3 events, random pre- and postconditions, partitions."""
+    names = [f"e{i}" for i in range(rnd.randint(1, 3))]
+    events: dict[str, object] = {}
+    for e in names:
+        pre = random_formula(rnd, agents, 2) if rnd.random() < 0.7 else Top()
+        post = {p: random_formula(rnd, agents, 1) for p in ("p", "q", "s") if rnd.random() < 0.3}
+        events[e] = (pre, post)
+    partitions = {}
+    for a in agents:
+        labels = {e: rnd.randrange(len(names)) for e in names}
+        partitions[a] = [[e for e in names if labels[e] == k] for k in set(labels.values())]
+    designated = [e for e in names if rnd.random() < 0.6] or names[:1]
+    return ActionModel.build(events, partitions=partitions, designated=designated)  # type: ignore[arg-type]
+
+
+@settings(max_examples=80, deadline=None)
+@given(SEEDS)
+def test_action_models_update_both_engines_alike(seed: int) -> None:
+    rnd = Random(seed)
+    spec = random_s5_spec(rnd, max_worlds=8, designated=True)
+    model = spec.build()
+    action = random_action(rnd, spec.agents)
+    structure = from_kripke(model).structure
+    try:
+        after = product_update(model, action)
+    except ModelError:  # no designated event can happen at the designated world
+        with pytest.raises(ModelError, match="can happen"):
+            symbolic_update(structure, action)
+        return
+    if after.size == 0:
+        with pytest.raises(ModelError, match="in any state"):
+            symbolic_update(structure, action)
+        return
+    updated = symbolic_update(structure, action)
+    assert updated.count_states() <= after.size
+    for _ in range(4):
+        f = random_formula(rnd, spec.agents, 3, atoms=("p", "q", "r", "s"))
+        assert updated.valid(f) == after.valid(f), str(f)
+        assert updated.holds(f) == after.holds(f), str(f)
+
+
+def test_private_announcement_as_an_action_model() -> None:
+    s = build(a=[], b=[]).with_designated([{"1"}])
+    told = symbolic_update(s, ActionModel.private_announcement(("a", "b"), ["a"], parse("1")))
+    assert told.holds(parse("K_a 1 & ~K_b 1 & ~K_b K_a 1 & M_b K_a 1"))
+    assert told.count_states() == 8 + 4  # (state, skip) for all 8, (state, tell) for 4
+
+
+def test_factual_change() -> None:
+    s = build(a=["1"], b=[]).with_designated([{"1"}])
+    flip = ActionModel.build(
+        {"flip": (Top(), {"1": parse("~1"), "new": parse("1")})},
+        partitions={"a": [["flip"]], "b": [["flip"]]},
+        designated=["flip"],
+    )
+    after = symbolic_update(s, flip)
+    assert after.holds(parse("~1 & new & K_a ~1 & K_a new"))
+    assert after.valid(parse("1 <-> ~new"))
+    with pytest.raises(ModelError, match="agents"):
+        symbolic_update(s, ActionModel.public_announcement(("a",), Top()))
+    with pytest.raises(ModelError, match="in any state"):
+        symbolic_update(s, ActionModel.public_announcement(("a", "b"), parse("1 & ~1")))
