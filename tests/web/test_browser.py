@@ -570,6 +570,18 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     playwright.expect(cup).to_have_attribute(
         "aria-label", "under the cup, unseen: hidden hidden hidden"
     )
+    # After Bob's fresh roll (frame 2) the cup has 56 possible rolls, drawn as a few groups
+    # (by the highest die) whose counts add up to 56.
+    set_range(pg, "#scrub", 2)
+    wait_frame(pg, 2)
+    counted = """() => [...document.querySelectorAll('#kripke .world')]
+        .reduce((n, g) => n + Number(g.dataset.count || 1), 0)"""
+    pg.wait_for_function(f"({counted})() === 56")
+    assert pg.locator("#kripke .world").count() <= 12
+    playwright.expect(pg.locator("#kripke .world[data-world='6··']")).to_have_attribute(
+        "data-count", "21"
+    )
+    check_view(pg, "Blufpoker's cup grouped")
     set_game(pg, "klaverjas", {"deals": "1"}, seed=3)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table .kj-seat.bottom .kj-card")

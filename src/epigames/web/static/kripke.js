@@ -37,8 +37,69 @@ const DASHES = ["", "9 5", "2 5", "12 4 2 4", "6 3 6 9", "1 3"];
 
 function initial(name) { return name.slice(0, 1); }
 
+// Above this many worlds a picture is drawn grouped: loose nodes stop being readable.
+const GROUP_ABOVE = 12;
+
+// The picture with its worlds grouped: first by the blocks of the viewer's relation when it
+// has few (worlds it cannot tell apart stay together, and apart from those it can), then,
+// inside a block still too big or for a viewer with many blocks, by the first symbol of the
+// world's name (for the cup: the highest die). A group is one node with its count and each agent's summed
+// probability; an agent's block joins every group it meets. `members` keeps the worlds.
+export function groupPicture(pic) {
+  const n = pic.worlds.length;
+  if (n <= GROUP_ABOVE) return null;
+  const viewer = pic.perspective === null ? null : pic.agents.find((a) => a.name === pic.viewer_name) || null;
+  const blockOf = new Array(n).fill(0);
+  if (viewer) viewer.blocks.forEach((b, k) => b.forEach((i) => { blockOf[i] = k; }));
+  const size = new Map();
+  blockOf.forEach((k) => size.set(k, (size.get(k) || 0) + 1));
+  // A viewer that tells many worlds apart (the cup's holder) is grouped by symbol alone.
+  const coarse = viewer && viewer.blocks.length <= 6;
+  const keyOf = (i) => !coarse ? `|${pic.worlds[i].name[0]}`
+    : size.get(blockOf[i]) > GROUP_ABOVE ? `${blockOf[i]}|${pic.worlds[i].name[0]}` : `${blockOf[i]}|`;
+  const index = new Map(), groups = [];
+  pic.worlds.forEach((w, i) => {
+    const key = keyOf(i);
+    if (!index.has(key)) {
+      index.set(key, groups.length);
+      groups.push({ key, members: [], first: w.name[0] });
+    }
+    groups[index.get(key)].members.push(i);
+  });
+  const groupOf = new Array(n);
+  groups.forEach((g, k) => g.members.forEach((i) => { groupOf[i] = k; }));
+  const worlds = groups.map((g) => {
+    const ws = g.members.map((i) => pic.worlds[i]);
+    const probabilities = {};
+    for (const w of ws) for (const [a, p] of Object.entries(w.probabilities)) probabilities[a] = (probabilities[a] || 0) + p;
+    const sameFirst = ws.every((w) => w.name[0] === g.first);
+    const name = ws.length === 1 ? ws[0].name : sameFirst ? `${g.first}··` : `${ws[0].name}…`;
+    return { name, count: ws.length, members: ws.map((w) => w.name), true: ws.some((w) => w.true),
+      atoms: [`${ws.length} worlds: ${ws.map((w) => w.name).join(" ")}`], probabilities };
+  });
+  // An agent's blocks over groups: groups that one of its blocks meets are joined (union-find).
+  const agents = pic.agents.map((a) => {
+    const parent = groups.map((_, k) => k);
+    const find = (k) => (parent[k] === k ? k : (parent[k] = find(parent[k])));
+    const inside = new Set();  // groups inside which this agent confuses some worlds
+    for (const b of a.blocks) {
+      const gs = [...new Set(b.map((i) => groupOf[i]))];
+      for (const g of gs) if (b.filter((i) => groupOf[i] === g).length > 1) inside.add(g);
+      for (const g of gs.slice(1)) parent[find(g)] = find(gs[0]);
+    }
+    const blocks = new Map();
+    groups.forEach((_, k) => { const r = find(k); if (!blocks.has(r)) blocks.set(r, []); blocks.get(r).push(k); });
+    return { name: a.name, blocks: [...blocks.values()], confusedWithin: [...inside] };
+  });
+  return { ...pic, worlds, agents, grouped: true, ungrouped: pic };
+}
+
 // Draw a picture (the API's picture JSON); `falseWorlds` (names) are tinted red.
-export function renderKripke(el, pic, seatNames, falseWorlds = null) {
+export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
+  const pic = groupPicture({ ...pic0, viewer_name: pic0.perspective === null ? null : seatNames[pic0.perspective] }) || pic0;
+  // A group is tinted when the formula is false in any of its worlds.
+  const falseWorlds = falseWorlds0 && pic.grouped
+    ? pic.worlds.filter((w) => w.members.some((m) => falseWorlds0.includes(m))).map((w) => w.name) : falseWorlds0;
   const n = pic.worlds.length;
   const pts = layout(n);
   const small = n > 10;
@@ -98,8 +159,18 @@ export function renderKripke(el, pic, seatNames, falseWorlds = null) {
     g.append(svg("circle", { class: "node", cx: p.x, cy: p.y, r: R, fill: isFalse ? "#ffe1e1" : "#ffffff",
       stroke: isFalse ? "#d62839" : "#5b6675", "stroke-width": 2 }));
     const label = w.name.length > 9 ? w.name.slice(0, 8) + "…" : w.name;
-    g.append(svg("text", { x: p.x, y: p.y + (small ? 4 : 5), "text-anchor": "middle",
+    const counted = pic.grouped && w.count > 1;
+    g.append(svg("text", { x: p.x, y: p.y + (small ? 4 : counted ? -2 : 5), "text-anchor": "middle",
       "font-size": small ? 10 : 14, "font-weight": 700, fill: "#1d2530" }, label));
+    if (counted) {
+      g.dataset.count = w.count;
+      g.append(svg("text", { class: "count", x: p.x, y: p.y + 14, "text-anchor": "middle", "font-size": 11,
+        fill: "#1d2530" }, `${w.count} worlds`));
+      // Who cannot tell (some of) this group's worlds apart: initials on the rim.
+      const confused = pic.agents.filter((a) => a.confusedWithin.includes(i)).map((a) => initial(a.name));
+      if (confused.length) g.append(svg("text", { class: "confused", x: p.x + R * 0.75, y: p.y - R * 0.75,
+        "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#5b6675" }, confused.join("")));
+    }
     if (!small) {
       // Probabilities: one bar per agent under the node.
       const probs = Object.entries(w.probabilities);
@@ -185,8 +256,12 @@ export function renderLegend(el, pic, seatNames) {
   });
   const who = pic.perspective === null ? "the spectator (true world known)" : `${seatNames[pic.perspective]}’s view`;
   const trunc = pic.truncated ? ` · showing ${pic.worlds.length} of ${pic.world_count} worlds` : "";
+  const grouped = groupPicture({ ...pic, viewer_name: pic.perspective === null ? null : seatNames[pic.perspective] });
+  const groupText = grouped ? ` · drawn as ${grouped.worlds.length} groups: worlds ${pic.perspective === null ? "" :
+    "this seat cannot tell apart together, then "}by ${pic.subject === "cup" ? "the highest die" : "first symbol"}` +
+    " (initials on a group: agents that cannot tell its worlds apart)" : "";
   el.replaceChildren(
-    h("div", { class: "hint" }, `${pic.world_count} world${pic.world_count === 1 ? "" : "s"} · ${who}${trunc}. ` +
+    h("div", { class: "hint" }, `${pic.world_count} world${pic.world_count === 1 ? "" : "s"} · ${who}${trunc}${groupText}. ` +
       "Bars: each agent’s probability of the world. Every world is also linked to itself. " +
       "Click an agent under the picture to see the worlds it considers possible; click a world to look from it."),
     ...rows);
