@@ -348,6 +348,34 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
     assert_accessible(page, "a Kwartet game played to the end")
 
 
+def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> None:
+    """Ann plays Blufpoker to its end with Enter alone: at each turn the first move has the
+    focus (the dice drawn, the cup closed for her unless she rolled)."""
+    set_game(page, "blufpoker", {"players": "2", "penalties": "1"})
+    page.select_option("#seats select[data-seat='0']", "human")
+    set_range(page, "#speed", 20)
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
+        (document.activeElement.matches('#human-bar:not(.hidden) button[data-action]') &&
+         document.querySelector('#frame-label').textContent !== before)"""
+    before, moves = "", 0
+    for _ in range(300):
+        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
+        if "Game over" in page.inner_text("#turn"):
+            break
+        assert page.locator("#table .bp-cupbox .die").count() > 0
+        before = page.inner_text("#frame-label")
+        page.keyboard.press("Enter")
+        moves += 1
+    assert "Game over" in page.inner_text("#turn")
+    assert moves > 0
+    playwright.expect(page.locator("#log li.decision .who", has_text="Ann (you)")).to_have_count(
+        moves
+    )
+    page.screenshot(path=str(tmp_path / "blufpoker-played.png"))
+
+
 def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
     """A good-looking moment for the README: mid-game, the Kripke panel open if drawn."""
     set_game(page, "kwartet", {"players": "4", "kinds": "13"}, seed=3)

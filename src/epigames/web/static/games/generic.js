@@ -52,14 +52,29 @@ export function renderTable(el, data) {
   el.replaceChildren(wrap);
 }
 
+// The turn the move buttons last took the focus for: once per turn, not on every redraw.
+let focusedFor = null;
+
 export function renderMoves(el, data, ctx) {
   if (!data.legal_actions.length) return false;
   const box = h("div", {}, h("h3", {}, "Your turn: choose a move"));
-  const acts = h("div", { class: "actions" });
+  const acts = h("div", { class: "actions", role: "group", "aria-label": "your moves" });
   for (const a of data.legal_actions.slice(0, 200)) {
-    acts.append(h("button", { "data-action": a, onclick: () => ctx.move(a) }, a));
+    acts.append(h("button", { type: "button", "data-action": a, onclick: () => ctx.move(a) }, a));
   }
   box.append(acts);
+  const had = el.contains(document.activeElement) ? document.activeElement.dataset.action : undefined;
   el.replaceChildren(box);
+  // Keyboard play: the first move takes the focus at the person's turn (Tab on to the others),
+  // never while the person types or picks in a menu.
+  const turn = `${data.session}:${data.frame}`;
+  const active = document.activeElement;
+  const typing = active && ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName);
+  const again = had !== undefined ? acts.querySelector(`button[data-action="${CSS.escape(had)}"]`) : null;
+  if (again) again.focus();
+  else if (focusedFor !== turn && !typing) {
+    focusedFor = turn;
+    acts.querySelector("button")?.focus();
+  }
   return true;
 }
