@@ -582,6 +582,9 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     pg.click("#matrix-btn")
     pg.wait_for_selector("#matrix table")
     check_view(pg, "Kwartet watched")
+    if width == 390:  # the docs' phone picture: the table and the controls under it
+        DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        pg.locator("#page-game .center").screenshot(path=str(DOCS_IMG / "web-phone.png"))
     pg.select_option("#seats select[data-seat='0']", "human")
     pg.click("#play-btn")
     pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")
@@ -610,6 +613,9 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
         "data-count", "21"
     )
     check_view(pg, "Blufpoker's cup grouped")
+    if width == 1280:
+        DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(DOCS_IMG / "web-blufpoker.png"), full_page=True)
     set_game(pg, "klaverjas", {"deals": "1"}, seed=3)
     pg.click("#watch-btn")
     pg.wait_for_selector("#table .kj-seat.bottom .kj-card")
