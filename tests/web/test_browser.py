@@ -588,6 +588,8 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     pg.select_option("#seats select[data-seat='0']", "human")
     pg.click("#play-btn")
     pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")
+    # Nothing of the watched game stays: its Kripke picture and atoms are gone.
+    playwright.expect(pg.locator("#kripke .world, #atoms button")).to_have_count(0)
     check_view(pg, "Kwartet played")
     set_game(pg, "blufpoker", {}, seed=3)
     pg.click("#watch-btn")

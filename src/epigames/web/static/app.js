@@ -163,6 +163,15 @@ export async function openSession(create, perspective) {
     $("page-game").dataset.game = info.game_name;
     $("matrix").replaceChildren();
     $("matrix-btn").textContent = S.matrixOpen ? "Hide" : "Show";
+    // Nothing of the previous game may stay on the page: its Kripke picture, atoms, answer.
+    $("kripke").replaceChildren(h("div", { class: "empty" }, "Pick a card (or the cup) to see who could hold it."));
+    $("kripke-legend").replaceChildren();
+    $("kripke-caption").textContent = "";
+    $("atoms").replaceChildren();
+    $("formula-result").textContent = "";
+    $("formula-result").className = "formula-result";
+    $("subject-select").dataset.key = "";
+    S.selectedSeat = null;
     $("origin").textContent = info.origin ? `From ${info.origin}` : "";
     showPage("game");
     renderPerspectives();
