@@ -1,0 +1,310 @@
+"""Card knowledge as a knowledge structure: any epistemic formula about who holds which card.
+
+`CardStructure.from_public` turns the public information of a card game (a `PublicInfo`,
+plus Kemps's not-all facts) into a `logic.symbolic.KnowledgeStructure`:
+
+* one atom ``holds(<holder>, <card>)`` per card in play and holder (one-hot: a card has
+  exactly one holder); removed cards have no atoms, so atoms about them are false, as in
+  `CardKnowledge.knows`;
+* the state law is the set of deals consistent with the public facts: known holders,
+  lacks, each holder's count (a cardinality constraint, built as a BDD by counting),
+  at-least-one facts, the no-complete-group invariant and not-all facts;
+* each seat observes its own atoms (its hand) and the atoms of public locations.
+
+So a seat's possible states are exactly the deals `CardKnowledge` counts for it, and
+nested formulas (``K_1 ~holds(2, 8♥) & ~K_2 K_1 ~holds(2, 8♥)``) are answered exactly.
+Formulas name holders and seats by index or name (any case) and cards by their text;
+`card_formula` also reads unquoted ``holds(…)`` atoms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from epigames.cards.errors import UnknownCardError
+from epigames.cards.formulas import holds_atom
+from epigames.cards.knowledge import CardKnowledge
+from epigames.cards.layout import CardLayout
+from epigames.cards.public import REMOVED, PublicInfo, iter_bits
+from epigames.errors import InputError, UnknownAgentError
+from epigames.logic import formula as fm
+from epigames.logic.formula import Formula
+from epigames.logic.symbolic.bdd import Manager, Node
+from epigames.logic.symbolic.structure import KnowledgeStructure
+from epigames.logic.syntax import parse
+
+__all__ = ["CardStructure", "card_formula"]
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_HOLDS = re.compile(r"holds\(([^()\"]*)\)")
+
+
+def card_formula(text: str) -> Formula:
+    """Parse a formula in which ``holds(h, c)`` atoms may be written without quotes.
+
+    Raises:
+        FormulaSyntaxError: the text is no formula.
+    """
+    parts = []
+    last = 0
+    for m in _QUOTED.finditer(text):
+        parts.append(_quote_holds(text[last : m.start()]))
+        parts.append(m.group())
+        last = m.end()
+    parts.append(_quote_holds(text[last:]))
+    return parse("".join(parts))
+
+
+def _quote_holds(text: str) -> str:
+    def quoted(m: re.Match[str]) -> str:
+        inner = m.group(1).replace("\\", "\\\\")
+        return f'"holds({inner})"'
+
+    return _HOLDS.sub(quoted, text)
+
+
+def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:
+    """Exactly k of the variables (in BDD order) are true: a counting BDD, n·k nodes."""
+    if k < 0 or k > len(variables):
+        return manager.false
+    # below[j]: exactly j of the variables after the current one are true.
+    below = [manager.true] + [manager.false] * k
+    for v in reversed(variables):
+        x = manager.var(v)
+        below = [
+            manager.ite(x, below[j - 1] if j else manager.false, below[j]) for j in range(k + 1)
+        ]
+    return below[k]
+
+
+@dataclass(frozen=True, eq=False)
+class CardStructure:
+    """The knowledge structure of a card game's public information.
+
+    Attributes:
+        layout: the cards and holders.
+        structure: the knowledge structure; agents are the players' holder names.
+        atom: ``(card index, holder index)`` → its atom name, for cards in play.
+    """
+
+    layout: CardLayout
+    structure: KnowledgeStructure
+    atom: Mapping[tuple[int, int], str]
+
+    @classmethod
+    def from_public(
+        cls, public: PublicInfo, not_all: Iterable[tuple[int, int]] = ()
+    ) -> CardStructure:
+        """The structure whose states are the deals consistent with the public facts.
+
+        Args:
+            public: the public information.
+            not_all: ``(holder, cards as a bitmask)``: the holder does not hold all of them.
+
+        Raises:
+            SymbolicUnavailableError: the package `dd` is not installed.
+        """
+        layout = public.layout
+        manager = Manager()
+        holders = range(layout.n_holders)
+        in_play = [c for c in range(layout.n_cards) if not public.removed >> c & 1]
+        atom: dict[tuple[int, int], str] = {}
+        atoms: dict[str, str] = {}
+        for c in in_play:  # card-major order keeps each card's one-hot block together
+            for h in holders:
+                name = holds_atom(layout.holders[h], layout.cards[c])
+                atom[c, h] = name
+                atoms[name] = manager.new_var()
+        var = {key: atoms[name] for key, name in atom.items()}
+        law = manager.true
+        for c in in_play:
+            where = public.where(c)
+            allowed = (
+                [where]
+                if where >= 0
+                else [
+                    h for h in holders if not public.lacking[h] >> c & 1 and h not in layout.public
+                ]
+            )
+            for h in holders:
+                if h not in allowed:
+                    law = law & ~manager.var(var[c, h])
+            law = law & _exactly(manager, [var[c, h] for h in allowed], 1)
+        for h in holders:
+            mine = [var[c, h] for c in in_play]
+            law = law & _exactly(manager, mine, public.counts[h])
+        for h, mask in public.constraints:
+            some = manager.false
+            for c in iter_bits(mask):
+                some = some | manager.var(var[c, h])
+            law = law & some
+        facts = [(h, g) for g in public.groups for h in holders]
+        for h, mask in (*facts, *not_all):
+            every = manager.true
+            for c in iter_bits(mask):
+                # A removed card: the holder cannot hold all of them.
+                every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
+            law = law & ~every
+        shown = {var[c, h] for c in in_play for h in layout.public}
+        observations = {
+            layout.holders[p]: frozenset({var[c, p] for c in in_play} | shown)
+            for p in sorted(layout.players)
+        }
+        structure = KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations)
+        return cls(layout, structure, atom)
+
+    @classmethod
+    def from_knowledge(cls, knowledge: CardKnowledge) -> CardStructure:
+        """The structure of the public part of a seat's knowledge (its hand left out)."""
+        return cls.from_public(knowledge.public, knowledge.not_all)
+
+    # --- reading formulas -----------------------------------------------------------
+
+    def agent(self, name: str) -> str:
+        """The structure's agent for a seat given by index or name (any case).
+
+        Raises:
+            UnknownAgentError: no such seat.
+        """
+        players = sorted(self.layout.players)
+        names = [self.layout.holders[p] for p in players]
+        if name.isdigit() and int(name) in players:
+            return self.layout.holders[int(name)]
+        for n in names:
+            if n.lower() == name.lower():
+                return n
+        raise UnknownAgentError(
+            f"unknown seat {name!r} in the formula; choose {players[0]}..{players[-1]} "
+            f"or one of: {', '.join(names)}"
+        )
+
+    def literal(self, name: str) -> tuple[int, int]:
+        """The ``(card index, holder index)`` of an atom ``holds(holder, card)``.
+
+        Raises:
+            UnknownCardError: not such an atom, or an unknown holder or card.
+        """
+        m = re.fullmatch(r"\s*holds\(\s*([^,]*?)\s*,\s*(.*?)\s*\)\s*", name)
+        if m is None:
+            raise UnknownCardError(
+                f"unknown atom {name!r}; atoms name who holds a card, like "
+                f"{holds_atom(self.layout.holders[0], self.layout.cards[0])!r}"
+            )
+        who, card = m.groups()
+        lowered = [h.lower() for h in self.layout.holders]
+        if who.isdigit() and int(who) < self.layout.n_holders:
+            h = int(who)
+        elif who.lower() in lowered:
+            h = lowered.index(who.lower())
+        else:
+            raise UnknownCardError(
+                f"unknown holder {who!r} in {name!r}; choose 0..{self.layout.n_holders - 1} "
+                f"or one of: {', '.join(self.layout.holders)}"
+            )
+        try:
+            c = self.layout.parse_card(card)
+        except UnknownCardError:
+            few = ", ".join(str(x) for x in self.layout.cards[:6])
+            raise UnknownCardError(
+                f"unknown card {card!r} in {name!r}; cards are written like {few}, …"
+            ) from None
+        return c, h
+
+    def canonical(self, formula: Formula) -> Formula:
+        """The formula with its atoms and agents in the structure's own names.
+
+        Atoms about removed cards become ⊥ (no deal puts them with anyone).
+
+        Raises:
+            UnknownCardError: an atom that is no ``holds`` atom of this layout.
+            UnknownAgentError: a seat that does not exist.
+        """
+        names: dict[str, Formula] = {}
+        for name in formula.atoms():
+            key = self.literal(name)
+            canon = self.atom.get(key)
+            names[name] = fm.Bot() if canon is None else fm.Atom(canon)
+        return self._rename(formula, names)
+
+    def _rename(self, f: Formula, names: Mapping[str, Formula]) -> Formula:
+        if isinstance(f, fm.Atom):
+            return names[f.name]
+        if isinstance(f, (fm.Top, fm.Bot)):
+            return f
+        if isinstance(f, fm.Quantified):
+            raise InputError(f"card formulas have no quantifiers: {f}")
+        if isinstance(f, fm.Not):
+            return fm.Not(self._rename(f.arg, names))
+        if isinstance(f, fm.NAry):
+            return type(f)(tuple(self._rename(a, names) for a in f.args))
+        if isinstance(f, fm.Binary):
+            return type(f)(self._rename(f.left, names), self._rename(f.right, names))
+        if isinstance(f, fm.Knowledge):
+            return type(f)(self.agent(f.agent), self._rename(f.arg, names))
+        if isinstance(f, fm.GroupKnowledge):
+            members = tuple(self.agent(a) for a in f.group)
+            return replace(f, group=members, arg=self._rename(f.arg, names))
+        if isinstance(f, fm.Announce):
+            told = None if f.group is None else tuple(self.agent(a) for a in f.group)
+            return fm.Announce(
+                self._rename(f.pre, names), self._rename(f.post, names), told, f.whether, f.diamond
+            )
+        raise TypeError(f"not a formula: {f!r}")
+
+    # --- answers ----------------------------------------------------------------------
+
+    def state(self, deal: Sequence[int]) -> frozenset[str]:
+        """The true atoms of a deal given as one holder index per card (`REMOVED` for none)."""
+        return frozenset(
+            self.atom[c, h] for c, h in enumerate(deal) if h != REMOVED and (c, h) in self.atom
+        )
+
+    def holds(self, formula: Formula, deal: Sequence[int]) -> bool:
+        """Whether the formula is true in the deal (one holder index per card).
+
+        Raises:
+            ModelError: the deal is not consistent with the public facts.
+            UnknownCardError, UnknownAgentError: the formula names no such card or seat.
+        """
+        return self.structure.holds(self.canonical(formula), self.state(deal))
+
+    def knows(self, knowledge: CardKnowledge, formula: Formula) -> bool:
+        """Whether the seat of `knowledge` knows the formula (modal or not), from its view.
+
+        Only the seat's hand is read besides the public facts, so the answer is the same
+        in every deal the seat cannot tell from the true one.
+        """
+        if knowledge.agent is None:
+            raise InputError("a public view is nobody's knowledge: ask a seat's")
+        agent = self.layout.holders[knowledge.agent]
+        return self._valid_for(knowledge, fm.K(agent, self.canonical(formula)))
+
+    def possible_holders(self, knowledge: CardKnowledge, card: int) -> frozenset[int]:
+        """The holders the seat considers possible for a card index (M_seat holds)."""
+        if knowledge.agent is None:
+            raise InputError("a public view is nobody's knowledge: ask a seat's")
+        agent = self.layout.holders[knowledge.agent]
+        return frozenset(
+            h
+            for h in range(self.layout.n_holders)
+            if (card, h) in self.atom
+            and self._valid_for(knowledge, fm.M(agent, fm.Atom(self.atom[card, h])))
+        )
+
+    def _valid_for(self, knowledge: CardKnowledge, canonical: Formula) -> bool:
+        """Truth of a canonical formula at every state agreeing with the seat's hand."""
+        s = self.structure
+        assert knowledge.agent is not None
+        hand = {
+            s.atoms[name]: bool(knowledge.hand >> c & 1)
+            for (c, h), name in self.atom.items()
+            if h == knowledge.agent
+        }
+        at = s.law & s.manager.cube(hand)
+        return at.implies(s.truth(canonical)) == s.manager.true
+
+    def count_deals(self) -> int:
+        """How many deals are consistent with the public facts."""
+        return self.structure.count_states()

@@ -1,0 +1,80 @@
+"""`epigames ask`: a formula about card holders at a step of a seeded match; errors."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from epigames import cli
+from epigames.games.ask import ask, match_at
+
+pytest.importorskip("dd")
+
+GAME = "klaverjas(ranks=3,deals=1)"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    old = sys.argv
+    sys.argv = ["epigames", *args]
+    try:
+        cli.main()
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        sys.argv = old
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_answers_as_the_library_does(capsys: pytest.CaptureFixture[str]) -> None:
+    text = "K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)"
+    code, out, _ = run(["ask", GAME, "--seed", "1", "--at", "5", text], capsys)
+    assert code == 0
+    answer = ask(match_at(GAME, ["random"] * 4, 1, 5).state, text)
+    lines = out.splitlines()
+    assert lines[1].endswith(": true" if answer.value else ": false")
+    assert f"public information: {answer.deals}" in out
+
+
+def test_names_the_seats_that_know(capsys: pytest.CaptureFixture[str]) -> None:
+    state = match_at(GAME, ["random"] * 4, 2, 0).state
+    card = state.hands()[3][0]
+    code, out, _ = run(["ask", GAME, "--seed", "2", f"holds(West, {card})"], capsys)
+    assert code == 0 and ": true" in out
+    assert "known by: West" in out
+
+
+def test_players_replay_the_same_match(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["ask", "kwartet(players=3,kinds=3)", "--seed", "3", "--at", "4"]
+    formula = "K_0 holds(1, ⟨1,1⟩) | ~holds(1, ⟨1,1⟩)"
+    code, out, _ = run([*args, formula, "--players", "greedy,silent,random"], capsys)
+    assert code == 0
+    state = match_at("kwartet(players=3,kinds=3)", ["greedy", "silent", "random"], 3, 4).state
+    value = ask(state, formula).value
+    assert out.splitlines()[1].endswith(": true" if value else ": false")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["klaverjs", "top"], "unknown game 'klaverjs'"),
+        ([GAME, "--at", "100000", "top"], "step 100000 is past the end"),
+        ([GAME, "--at", "-1", "top"], "--at -1 is out of range"),
+        ([GAME, "holds(0, 8♥)"], "unknown card '8♥'"),
+        ([GAME, "holds(North, Z)"], "unknown card 'Z'"),
+        ([GAME, "holds(Up, A♥)"], "unknown holder 'Up'"),
+        ([GAME, "K_7 holds(0, A♥)"], "unknown seat '7'"),
+        ([GAME, "K_1 (holds(0, A♥) &"], "unexpected end of input"),
+        ([GAME, "p"], "unknown atom 'p'"),
+        (["blufpoker", "top"], "blufpoker has no cards"),
+        ([GAME, "--players", "random,,random,random", "top"], "empty name"),
+    ],
+)
+def test_errors_exit_2_with_one_message(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["ask", *args], capsys)
+    assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
+    assert out == ""
