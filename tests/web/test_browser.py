@@ -628,3 +628,24 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     check_view(pg, "the tournaments page")
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_tournament_on_a_phone_and_a_laptop(page: Any) -> None:
+    """Start a small tournament from the form, open it with the keyboard, watch one game:
+    its summary fits and passes axe at 390 and 1280 px."""
+    expect = playwright.expect
+    page.click("#tab-tournaments")
+    page.fill("#t-name", "phone")
+    page.fill("#t-games", "12")
+    page.click("#t-start")
+    expect(page.locator("#t-progress")).to_contain_text("done", timeout=60000)
+    pick = page.locator("#tournament-list tr[data-name='phone'] .pick-btn")
+    pick.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#tournament-detail h2")).to_contain_text("phone")
+    for width in (390, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        check_view(page, f"a tournament's summary at {width} px")
+    page.locator("#tournament-detail button.watch-game").first.click()
+    page.wait_for_selector("#table svg .seat-0")
+    expect(page.locator("#origin")).to_contain_text("phone")

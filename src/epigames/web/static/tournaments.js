@@ -24,31 +24,37 @@ function linesTable(title, lines) {
   return t;
 }
 
+// A wide table in its own horizontal scroller (focusable, so the keyboard can scroll it):
+// on a phone the table scrolls, not the page.
+function scroll(table, label) {
+  return h("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": label }, table);
+}
+
 async function showTournament(db, name) {
   const box = $("tournament-detail");
   try {
     const s = await api(`/api/tournaments/${encodeURIComponent(db)}/${encodeURIComponent(name)}`);
     const t = s.tournament;
     const games = await api(`/api/tournaments/${encodeURIComponent(db)}/${encodeURIComponent(name)}/games`, { params: { limit: 20 } });
-    const gameRows = h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "seats"), h("th", {}, "returns"), h("th", {}, "moves"), h("th", {}, "")));
+    const gameRows = h("table", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "seats"), h("th", {}, "returns"), h("th", {}, "moves"), h("th", {}, "watch")));
     for (const g of games.games) {
       gameRows.append(h("tr", {}, h("td", {}, g.index), h("td", {}, g.strategies.join(", ")), h("td", {}, g.returns.join(" · ")),
         h("td", {}, g.moves), h("td", {}, h("button", { class: "watch-game", "data-index": g.index,
           onclick: () => ctx.openSession(() => api("/api/sessions/from-tournament", { method: "POST", body: { db, name, index: g.index } }), null) }, "Watch"))));
     }
-    const watchIndex = h("input", { type: "number", min: 0, value: 0, style: "width:6rem" });
+    const watchIndex = h("input", { type: "number", min: 0, value: 0, style: "width:6rem", "aria-label": "game index" });
     box.replaceChildren(
       h("h2", {}, `${t.name} · ${t.game}`),
       h("div", { class: "hint" }, `${db} · ${s.games} of ${t.games} games · seed ${t.seed} · ${t.seat_scheme} seats · ` +
         `mean length ${num(s.mean_length, 1)} moves (${num(s.length_interval[0], 1)} – ${num(s.length_interval[1], 1)}) · ${s.tie_games} ties`),
       ...s.notes.map((n) => h("div", { class: "hint" }, "Note: " + n)),
-      h("h3", {}, "Per strategy"), linesTable("strategy", s.strategies),
-      h("h3", {}, "Per seat"), linesTable("seat", s.seats),
+      h("h3", {}, "Per strategy"), scroll(linesTable("strategy", s.strategies), "per strategy"),
+      h("h3", {}, "Per seat"), scroll(linesTable("seat", s.seats), "per seat"),
       h("div", { class: "plots" }, ...s.plots.map((p) => h("img", { alt: p, src: `/api/tournaments/${encodeURIComponent(db)}/${encodeURIComponent(name)}/plots/${p}.svg` }))),
       h("h3", {}, "Watch a stored game (replayed from its seed)"),
       h("div", {}, "Game index ", watchIndex, " ", h("button", { class: "primary", onclick: () =>
         ctx.openSession(() => api("/api/sessions/from-tournament", { method: "POST", body: { db, name, index: Number(watchIndex.value) } }), null) }, "Watch")),
-      gameRows,
+      scroll(gameRows, "stored games"),
     );
   } catch (e) { box.replaceChildren(h("div", { class: "empty" }, e.message)); }
 }
@@ -63,7 +69,8 @@ async function refreshList() {
       if (f.error) t.append(h("tr", {}, h("td", {}, f.db), h("td", { colspan: 3, class: "hint" }, f.error)));
       for (const x of f.tournaments) {
         t.append(h("tr", { class: "pick", "data-db": f.db, "data-name": x.name, onclick: () => showTournament(f.db, x.name) },
-          h("td", {}, f.db), h("td", {}, h("b", {}, x.name)), h("td", {}, x.game), h("td", {}, `${x.stored}/${x.games}`)));
+          h("td", {}, f.db), h("td", {}, h("button", { type: "button", class: "pick-btn",
+            onclick: (ev) => { ev.stopPropagation(); showTournament(f.db, x.name); } }, x.name)), h("td", {}, x.game), h("td", {}, `${x.stored}/${x.games}`)));
       }
     }
     box.replaceChildren(h("div", { class: "hint" }, `in ${d.db_dir}`), t);
