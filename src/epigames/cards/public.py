@@ -300,7 +300,7 @@ class PublicInfo:
             mine |= bit
         if mine == lacking[h]:
             return self
-        return _public_info(
+        return public_info(
             self.layout,
             self.counts,
             self.holding,
@@ -370,7 +370,7 @@ class PublicInfo:
         counts[d] += 1
         if reduce(or_, lacking, 0) & bit:
             lacking = self._unlack(c)
-        return _public_info(
+        return public_info(
             layout,
             tuple(counts),
             tuple(moved),
@@ -465,6 +465,6 @@ class PublicInfo:
         )
 
 
-#: `PublicInfo(...)` made through the slots' own setters: every card of a trick game makes
-#: one (`move`).
-_public_info = slot_maker(PublicInfo)
+#: `PublicInfo(...)` made through the slots' own setters (all seven fields, in order), for
+#: the updates made on every card of a trick game (`move`, a game's own fold).
+public_info = slot_maker(PublicInfo)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from epigames.cards import TABLE, CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.cards.public import public_info
 from epigames.games.events import Event
 from epigames.games.klaverjas.events import TABLE_HOLDER, CardPlayed
 from epigames.games.klaverjas.play import SEAT_NAMES, klaverjas_deck
@@ -59,20 +60,33 @@ def suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
 
 
 class PublicTracker:
-    """Folds a deal's public events into `PublicInfo`, on demand and incrementally."""
+    """Folds a deal's public events into `PublicInfo`, on demand and incrementally.
 
-    __slots__ = ("_done", "_layout", "_public", "_start")
+    A deal's plays are folded as masks and counts, and a `PublicInfo` is made only when
+    asked for: what `card_played` makes card by card, in one step (the tests compare
+    them at random points of many deals). Before the first card of a deal nobody is
+    known to hold anything, and every play keeps it so: the played cards are on the table,
+    each seat lacks what its plays showed, less the cards played since.
+    """
+
+    __slots__ = ("_counts", "_done", "_lacking", "_layout", "_public", "_start", "_table")
 
     def __init__(self, layout: CardLayout) -> None:
         self._layout = layout
         self._start = -1
         self._done = 0
         self._public: PublicInfo | None = None
+        # The deal so far as `_public` plus the plays folded since: counts, lacks, table.
+        self._counts: list[int] = []
+        self._lacking: list[int] = []
+        self._table = 0
 
     def copy(self) -> PublicTracker:
         """An independent tracker at the same point (the `PublicInfo` is immutable)."""
         other = PublicTracker(self._layout)
         other._start, other._done, other._public = self._start, self._done, self._public
+        other._counts, other._lacking = list(self._counts), list(self._lacking)
+        other._table = self._table
         return other
 
     def at(self, public_events: Sequence[Event], start: int, n: int) -> PublicInfo:
@@ -88,16 +102,59 @@ class PublicTracker:
             raise ValueError("there is no card knowledge before the first deal is dealt")
         if start != self._start or n < self._done or self._public is None:
             self._start, self._done, self._public = start, start, None
+        done = self._done
+        if done == n:
+            assert self._public is not None
+            return self._public
         public = self._public
-        for event in public_events[self._done : n]:
+        card_index = self._layout.card_index
+        for event in public_events[done:n]:
             if public is None:
-                public = start_from_counts(self._layout, event.facts)
+                public = self._restart(start_from_counts(self._layout, event.facts))
             elif type(event) is CardPlayed:
-                public = card_played(public, event)
+                counts = self._counts
+                if not counts:
+                    public = card_played(public, event)
+                    continue
+                seat = event.seat
+                if event.lacks:
+                    lacking = self._lacking
+                    for card in event.lacks:
+                        lacking[seat] |= 1 << card_index(card)
+                self._table |= 1 << card_index(event.card)
+                counts[seat] -= 1
+                counts[TABLE_HOLDER] += 1
             else:
                 facts = event.facts
                 if facts:
-                    public = apply_facts(public, facts)
+                    public = self._restart(apply_facts(self._made(public), facts))
         assert public is not None
-        self._done, self._public = n, public
+        self._done = n
+        self._public = public = self._made(public)
         return public
+
+    def _restart(self, public: PublicInfo) -> PublicInfo:
+        """Fold plays on from `public` by masks, if it is as a deal leaves it: nobody is
+        known to hold a card but the table; else card by card (`card_played`)."""
+        holding = public.holding
+        fresh = not (
+            public.removed or public.constraints or public.groups or any(holding[:TABLE_HOLDER])
+        )
+        self._counts = list(public.counts) if fresh else []
+        self._lacking = list(public.lacking)
+        self._table = holding[TABLE_HOLDER]
+        return public
+
+    def _made(self, public: PublicInfo) -> PublicInfo:
+        """`public` with the plays folded since (the same value `card_played` makes)."""
+        counts = self._counts
+        if not counts:
+            return public
+        table = self._table
+        if table == public.holding[TABLE_HOLDER] and tuple(counts) == public.counts:
+            return public
+        lacking = tuple([mask & ~table for mask in self._lacking])
+        holding = (*public.holding[:TABLE_HOLDER], table)
+        made = public_info(self._layout, tuple(counts), holding, lacking, 0, (), ())
+        self._lacking = list(lacking)
+        return made
