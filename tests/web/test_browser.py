@@ -349,10 +349,11 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
 
 
 def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> None:
-    """Ann plays Blufpoker to its end with Enter alone: at each turn the first move has the
-    focus (the dice drawn, the cup closed for her unless she rolled)."""
+    """Bob plays Blufpoker to its end with Enter alone: at each turn the first move has the
+    focus. Bob, not Ann: Ann's opening roll is automatic, so Bob is sure to move (believe or
+    call), while Ann's first turn may never come (Bob's agent calls, one penalty ends it)."""
     set_game(page, "blufpoker", {"players": "2", "penalties": "1"})
-    page.select_option("#seats select[data-seat='0']", "human")
+    page.select_option("#seats select[data-seat='1']", "human")
     set_range(page, "#speed", 20)
     page.focus("#play-btn")
     page.keyboard.press("Enter")
@@ -370,7 +371,7 @@ def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) 
         moves += 1
     assert "Game over" in page.inner_text("#turn")
     assert moves > 0
-    playwright.expect(page.locator("#log li.decision .who", has_text="Ann (you)")).to_have_count(
+    playwright.expect(page.locator("#log li.decision .who", has_text="Bob (you)")).to_have_count(
         moves
     )
     page.screenshot(path=str(tmp_path / "blufpoker-played.png"))
