@@ -308,11 +308,12 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
 
 
 def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
-    """West plays a whole game with Tab, Shift+Tab, Enter and Space only: at each turn the
-    focus lands on an ask (visibly); once, Shift+Tab and Enter choose another opponent."""
+    """South plays a whole game with Tab, Shift+Tab, Enter and Space only: at each turn the
+    focus lands on an ask (visibly); once, Shift+Tab and Enter choose another opponent.
+    South, who moves first: a later seat's turn may never come (the agents may take it all)."""
     expect = playwright.expect
     set_game(page, "kwartet", {"players": "3", "kinds": "3"})
-    page.select_option("#seats select[data-seat='1']", "human")
+    page.select_option("#seats select[data-seat='0']", "human")
     set_range(page, "#speed", 20)
     page.focus("#play-btn")
     page.keyboard.press("Enter")
@@ -343,7 +344,7 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
         moves += 1
     assert "Game over" in page.inner_text("#turn")
     assert moves > 0
-    expect(page.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    expect(page.locator("#log li.decision .who", has_text="South (you)")).to_have_count(moves)
     # The end: every seat's moves in the log (in its colour) and every perspective open.
     assert_accessible(page, "a Kwartet game played to the end")
 
