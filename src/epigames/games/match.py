@@ -118,6 +118,9 @@ class MatchResult(MatchSummary):
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+_new_entry = tuple.__new__
+
+
 def seed_streams(seed: int, seats: int) -> tuple[random.Random, list[random.Random]]:
     """Independent generators for chance and for each seat, from one match seed.
 
@@ -395,7 +398,10 @@ class Match:
                 apply(decision.action)
             except IllegalActionError as exc:
                 raise self._chose_badly(seat, exc) from None
-            transcript.append(TranscriptEntry(seat, decision.action, decision.thought, first))
+            # `TranscriptEntry(...)` without the named tuple's Python-level `__new__`.
+            transcript.append(
+                _new_entry(TranscriptEntry, (seat, decision.action, decision.thought, first))
+            )
         return self.result()
 
     def result(self) -> MatchResult:

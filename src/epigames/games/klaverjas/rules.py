@@ -21,6 +21,7 @@ J 9 A 10, `ranks=3` is J 9 A, so the jack and the nine are still the best trumps
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -50,6 +51,7 @@ from epigames.games.klaverjas.play import (
     SEAT_NAMES,
     TEAMS,
     UNDERTRUMP,
+    Inference,
     cards_of,
     deck_mask,
     deck_points,
@@ -176,6 +178,16 @@ class KlaverjasGame(Game):
     def parse_action(self, text: str) -> Card | Bid:
         """Read a card (`J♥`, `play J♥`, `JH`, Dutch `BH`), `trump ♥` or `pass`."""
         return parse_action(text)
+
+
+@functools.cache
+def _claims(told: Inference, trump: Suit) -> tuple[int, str]:
+    """The cards an inference covers (a `Card.index` mask) and its words, per trump.
+
+    A few dozen values in all (the inferences are shared), asked on every play that tells
+    something: made once each.
+    """
+    return told.covered_mask(trump), told.describe(trump)
 
 
 class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
@@ -378,8 +390,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             self._publish(event)
         else:
             unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
-            lacks = cards_of(told.covered_mask(trump) & unplayed)
-            reason = told.describe(trump)
+            covered, reason = _claims(told, trump)
+            lacks = cards_of(covered & unplayed)
             self._publish(events.CardPlayed(seat, card, lacks, reason, names=self._names))
         del self._hands[seat][card]
         if len(plays) < PLAYERS - 1:  # the trick before this card
