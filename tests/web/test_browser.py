@@ -378,6 +378,28 @@ def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) 
     page.screenshot(path=str(tmp_path / "blufpoker-played.png"))
 
 
+def test_a_slow_start_shows_that_it_is_working(page: Any) -> None:
+    """While the server creates a game (held here until the page shows it waits), the start
+    buttons are off and the table says the game is being played through."""
+    expect = playwright.expect
+    held: list[Any] = []
+    page.route("**/api/sessions", lambda route: held.append(route))
+    set_game(page, "kwartet", {"players": "4", "kinds": "5"}, seed=7)
+    page.select_option("#seats select[data-seat='0']", "human")  # Play is on
+    expect(page.locator("#play-btn")).to_be_enabled()
+    page.click("#watch-btn")
+    busy = page.locator("#table .busy[role='status']")
+    expect(busy).to_contain_text("Starting the game")
+    expect(page.locator("#watch-btn")).to_be_disabled()
+    expect(page.locator("#play-btn")).to_be_disabled()
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("#table svg .seat-0")
+    expect(busy).to_have_count(0)
+    expect(page.locator("#watch-btn")).to_be_enabled()
+    expect(page.locator("#play-btn")).to_be_enabled()
+
+
 def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
     """A good-looking moment for the README: mid-game, the Kripke panel open if drawn."""
     set_game(page, "kwartet", {"players": "4", "kinds": "13"}, seed=3)

@@ -147,11 +147,33 @@ async function startPlay() {
 // The id of the game on the page (for tests and the console), or null.
 export function currentSession() { return S.info ? S.info.session : null; }
 
+// While a game is being created (a long one is played through first: seconds), the start
+// buttons are off at once and, past 300 ms, the table says what is happening.
+let busyTimer = null;
+
+function setBusy(on) {
+  clearTimeout(busyTimer);
+  $("page-game").setAttribute("aria-busy", on ? "true" : "false");
+  $("watch-btn").disabled = on;
+  if (on) {
+    $("play-btn").disabled = true;
+    busyTimer = setTimeout(() => {
+      $("table").append(h("div", { class: "busy", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        "Starting the game: the agents play it through…"));
+    }, 300);
+  } else {
+    document.querySelectorAll("#table .busy").forEach((b) => b.remove());
+    if ($("seats").querySelectorAll("select").length) updatePlayLabel([...$("seats").querySelectorAll(".seat-name")].map((e) => e.textContent));
+  }
+}
+
 export async function openSession(create, perspective) {
   pause();
+  setBusy(true);
   try {
     status("starting…", true);
     const info = await create();
+    setBusy(false);
     if (S.info && S.info.session !== info.session) api(`/api/sessions/${S.info.session}`, { method: "DELETE" }).catch(() => {});
     S.info = info;
     S.last = info.last_frame;
@@ -177,7 +199,7 @@ export async function openSession(create, perspective) {
     renderPerspectives();
     await goto(info.human !== null ? info.last_frame : 0);
     status(info.human !== null ? `You play ${info.seat_names[info.human]}.` : `Watching ${info.game}.`, true);
-  } catch (e) { status(e.message); }
+  } catch (e) { status(e.message); } finally { setBusy(false); }
 }
 
 // --- frames -----------------------------------------------------------------------
