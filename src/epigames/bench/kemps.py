@@ -19,8 +19,6 @@ around the loop of games, and each ratio is ours over theirs.
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -30,7 +28,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from epigames.errors import InputError
+from epigames.bench.seeds import SeedProgramError as SeedProgramError, find_harness, printed_rate
 from epigames.games import Match, play_match
 
 GAME = "kemps"
@@ -52,13 +50,6 @@ SIDE_BY_SIDE: tuple[tuple[str, tuple[str, ...]], ...] = (
 GOAL = 10.0
 SEED_PROGRAM = Path("kemps-2023") / "run.py"
 SEED_PYTHON_ENV = "EPIGAMES_SEED_PYTHON"
-#: Its output, e.g. `kemps-2023 [greedy]: 300 games in 1.658s = 180.94 games/s; ...`.
-_SEED_OUTPUT = re.compile(r"(\d+) games in ([0-9.]+)s = ([0-9.]+) games/s")
-_SEED_TIMEOUT_S = 1800
-
-
-class SeedProgramError(InputError):
-    """The 2023 program cannot be found or run, or its output cannot be read."""
 
 
 @dataclass(slots=True)
@@ -82,13 +73,7 @@ def seed_program(folder: Path) -> Path:
     Raises:
         SeedProgramError: no such harness.
     """
-    harness = folder / SEED_PROGRAM
-    if not harness.is_file():
-        raise SeedProgramError(
-            f"no 2023 Kemps program at {harness}; expected --seed-programs (or "
-            f"EPIGAMES_SEED_PROGRAMS) to be a folder holding {SEED_PROGRAM}"
-        )
-    return harness
+    return find_harness(folder, SEED_PROGRAM, "2023 Kemps program")
 
 
 def seed_program_rate(harness: Path, games: int, config: str) -> float:
@@ -98,32 +83,10 @@ def seed_program_rate(harness: Path, games: int, config: str) -> float:
         SeedProgramError: it fails, or prints no `N games in Ts = R games/s` for N games.
     """
     python = os.environ.get(SEED_PYTHON_ENV) or sys.executable
-    try:
-        done = subprocess.run(
-            [python, str(harness), str(games), "--config", config],
-            cwd=harness.parent,
-            capture_output=True,
-            text=True,
-            timeout=_SEED_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SeedProgramError(f"the 2023 program {harness} did not run: {exc}") from None
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SeedProgramError(
-            f"the 2023 program {harness} failed (exit status {done.returncode}): {last}; "
-            f"it needs pygame: set {SEED_PYTHON_ENV} to a Python that has it"
-        )
-    found = _SEED_OUTPUT.search(done.stdout)
-    if found is None or int(found.group(1)) != games:
-        first = (done.stdout.strip().splitlines() or [""])[0]
-        raise SeedProgramError(
-            f"cannot read the speed of {games} games from the 2023 program's output "
-            f"{first[:120]!r}; expected e.g. 'kemps-2023 [greedy]: {games} games in 1.6s = "
-            "180.9 games/s'"
-        )
-    return float(found.group(3))
+    command = [python, str(harness), str(games), "--config", config]
+    example = f"kemps-2023 [greedy]: {games} games in 1.6s = 180.9 games/s"
+    hint = f"; it needs pygame: set {SEED_PYTHON_ENV} to a Python that has it"
+    return printed_rate(command, harness, "2023 program", games, "games", example, hint)
 
 
 def _timed(clock: Callable[[], float], play: Callable[[int], object], games: int) -> float:

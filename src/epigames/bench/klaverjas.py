@@ -22,9 +22,7 @@ clock around the loop of hands (imports excluded), and the ratio is of the media
 from __future__ import annotations
 
 import os
-import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -34,7 +32,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from epigames.errors import InputError
+from epigames.bench.seeds import SeedProgramError as SeedProgramError, find_harness, printed_rate
 from epigames.games import Match, play_match
 from epigames.games.klaverjas import KlaverjasView
 
@@ -53,13 +51,6 @@ ISSUE_HANDS_PER_S = 138
 GOAL = 5.0
 #: Where the 2017 program's harness lies inside the folder of seed programs.
 SEED_PROGRAM = Path("klaverjas-2017") / "run.py"
-#: Its output, e.g. `klaverjas-2017: 600 hands in 6.083s = 98.64 games/s; mean score ...`.
-_SEED_OUTPUT = re.compile(r"(\d+) hands in ([0-9.]+)s = ([0-9.]+) games/s")
-_SEED_TIMEOUT_S = 1800
-
-
-class SeedProgramError(InputError):
-    """The 2017 program cannot be found or run, or its output cannot be read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +98,7 @@ def seed_program(folder: Path) -> Path:
     Raises:
         SeedProgramError: no such folder or harness.
     """
-    harness = folder / SEED_PROGRAM
-    if not harness.is_file():
-        raise SeedProgramError(
-            f"no 2017 Klaverjas program at {harness}; expected --seed-programs (or "
-            f"EPIGAMES_SEED_PROGRAMS) to be a folder holding {SEED_PROGRAM}"
-        )
-    return harness
+    return find_harness(folder, SEED_PROGRAM, "2017 Klaverjas program")
 
 
 def seed_program_rate(harness: Path, hands: int, seed: int) -> float:
@@ -122,32 +107,9 @@ def seed_program_rate(harness: Path, hands: int, seed: int) -> float:
     Raises:
         SeedProgramError: it fails, or prints no `N hands in Ts = R games/s` for N hands.
     """
-    try:
-        done = subprocess.run(
-            [sys.executable, str(harness), str(hands), "--seed", str(seed)],
-            cwd=harness.parent,
-            capture_output=True,
-            text=True,
-            timeout=_SEED_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise SeedProgramError(f"the 2017 program {harness} did not run: {exc}") from None
-    output = done.stdout.strip()
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise SeedProgramError(
-            f"the 2017 program {harness} failed (exit status {done.returncode}): {last}"
-        )
-    found = _SEED_OUTPUT.search(output)
-    if found is None or int(found.group(1)) != hands:
-        first = (output.splitlines() or [""])[0]
-        raise SeedProgramError(
-            f"cannot read the speed of {hands} hands from the 2017 program's output "
-            f"{first[:120]!r}; expected e.g. 'klaverjas-2017: {hands} hands in 6.083s = "
-            "98.64 games/s'"
-        )
-    return float(found.group(3))
+    command = [sys.executable, str(harness), str(hands), "--seed", str(seed)]
+    example = f"klaverjas-2017: {hands} hands in 6.083s = 98.64 games/s"
+    return printed_rate(command, harness, "2017 program", hands, "hands", example)
 
 
 def _timed(clock: Callable[[], float], play: Callable[[int], object], seeds: range) -> float:
