@@ -36,6 +36,7 @@ from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.games.events import Event
 from epigames.games.kemps.actions import OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
+from epigames.games.recorded import PublicFold
 
 #: `(seat, cards as a bitmask)`: the seat does not hold all of those cards.
 NotAll = tuple[int, int]
@@ -156,42 +157,20 @@ class KempsKnowledge(CardKnowledge):
         }
 
 
-class PublicTracker:
-    """Folds a log's public announcements, on demand and incrementally (one per state)."""
+class PublicTracker(PublicFold[PublicKemps]):
+    """Folds a log's public announcements into `PublicKemps`, on demand and incrementally."""
 
-    __slots__ = ("_done", "_layout", "_public")
+    __slots__ = ()
 
-    def __init__(self, layout: CardLayout) -> None:
-        self._layout = layout
-        self._done = 0
-        self._public: PublicKemps | None = None
+    def _start(self, event: Event) -> PublicKemps | None:
+        """The deal's counts once the game is dealt (None before)."""
+        if type(event) is not GameDealt:
+            return None
+        return PublicKemps(start_from_counts(self._layout, event.facts))
 
-    def copy(self) -> PublicTracker:
-        """An independent tracker at the same point (the folded value is immutable)."""
-        other = PublicTracker(self._layout)
-        other._done, other._public = self._done, self._public
-        return other
-
-    def at(self, events: Sequence[Event], n: int) -> PublicKemps:
-        """The public information after the first `n` public announcements.
-
-        Raises:
-            ValueError: before the first deal is announced.
-        """
-        if n < self._done or self._public is None:
-            self._done, self._public = 0, None
-        folded = self._public
-        for event in events[self._done : n]:
-            if folded is None:
-                if type(event) is not GameDealt:
-                    continue
-                folded = PublicKemps(start_from_counts(self._layout, event.facts))
-            else:
-                folded = folded.apply(event)
-        if folded is None:
-            raise ValueError("there is no card knowledge before the deal is over")
-        self._done, self._public = n, folded
-        return folded
+    def _step(self, folded: PublicKemps, event: Event) -> PublicKemps:
+        """The announcement applied."""
+        return folded.apply(event)
 
 
 __all__ = ["KempsKnowledge", "NotAll", "PublicKemps", "PublicTracker", "layout_for", "rank_masks"]

@@ -13,12 +13,12 @@ when it is laid down.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 
 from epigames.cards import CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import CARDS, MEMBERS, Card, kind_cards
+from epigames.games.recorded import PublicFold
 
 
 @functools.cache
@@ -34,40 +34,19 @@ def kinds_of(layout: CardLayout) -> tuple[tuple[Card, ...], ...]:
     return tuple(kind_cards(k) for k in range(1, kinds + 1))
 
 
-class PublicTracker:
-    """Folds a log's public events into `PublicInfo`, on demand and incrementally."""
+class PublicTracker(PublicFold[PublicInfo]):
+    """Folds a log's public events into `PublicInfo`, on demand and incrementally.
 
-    __slots__ = ("_done", "_kinds", "_layout", "_public")
+    The kinds' invariant holds only after a whole public step (a deal or an ask with the
+    laydowns it causes), so the ``n`` of `at` must end one.
+    """
 
-    def __init__(self, layout: CardLayout) -> None:
-        self._layout = layout
-        self._kinds = kinds_of(layout)
-        self._done = 0
-        self._public: PublicInfo | None = None
+    __slots__ = ()
 
-    def copy(self) -> PublicTracker:
-        """An independent tracker at the same point (the `PublicInfo` is immutable)."""
-        other = PublicTracker(self._layout)
-        other._done, other._public = self._done, self._public
-        return other
+    def _start(self, event: Event) -> PublicInfo:
+        """The deal's counts, with the kinds as the invariant's groups."""
+        return start_from_counts(self._layout, event.facts, kinds_of(self._layout))
 
-    def at(self, public_events: Sequence[Event], n: int) -> PublicInfo:
-        """The public information after the first `n` public announcements of the game.
-
-        Every seat observes the same public announcements in the same order, so one tracker
-        serves all seats of a state; private observations never reach it. The kinds'
-        invariant holds only after a whole public step (a deal or an ask with the
-        laydowns it causes), so ``n`` must end one.
-        """
-        if n < self._done or self._public is None:
-            self._done, self._public = 0, None
-        public = self._public
-        for event in public_events[self._done : n]:
-            if public is None:
-                public = start_from_counts(self._layout, event.facts, self._kinds)
-            else:
-                public = apply_facts(public, event.facts)
-        if public is None:
-            raise ValueError("there is no card knowledge before the deal is over")
-        self._done, self._public = n, public
-        return public
+    def _step(self, folded: PublicInfo, event: Event) -> PublicInfo:
+        """The announcement's facts applied."""
+        return apply_facts(folded, event.facts)
