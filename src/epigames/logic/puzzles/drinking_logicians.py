@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from epigames.errors import ModelError
-from epigames.logic.formula import Atom, Formula, K, Kw, Not, Top, conj
+from epigames.logic.formula import Atom, Formula, K, Kw, Not, conj
+from epigames.logic.puzzles.common import atom_per_agent, chosen_agents
 from epigames.logic.symbolic import KnowledgeStructure
 
 
@@ -29,16 +29,14 @@ def drinking_logicians_structure(
 
     The designated state is the given set of thirsty logicians.
     """
-    if n < 1:
-        raise ModelError(f"the drinking logicians need at least one logician, got n={n}")
-    chosen = frozenset(thirsty)
-    bad = sorted(c for c in chosen if not 1 <= c <= n)
-    if bad:
-        raise ModelError(f"thirsty logicians {bad} are not logicians 1..{n}")
-    atoms = [f"b{i}" for i in range(1, n + 1)]
-    observations = {str(i): [f"b{i}"] for i in range(1, n + 1)}
-    structure = KnowledgeStructure.build(atoms, Top(), observations, backend=backend)
-    return structure.with_designated([[f"b{i}" for i in chosen]])
+    chosen = chosen_agents(
+        n,
+        thirsty,
+        too_few="the drinking logicians need at least one logician",
+        chosen_name="thirsty logicians",
+        agents="logicians",
+    )
+    return atom_per_agent("b", n, chosen, sees_own=True, backend=backend)
 
 
 @dataclass(frozen=True)

@@ -8,21 +8,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from epigames.errors import ModelError
-from epigames.logic.formula import Atom, Formula, Kw, Not, Top, conj, disj
+from epigames.logic.formula import Atom, Formula, Kw, Not, conj, disj
 from epigames.logic.model import KripkeModel
-from epigames.logic.puzzles.common import frozen_mask
+from epigames.logic.puzzles.common import atom_per_agent, chosen_agents, frozen_mask
 from epigames.logic.relations import Partition
 from epigames.logic.symbolic import KnowledgeStructure
 
 
 def _check_children(n: int, muddy: Iterable[int]) -> frozenset[int]:
-    if n < 1:
-        raise ModelError(f"muddy children needs at least one child, got n={n}")
-    chosen = frozenset(muddy)
-    bad = sorted(c for c in chosen if not 1 <= c <= n)
-    if bad:
-        raise ModelError(f"muddy children {bad} are not children 1..{n}")
-    return chosen
+    return chosen_agents(
+        n,
+        muddy,
+        too_few="muddy children needs at least one child",
+        chosen_name="muddy children",
+        agents="children",
+    )
 
 
 def muddy_children(n: int, muddy: Iterable[int]) -> KripkeModel:
@@ -137,10 +137,7 @@ def symbolic_muddy_children(
     observes every `m<j>` but its own. The muddy set is the designated state.
     """
     chosen = _check_children(n, muddy)
-    atoms = [f"m{i}" for i in range(1, n + 1)]
-    observations = {str(i): [a for a in atoms if a != f"m{i}"] for i in range(1, n + 1)}
-    structure = KnowledgeStructure.build(atoms, Top(), observations, backend=backend)
-    return structure.with_designated([[f"m{i}" for i in chosen]])
+    return atom_per_agent("m", n, chosen, sees_own=False, backend=backend)
 
 
 @dataclass(frozen=True)
