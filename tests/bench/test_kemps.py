@@ -6,13 +6,12 @@ harness's format, so the parsing and the ratios are tested without the real prog
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 
 from epigames.bench import kemps as bench
+from tests.bench.helpers import fake_program, quick_run
 
 FAKE = """\
 import sys
@@ -21,27 +20,18 @@ print(f"kemps-2023 [{sys.argv[3]}]: {sys.argv[1]} games in 0.500s = 20.00 games/
 
 
 def fake(root: Path, script: str = FAKE) -> Path:
-    folder = root / "kemps-2023"
-    folder.mkdir(parents=True)
-    (folder / "run.py").write_text(script)
-    return root
-
-
-def run(seed_programs: Path | None = None) -> tuple[bench.Report, str]:
-    out = io.StringIO()
-    report = bench.run(Console(file=out, width=200), quick=True, seed_programs=seed_programs)
-    return report, out.getvalue()
+    return fake_program(root, "kemps-2023", script)
 
 
 def test_quick_run_prints_every_row_and_says_the_2023_program_did_not_run() -> None:
-    report, text = run()
+    report, text = quick_run(bench.run)
     assert report.rates[0][0] == "greedy ×3: no knowledge (baseline)"
     assert len(report.rates) == 4 and all(rate > 0 for _, rate in report.rates)
     assert "The 2023 program was not run" in text and not report.side
 
 
 def test_the_2023_program_runs_beside_ours(tmp_path: Path) -> None:
-    report, text = run(fake(tmp_path))
+    report, text = quick_run(bench.run, fake(tmp_path))
     assert set(report.side) == {"greedy", "kbblocking"}
     assert all(theirs == 20.0 and ours > 0 for ours, theirs in report.side.values())
     assert "Against the 2023 program" in text
@@ -58,9 +48,9 @@ def test_a_broken_2023_program_is_one_clear_error(
     tmp_path: Path, script: str, message: str
 ) -> None:
     with pytest.raises(bench.SeedProgramError, match=message):
-        run(fake(tmp_path, script))
+        quick_run(bench.run, fake(tmp_path, script))
 
 
 def test_a_missing_2023_program_fails_before_running_anything(tmp_path: Path) -> None:
     with pytest.raises(bench.SeedProgramError, match="no 2023 Kemps program"):
-        run(tmp_path)
+        quick_run(bench.run, tmp_path)

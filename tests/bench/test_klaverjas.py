@@ -6,7 +6,6 @@ real harness's format, so the parsing and the ratio are tested without the real 
 
 from __future__ import annotations
 
-import io
 import re
 import sys
 import types
@@ -18,6 +17,7 @@ from rich.console import Console
 from epigames import cli
 from epigames.bench import klaverjas as bench
 from epigames.commands import bench as command
+from tests.bench.helpers import fake_program, quick_run
 
 FAKE = """\
 import json, sys
@@ -30,21 +30,12 @@ print(f"klaverjas-2017: {sys.argv[1]} hands in 0.500s = RATE games/s; mean score
 def fake_seed_programs(root: Path, output: str = "", rate: str = "120.00") -> Path:
     """A folder of seed programs whose klaverjas-2017/run.py prints `output` (or the real
     format with `rate`)."""
-    folder = root / "klaverjas-2017"
-    folder.mkdir(parents=True)
     script = FAKE.replace("RATE", rate) if not output else f"print({output!r})\n"
-    (folder / "run.py").write_text(script)
-    return root
-
-
-def run(seed_programs: Path | None = None) -> tuple[bench.Report, str]:
-    out = io.StringIO()
-    report = bench.run(Console(file=out, width=200), quick=True, seed_programs=seed_programs)
-    return report, out.getvalue()
+    return fake_program(root, "klaverjas-2017", script)
 
 
 def test_quick_run_prints_every_row_and_says_the_2017_program_did_not_run() -> None:
-    report, text = run()
+    report, text = quick_run(bench.run)
     assert report.hands == 40
     assert [r.label for r in report.rates] == [
         "random ×4: the rules alone (baseline)",
@@ -63,7 +54,7 @@ def test_quick_run_prints_every_row_and_says_the_2017_program_did_not_run() -> N
 
 
 def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(tmp_path: Path) -> None:
-    report, text = run(fake_seed_programs(tmp_path))
+    report, text = quick_run(bench.run, fake_seed_programs(tmp_path))
     assert report.theirs == [120.0]
     assert len(report.ours_wall) == 1
     assert report.ratio == pytest.approx(report.ours_wall[0] / 120.0)
