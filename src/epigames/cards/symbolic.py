@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from epigames.cards.errors import UnknownCardError
 from epigames.cards.formulas import holds_atom
@@ -85,13 +86,15 @@ class CardStructure:
 
     Attributes:
         layout: the cards and holders.
-        structure: the knowledge structure; agents are the players' holder names.
         atom: ``(card index, holder index)`` → its atom name, for cards in play.
+        public: the public information.
+        not_all: ``(holder, cards as a bitmask)``: the holder does not hold all of them.
     """
 
     layout: CardLayout
-    structure: KnowledgeStructure
     atom: Mapping[tuple[int, int], str]
+    public: PublicInfo
+    not_all: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def from_public(
@@ -99,24 +102,35 @@ class CardStructure:
     ) -> CardStructure:
         """The structure whose states are the deals consistent with the public facts.
 
+        The atoms are named at once (so formulas are checked before any work); the BDDs
+        are built on the first question.
+
         Args:
             public: the public information.
             not_all: ``(holder, cards as a bitmask)``: the holder does not hold all of them.
+        """
+        layout = public.layout
+        atom = {
+            (c, h): holds_atom(layout.holders[h], layout.cards[c])
+            for c in range(layout.n_cards)
+            if not public.removed >> c & 1
+            for h in range(layout.n_holders)
+        }
+        return cls(layout, atom, public, tuple(not_all))
+
+    @cached_property
+    def structure(self) -> KnowledgeStructure:
+        """The knowledge structure; agents are the players' holder names.
 
         Raises:
             SymbolicUnavailableError: the package `dd` is not installed.
         """
-        layout = public.layout
+        public, layout, atom, not_all = self.public, self.layout, self.atom, self.not_all
         manager = Manager()
         holders = range(layout.n_holders)
         in_play = [c for c in range(layout.n_cards) if not public.removed >> c & 1]
-        atom: dict[tuple[int, int], str] = {}
-        atoms: dict[str, str] = {}
-        for c in in_play:  # card-major order keeps each card's one-hot block together
-            for h in holders:
-                name = holds_atom(layout.holders[h], layout.cards[c])
-                atom[c, h] = name
-                atoms[name] = manager.new_var()
+        # Card-major order (as `atom` lists them) keeps each card's one-hot block together.
+        atoms = {name: manager.new_var() for name in atom.values()}
         var = {key: atoms[name] for key, name in atom.items()}
         law = manager.true
         for c in in_play:
@@ -132,9 +146,6 @@ class CardStructure:
                 if h not in allowed:
                     law = law & ~manager.var(var[c, h])
             law = law & _exactly(manager, [var[c, h] for h in allowed], 1)
-        for h in holders:
-            mine = [var[c, h] for c in in_play]
-            law = law & _exactly(manager, mine, public.counts[h])
         for h, mask in public.constraints:
             some = manager.false
             for c in iter_bits(mask):
@@ -147,13 +158,17 @@ class CardStructure:
                 # A removed card: the holder cannot hold all of them.
                 every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
             law = law & ~every
+        # The counts last: they tie every card to every other, so the law grows large, and
+        # each conjunction with it costs in proportion to its size.
+        for h in holders:
+            mine = [var[c, h] for c in in_play]
+            law = law & _exactly(manager, mine, public.counts[h])
         shown = {var[c, h] for c in in_play for h in layout.public}
         observations = {
             layout.holders[p]: frozenset({var[c, p] for c in in_play} | shown)
             for p in sorted(layout.players)
         }
-        structure = KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations)
-        return cls(layout, structure, atom)
+        return KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations)
 
     @classmethod
     def from_knowledge(cls, knowledge: CardKnowledge) -> CardStructure:

@@ -101,6 +101,7 @@ def ask(state: State, formula: Formula | str) -> Answer:
     f = card_formula(formula) if isinstance(formula, str) else formula
     knowledge = _knowledge(state, 0)
     cards = CardStructure.from_knowledge(knowledge)
+    cards.canonical(f)  # a bad name is reported before the structure is built
     deal = true_deal(state, knowledge)
     value = cards.holds(f, deal)
     knowers = tuple(
