@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, max_cycles_test, seed_test
 
-from epigames.adapters.encoding import encoder
+from epigames.adapters.encoding import Encoder, encoder
 from epigames.adapters.pettingzoo import AdapterOptionError, env, parallel_env
 from epigames.errors import IllegalActionError, InputError
-from epigames.games import CHANCE
+from epigames.games import CHANCE, State
 from tests.adapters.settings import small_games
 
 GAMES = small_games()
@@ -77,13 +77,17 @@ def test_the_same_seed_plays_the_same_game(game: str) -> None:
     assert first.unwrapped.state.history == second.unwrapped.state.history
 
 
+def _knowledge_start(game: str, seed: int) -> tuple[Encoder, State]:
+    """The knowledge encoder of `game` and the state of its knowledge env reset with `seed`."""
+    aec = env(game, "knowledge")
+    aec.reset(seed=seed)
+    return encoder(game, "knowledge"), aec.unwrapped.state
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_observations_depend_only_on_what_the_seat_sees(game: str) -> None:
     """The vectors are equal on the true state and on one resampled from the seat's view."""
-    enc = encoder(game, "knowledge")
-    aec = env(game, "knowledge")
-    aec.reset(seed=2)
-    state = aec.unwrapped.state
+    enc, state = _knowledge_start(game, seed=2)
     rng = random.Random(2)
     compared = 0
     while not state.is_terminal() and compared < 40:
@@ -103,10 +107,7 @@ def test_observations_depend_only_on_what_the_seat_sees(game: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_knowledge_arrays_are_the_views_knowledge(game: str) -> None:
     """Possible values have positive probability, each subject's add up to 0 or 1."""
-    enc = encoder(game, "knowledge")
-    aec = env(game, "knowledge")
-    aec.reset(seed=4)
-    state = aec.unwrapped.state
+    enc, state = _knowledge_start(game, seed=4)
     knowledge = state.observation(state.current_player).knowledge
     arrays = enc.knowledge_arrays(knowledge)
     possible, probability = arrays
