@@ -178,8 +178,10 @@ def parse_command(
 MAX_CHILDREN = 300
 
 
-def parse_children(text: str, n: int, what: str = "muddy children") -> list[int]:
-    """Children (or logicians) typed as `1,3,5` (an empty text: none)."""
+def parse_children(text: str | None, n: int, what: str = "muddy children") -> list[int]:
+    """Children (or logicians) typed as `1,3,5` (an empty text: none; None: all of 1..n)."""
+    if text is None:
+        return list(range(1, n + 1))
     try:
         return sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:
@@ -252,7 +254,7 @@ def puzzle_muddy(
             f"the explicit engine takes at most {MAX_VARIABLES} children (2^n worlds), got "
             f"{children}; use --engine symbolic"
         )
-    chosen = list(range(1, children + 1)) if muddy is None else parse_children(muddy, children)
+    chosen = parse_children(muddy, children)
     if not chosen:
         raise InputError("nobody is muddy, so the father's announcement would be false")
     if engine == "symbolic":
@@ -332,11 +334,7 @@ def puzzle_drinking(
     """Logicians at a bar: "does everyone want a beer?", answered in turn (symbolic engine)."""
     from epigames.logic.puzzles import drinking_logicians
 
-    chosen = (
-        list(range(1, logicians + 1))
-        if thirsty is None
-        else parse_children(thirsty, logicians, "thirsty logicians")
-    )
+    chosen = parse_children(thirsty, logicians, "thirsty logicians")
     story = drinking_logicians(logicians, chosen)
     typer.echo(f"{logicians} logicians, thirsty: {_children_text(chosen)}")
     typer.echo('bartender: "Does everyone want a beer?"')
