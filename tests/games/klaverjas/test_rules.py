@@ -203,6 +203,38 @@ def test_roem(cards: str, four_kind: bool, expected: int) -> None:
     assert roem(tuple(Card.parse(c) for c in cards.split()), HEARTS, four_kind) == expected
 
 
+def _roem_by_suits(cards: tuple[Card, ...], trump: Suit, four_kind: bool) -> int:
+    # The rule as written: per suit, the longest run of ranks in the natural order.
+    total = 0
+    for suit in Suit:
+        values = {c.rank.value for c in cards if c.suit is suit}
+        longest = max(
+            (n for v in values for n in range(1, 5) if {*range(v, v + n)} <= values), default=0
+        )
+        total += 50 if longest >= 4 else 20 if longest == 3 else 0
+    king, queen = Card.parse(f"K{trump}"), Card.parse(f"Q{trump}")
+    total += 20 if king in cards and queen in cards else 0
+    if four_kind and len(cards) == 4 and len({c.rank for c in cards}) == 1:
+        rank = cards[0].rank.text
+        total += 200 if rank == "J" else 100 if rank in ("10", "Q", "K", "A") else 0
+    return total
+
+
+def test_roem_equals_the_rule_on_any_cards() -> None:
+    # Any cards of the 52-card deck, low ranks too: no sequence runs into the next suit.
+    from epigames.cards.deck import CARDS
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        cards = tuple(rng.sample(CARDS, rng.choice((3, 4, 4, 4, 5))))
+        trump = rng.choice(list(Suit))
+        for four_kind in (True, False):
+            assert roem(cards, trump, four_kind) == _roem_by_suits(cards, trump, four_kind)
+    for text in ("K♠ A♠ 2♥ 3♥", "Q♣ K♣ A♣ 2♦", "A♦ 2♥ 3♥ 4♥"):
+        cards = tuple(Card.parse(c) for c in text.split())
+        assert roem(cards, HEARTS, True) == _roem_by_suits(cards, HEARTS, True)
+
+
 def test_deal_scores_nat_on_a_tie_and_pit() -> None:
     tie = score_deal((81, 81), (0, 0), (4, 4), playing=0)
     assert tie.nat and tie.scores == (0, 162)

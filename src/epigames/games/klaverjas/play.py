@@ -326,21 +326,27 @@ def roem(cards: Sequence[Card], trump: Suit, four_kind: bool) -> int:
     for c in cards:
         mask |= 1 << c.index
     total = 0
-    for suit in range(len(SUITS)):
-        piece = mask >> 13 * suit & 0x1FFF
-        three = piece & piece >> 1 & piece >> 2
-        if three:
-            total += 50 if three & piece >> 3 else 20
+    # Most tricks have no sequence: one test over all suits at once (a run's start at most
+    # two below a suit's top bit: none reaches into the next suit), then suit by suit.
+    if mask & mask >> 1 & mask >> 2 & _RUN_STARTS:
+        for suit in range(len(SUITS)):
+            piece = mask >> 13 * suit & 0x1FFF
+            three = piece & piece >> 1 & piece >> 2
+            if three:
+                total += 50 if three & piece >> 3 else 20
     stuk = _STUK[trump]
     if mask & stuk == stuk:
         total += 20
     if four_kind and len(cards) == 4:
-        rank = cards[0].rank
-        if all(c.rank is rank for c in cards):
+        a, b, c, d = cards
+        rank = a.rank
+        if rank is b.rank is c.rank is d.rank:
             total += 200 if rank is Rank.JACK else 100 if rank.value >= Rank.TEN.value else 0
     return total
 
 
+#: The bits where a sequence of three may start: all but a suit's top two (`roem`).
+_RUN_STARTS = sum(0x7FF << 13 * suit for suit in range(len(SUITS)))
 #: Per trump, its king and queen (stuk) as a `Card.index` mask.
 _STUK = {
     suit: 1 << Card(Rank.KING, suit).index | 1 << Card(Rank.QUEEN, suit).index for suit in SUITS

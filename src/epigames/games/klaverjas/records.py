@@ -161,20 +161,19 @@ class Records:
         table = self.table
         if event.public:
             self.announcements.append(event)
-        kind = type(event)
         # The two events of every card build the table field by field: `_replace` costs more.
-        if kind is CardPlayed:
-            assert isinstance(event, CardPlayed) and table.trick is not None
+        # (`type(event) is …` narrows the event's type without a call to `isinstance`.)
+        if type(event) is CardPlayed:
+            trick = table.trick
+            assert trick is not None
             seat, card = event.seat, event.card
             held = self._held[seat]
             held.pop(card, None)
             self.hands[seat] = tuple(held)
             # The same fields but the last two: the trick and the cards played.
-            trick = table.trick.play(seat, card)
-            head = table[:_TRICK]
-            self.table = _new_table(Table, (*head, trick, table.played_mask | 1 << card.index))
-        elif kind is TrickWon:
-            assert isinstance(event, TrickWon)
+            mask = table.played_mask | 1 << card.index
+            self.table = _new_table(Table, (*table[:_TRICK], trick.play(seat, card), mask))
+        elif type(event) is TrickWon:
             team = team_of(event.winner)
             self.table = _new_table(
                 Table,
