@@ -73,11 +73,11 @@ def test_fast_constructors_make_the_dataclasses_values() -> None:
     from dataclasses import fields
 
     from epigames.cards.knowledge import _plain
-    from epigames.cards.public import _public_info
+    from epigames.cards.public import public_info
 
     public = PublicInfo.start(CardLayout.create(range(4), HOLDERS[:2]), [2, 2]).lacks(0, 1)
     values = [getattr(public, f.name) for f in fields(PublicInfo)]
-    assert _public_info(*values) == PublicInfo(*values)
+    assert public_info(*values) == PublicInfo(*values)
     made, plain = CardKnowledge(public, 0, 0b11), _plain(public, 0, 0b11)
     assert [getattr(made, f.name) for f in fields(CardKnowledge)] == [
         getattr(plain, f.name) for f in fields(CardKnowledge)

@@ -43,7 +43,7 @@ def test_canonical_strings_read_back(players: int, kinds: int, ask_own: bool) ->
         (
             "kwartt",
             UnknownGameError,
-            "unknown game 'kwartt'; choose one of: blufpoker, klaverjas, kwartet",
+            "unknown game 'kwartt'; choose one of: blufpoker, kemps, klaverjas, kwartet",
         ),
         ("kwartet(player=3)", UnknownParameterError, "kwartet has no parameter 'player'"),
         ("kwartet(players=9)", GameStringError, "kwartet: players=9 is out of range 3..6"),
