@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from epigames.tournament.experiments import experiment
 from epigames.tournament.experiments.klaverjas_2017 import (
     PARTS,
     SUITE,
     Claims,
+    Duplicate,
     claims_markdown,
+    duplicate,
     false_claims,
     games_for,
+    knowledge_markdown,
     tournament_configs,
 )
 
@@ -34,3 +39,20 @@ def test_false_claims_counts_only_true_holders_ruled_out() -> None:
     assert noisy.false_claims > 0
     text = claims_markdown([claims, noisy, Claims("x", 10, 5, 2)], "cmd")
     assert "| x | 10 | 5 | 500 | 20.0% |" in text and "Reproduce: `cmd`" in text
+
+
+def test_duplicate_matches_cancel_the_cards() -> None:
+    # The same strategy on both sides of the same deals: exactly even.
+    even = duplicate("tactics2017", "tactics2017", 3)
+    assert (even.mean, even.low, even.high, even.deals) == (0, 0, 0, 96)
+    with pytest.raises(ValueError, match="unknown line-up 'tactic'"):
+        duplicate("tactic", "tactics", 1)
+
+
+def test_tactics_beats_tactics2017_in_duplicate_matches() -> None:
+    # Fixed seeds, so a fixed outcome: what exact probabilities add to the report's rules
+    # is well clear of zero even over 16 match pairs (512 deals).
+    row = duplicate("tactics", "tactics2017", 16)
+    assert row.low > 0, row
+    text = knowledge_markdown([row, Duplicate("a", "b", 2, 1.0, -0.5, 2.5)], "cmd")
+    assert "| a | b | 2 (64) | 1.0 (-0.5–2.5) |" in text and "Reproduce: `cmd`" in text

@@ -19,14 +19,21 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.experiments.base import Suite
 from epigames.tournament.seeds import FIXED, ROTATE
 from epigames.tournament.stats import Line, Summary
+
+if TYPE_CHECKING:
+    from epigames.games.match import Match
+    from epigames.games.strategy import Strategy
 
 NAME = "klaverjas-2017"
 DEALS = 2000
@@ -307,20 +314,193 @@ def claims_markdown(rows: Sequence[Claims], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# -- what the knowledge adds to the tactics: duplicate matches -----------------------
+
+
+def _variants() -> dict[str, Callable[[random.Random, Match], Strategy]]:
+    """The line-ups of `duplicate`: the registered tactics and what they are made of.
+
+    - `report-exact`: the report's rules alone on exact knowledge (`Position`, no
+      probabilities: `tactics` before it asked them);
+    - `report-true`: the report's rules on the true hands: not a player (it reads the
+      state), an upper bound for what knowledge can give those rules;
+    - `give-blind`, `give-sure`, `no-give`: `tactics` giving points to every trick the
+      partner leads so far, only when sure, or never;
+    - `lead-sure`, `no-lead`: `tactics` leading to the partner's void only when sure, or
+      never.
+    """
+    from epigames.cards import Card, Suit, Trick
+    from epigames.games.klaverjas.rules import KlaverjasState
+    from epigames.games.klaverjas.strategies.tactics import (
+        Beliefs,
+        KnowingPosition,
+        Position,
+        Tactics,
+        TacticsPlayer,
+    )
+    from epigames.games.klaverjas.views import KlaverjasView
+    from epigames.games.strategy import make_strategy
+
+    class Report(Tactics):
+        def make_position(
+            self, view: KlaverjasView, legal: tuple[Card, ...], trick: Trick, trump: Suit,
+            unplayed: int,
+        ) -> Position:  # fmt: skip
+            return Position(view.seat, legal, view.hand, trick, trump, unplayed, self.beliefs(view))
+
+    class TrueHands:
+        """Beliefs that read the true hands (an upper bound; it peeks)."""
+
+        def __init__(self, match: Match) -> None:
+            self.match = match
+
+        def may_hold(self, player: int, card: Card) -> bool:
+            state = self.match.state
+            assert isinstance(state, KlaverjasState)
+            return card in state.hands()[player]
+
+        knows_holds = may_hold
+
+    class Peeking(TacticsPlayer):
+        def __init__(self, rng: random.Random, match: Match) -> None:
+            super().__init__(rng)
+            self.match = match
+
+        def beliefs(self, view: KlaverjasView) -> Beliefs:
+            return TrueHands(self.match)
+
+    def knowing(name: str, **changes: object) -> Callable[[random.Random, Match], Strategy]:
+        position: type[KnowingPosition] = type(name, (KnowingPosition,), changes)
+
+        class Variant(Tactics):
+            def make_position(
+                self, view: KlaverjasView, legal: tuple[Card, ...], trick: Trick, trump: Suit,
+                unplayed: int,
+            ) -> Position:  # fmt: skip
+                beliefs = self.beliefs(view)
+                return position(view.seat, legal, view.hand, trick, trump, unplayed, beliefs)
+
+        return lambda rng, match: Variant(rng)
+
+    def registered(name: str) -> Callable[[random.Random, Match], Strategy]:
+        return lambda rng, match: make_strategy("klaverjas", name, rng)
+
+    return {
+        "tactics": registered("tactics"),
+        "tactics2017": registered("tactics2017"),
+        "report-exact": lambda rng, match: Report(rng),
+        "report-true": Peeking,
+        "give-blind": knowing("GiveBlind", GIVE_RISK=Fraction(1)),
+        "give-sure": knowing("GiveSure", GIVE_RISK=Fraction(0)),
+        "no-give": knowing("NoGive", third=Position.third, fourth=Position.fourth),
+        "lead-sure": knowing("LeadSure", RUFF_CHANCE=Fraction(1)),
+        "no-lead": knowing("NoLead", no_sure_lead=Position.no_sure_lead),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """`first` against `second` on the same deals, each match played with the teams both ways.
+
+    Attributes:
+        first, second: names of `duplicate`'s line-ups.
+        matches: match seeds; each is played twice, so `2 * matches * 16` deals.
+        mean, low, high: `first`'s team points minus `second`'s per deal, with a 95%
+            interval over the match seeds (paired: the same cards on both sides).
+    """
+
+    first: str
+    second: str
+    matches: int
+    mean: float
+    low: float
+    high: float
+
+    @property
+    def deals(self) -> int:
+        """Deals played."""
+        return 2 * self.matches * DEALS_PER_MATCH
+
+
+def duplicate(first: str, second: str, matches: int, seed: int = SEED) -> Duplicate:
+    """Play `matches` full matches twice, `first` as North–South and then as East–West.
+
+    A match seed deals the same cards whoever plays (chance has its own generator), so
+    the pair's difference leaves out the luck of the cards: its interval is far narrower
+    than that of two independent samples (part b).
+    """
+    from epigames.games.match import Match
+
+    variants = _variants()
+    unknown = [name for name in (first, second) if name not in variants]
+    if unknown:
+        raise ValueError(f"unknown line-up {unknown[0]!r}; choose one of: {', '.join(variants)}")
+    diffs: list[float] = []
+    for i in range(matches):
+        pair = 0.0
+        for sign, names in ((1, (first, second)), (-1, (second, first))):
+            match = Match(MATCH, ["random"] * 4, seed * 1000 + i)
+            for seat, agent in list(match.agents.items()):
+                match.agents[seat] = variants[names[seat % 2]](agent.rng, match)
+            match.run()
+            returns = match.state.returns()
+            pair += sign * (returns[0] - returns[1])
+        diffs.append(pair / 2 / DEALS_PER_MATCH)
+    mean = sum(diffs) / matches
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (matches - 1)) if matches > 1 else 0.0
+    half = 1.96 * spread / math.sqrt(matches)
+    return Duplicate(first, second, matches, mean, mean - half, mean + half)
+
+
+#: The comparisons of the knowledge table (`knowledge_markdown`).
+KNOWLEDGE_PAIRS = (
+    ("tactics", "tactics2017"),
+    ("report-exact", "tactics2017"),
+    ("report-true", "tactics2017"),
+    ("report-true", "report-exact"),
+    ("tactics", "report-exact"),
+    ("tactics", "no-give"),
+    ("tactics", "give-blind"),
+    ("tactics", "give-sure"),
+    ("tactics", "no-lead"),
+    ("tactics", "lead-sure"),
+)
+
+
+def knowledge_markdown(rows: Sequence[Duplicate], command: str) -> str:
+    """The table of duplicate comparisons, one row per pair."""
+    lines = [
+        "| first | second | matches (deals) | first − second per deal (95% CI) |",
+        "|---|---|---:|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row.first} | {row.second} | {row.matches} ({row.deals:,}) | "
+            f"{_fmt(row.mean, row.low, row.high)} |"
+        )
+    lines += ["", f"Reproduce: `{command}`"]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """`python -m epigames.tournament.experiments.klaverjas_2017 [deals] [mc deals]`."""
+    """`python -m epigames.tournament.experiments.klaverjas_2017 [deals] [mc deals]`, or
+    `... knowledge [matches]` for the duplicate comparisons of `KNOWLEDGE_PAIRS`."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
+    module = "python -m epigames.tournament.experiments.klaverjas_2017"
+    if args and args[0] == "knowledge":
+        matches = int(args[1]) if len(args) > 1 else 100
+        pairs = [duplicate(a, b, matches) for a, b in KNOWLEDGE_PAIRS]
+        print(knowledge_markdown(pairs, f"{module} knowledge {matches}"), end="")
+        return
     deals = int(args[0]) if args else 1000
     mc_deals = int(args[1]) if len(args) > 1 else deals
     rows = [
         false_claims(name, mc_deals if name.startswith("mc") else deals)
         for name in ("random", "tactics2017", "tactics", "mc")
     ]
-    command = "python -m epigames.tournament.experiments.klaverjas_2017 " + " ".join(
-        [str(deals), str(mc_deals)]
-    )
+    command = f"{module} {deals} {mc_deals}"
     print(claims_markdown(rows, command), end="")
 
 

@@ -1,5 +1,5 @@
 """The 2017 report's card-play tactics, on its own inference (`tactics2017`) or on exact
-knowledge (`tactics`).
+knowledge with its probabilities (`tactics`).
 
 The tactics look at the seat's place in the trick (1 leads, 4 plays last) and at what
 each other player may still hold in a suit, best card first (`may_hold_suit`). With
@@ -21,7 +21,10 @@ at once.
 - Seat 4 plays its highest card when the opponents win the trick and that card, of the
   winning card's suit, beats it; else its lowest.
 
-Comparisons are by value, as the 2017 program compared them. The trump choice (when a
+Comparisons are by value, as the 2017 program compared them. `tactics` plays these
+rules on exact knowledge and adds what its probabilities decide (`KnowingPosition`): it
+gives points to a trick its partner wins (seat 4) or very likely wins (seat 3), and
+without a sure lead it leads to the suit its partner most likely trumps. The trump choice (when a
 seat chooses) names the suit with the best hand score: per card of the suit its trump
 points plus 5, plus 6 per ace of another suit; in bidding it names a suit only with a
 score of at least 50 (say J and 9 with two more trumps), else passes.
@@ -30,7 +33,9 @@ score of at least 50 (say J and 9 with two more trumps), else passes.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import NamedTuple, Protocol, cast
+from fractions import Fraction
+from math import comb
+from typing import ClassVar, NamedTuple, Protocol, cast
 
 from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
 from epigames.cards.deck import CARDS
@@ -69,6 +74,114 @@ class Beliefs(Protocol):
         ...
 
 
+# (cards per class of possible holders, per player the cards left to place) → deals.
+_DEALS: dict[tuple[int, ...], int] = {}
+
+
+def deals_count(masks: Sequence[int], counts: Sequence[int]) -> int:
+    """The deals of the cards of three players' masks: each card to a player whose mask
+    holds it, each player exactly its count.
+
+    With no fact tying cards together (Klaverjas's facts are all "lacks"), these are the
+    consistent deals when the masks are the players' possible cards: a card's possible
+    holders are its allowed ones less those no consistent deal uses. The cards fall into
+    seven classes by which masks hold them; the deals are counted over how many cards of
+    each two-player class go to each of its players, the rest by a multinomial.
+    """
+    a, b, c = masks
+    only_a, only_b, only_c = a & ~b & ~c, b & ~a & ~c, c & ~a & ~b
+    key = (
+        (a & b & ~c).bit_count(),
+        (a & c & ~b).bit_count(),
+        (b & c & ~a).bit_count(),
+        (a & b & c).bit_count(),
+        counts[0] - only_a.bit_count(),
+        counts[1] - only_b.bit_count(),
+        counts[2] - only_c.bit_count(),
+    )
+    got = _DEALS.get(key)
+    if got is None:
+        got = _DEALS[key] = _deals_of_classes(*key)
+    return got
+
+
+def _deals_of_classes(ab: int, ac: int, bc: int, abc: int, ca: int, cb: int, cc: int) -> int:
+    if min(ca, cb, cc) < 0 or ca + cb + cc != ab + ac + bc + abc:
+        return 0
+    total = 0
+    for x_ab in range(ab + 1):
+        for x_ac in range(ac + 1):
+            ra = ca - x_ab - x_ac
+            if ra < 0:
+                break
+            for x_bc in range(bc + 1):
+                rb = cb - (ab - x_ab) - x_bc
+                rc = cc - (ac - x_ac) - (bc - x_bc)
+                if rb < 0:
+                    break
+                if rc < 0:
+                    continue
+                total += (
+                    comb(ab, x_ab)
+                    * comb(ac, x_ac)
+                    * comb(bc, x_bc)
+                    * comb(abc, ra)
+                    * comb(abc - ra, rb)
+                )
+    return total
+
+
+class Chances(Beliefs, Protocol):
+    """`Beliefs` that also count deals, for probabilities (`KnowingPosition` asks them)."""
+
+    def may_hold_mask(self, player: int) -> int:
+        """The cards `player` may hold, as a bitmask over `Card.index`."""
+        ...
+
+    def deals(self) -> int:
+        """The number of deals of the cards the seat has not seen that it considers."""
+        ...
+
+    def deals_without(self, player: int, cards: int) -> int:
+        """How many of those deals give `player` none of `cards` (a `Card.index` mask)."""
+        ...
+
+
+class DealCounts:
+    """The deals of three players' hands: each card to a player whose mask holds it, each
+    player its hand size; counted whole or with one player's mask cut (`without`).
+
+    Attributes:
+        players: the three players.
+        masks: per player, the cards it may hold (`Card.index` bits).
+        sizes: per player, its number of cards.
+        total: the number of deals.
+    """
+
+    __slots__ = ("masks", "players", "sizes", "total")
+
+    def __init__(
+        self, players: tuple[int, ...], masks: Sequence[int], sizes: Sequence[int]
+    ) -> None:
+        self.players = players
+        self.masks = tuple(masks)
+        self.sizes = tuple(sizes)
+        self.total = deals_count(self.masks, self.sizes)
+
+    def without(self, player: int, cards: int) -> int:
+        """The deals in which `player` (one of `players`) holds none of `cards`."""
+        masks = self.masks
+        i = self.players.index(player)
+        mine = masks[i] & cards
+        if not mine:
+            return self.total
+        if mine & ~(masks[i - 1] | masks[i - 2]):
+            return 0  # a card of them no one else can hold
+        left = list(masks)
+        left[i] &= ~cards
+        return deals_count(left, self.sizes)
+
+
 def _no_index(card: Hashable) -> int:
     raise AssertionError("ExactBeliefs reads card indices only after the knowledge is made")
 
@@ -80,7 +193,7 @@ class ExactBeliefs:
     the first question: a decision the tactics take without asking costs nothing.
     """
 
-    __slots__ = ("_index", "_knowledge", "_masks", "_pieces", "_players", "_view")
+    __slots__ = ("_deals", "_index", "_knowledge", "_masks", "_pieces", "_players", "_view")
 
     def __init__(self, knowledge: CardKnowledge | KlaverjasView) -> None:
         self._knowledge: CardKnowledge | None = None
@@ -97,6 +210,9 @@ class ExactBeliefs:
             | None
         ) = None
         self._players: list[int | None] = [None] * PLAYERS
+        # The other seats, their possible cards (`Card.index` masks), their hand sizes
+        # and the number of consistent deals: made on the first probability asked.
+        self._deals: DealCounts | None = None
 
     def _possible(self) -> tuple[int, ...]:
         # Per holder, the cards (layout indices) some consistent deal puts there.
@@ -147,6 +263,34 @@ class ExactBeliefs:
         masks = self._possible()
         c = self._index(card)
         return all((mask >> c & 1) == (h == player) for h, mask in enumerate(masks))
+
+    def deals(self) -> int:
+        """The number of consistent deals of the cards the seat does not hold or see."""
+        return self._deal_counts().total
+
+    def deals_without(self, player: int, cards: int) -> int:
+        """The consistent deals in which `player` holds none of `cards` (a `Card.index` mask).
+
+        Over `deals()`, the exact probability of that, the consistent deals equally likely
+        (as `CardKnowledge.probability`); the seat's own hand is certain.
+        """
+        counts = self._deal_counts()
+        if player in counts.players:
+            return counts.without(player, cards)
+        return 0 if self.may_hold_mask(player) & cards else counts.total
+
+    def _deal_counts(self) -> DealCounts:
+        got = self._deals
+        if got is None:
+            self._possible()
+            knowledge = self._knowledge
+            assert knowledge is not None and knowledge.agent is not None
+            seat = knowledge.agent
+            others = tuple(p for p in range(PLAYERS) if p != seat)
+            masks = [self.may_hold_mask(p) for p in others]
+            sizes = [knowledge.public.counts[p] for p in others]
+            got = self._deals = DealCounts(others, masks, sizes)
+        return got
 
 
 class Choice(NamedTuple):
@@ -335,7 +479,7 @@ class Position:
                         "beats it.",
                         (card,),
                     )
-            return self.lowest("no card of mine is sure to win the lead")
+            return self.no_sure_lead()
         for card in self.high:
             a = self.may_hold_suit(opponents[0], card.suit)
             b = self.may_hold_suit(opponents[1], card.suit)
@@ -351,6 +495,10 @@ class Position:
             if ok:
                 text = f"I lead {card}: " + why.format(s=card.suit) + "."
                 return Choice(card, text, (card,))
+        return self.lowest("no card of mine is sure to win the lead")
+
+    def no_sure_lead(self) -> Choice:
+        """Seat 1 while trumps are out, with no card sure to win: the lowest card."""
         return self.lowest("no card of mine is sure to win the lead")
 
     def _follow(self, opponent: int, other: Card, *, second: bool) -> Choice:
@@ -416,6 +564,127 @@ class Position:
         return self.lowest("my partner wins the trick")
 
 
+class KnowingPosition(Position):
+    """The tactics with three questions the exact knowledge answers with a probability.
+
+    Where the 2017 tactics ask only what a player may hold, `tactics` also asks the
+    card engine how likely it is (`Chances`: `ExactBeliefs` counts the consistent deals,
+    so the probabilities are exact):
+
+    - seat 3, its partner winning the trick: the probability that the last player beats
+      the winning card (a higher card of its suit, or no card of the suit led and a trump
+      that beats it); at most `GIVE_RISK` and it gives the trick points (`give`);
+    - seat 4, its partner winning the trick (certain): it gives the trick points;
+    - seat 1 with no card sure to win while trumps are out: per suit of its hand, the
+      probability that the partner holds none of the suit but a trump; at least
+      `RUFF_CHANCE` and it leads its lowest card of the likeliest suit.
+
+    Everything else is `Position`: the report's tactics on exact knowledge.
+    """
+
+    #: Seat 3 gives points when the last player beats the partner with at most this chance.
+    GIVE_RISK: ClassVar[Fraction] = Fraction(1, 2)
+    #: Seat 1 leads to the partner's likely trump at this probability or more.
+    RUFF_CHANCE: ClassVar[Fraction] = Fraction(1, 10)
+
+    def __init__(
+        self,
+        seat: int,
+        legal: Sequence[Card],
+        hand: Sequence[Card],
+        trick: Trick,
+        trump: Suit,
+        unplayed: Sequence[Card] | int,
+        beliefs: Chances,
+    ) -> None:
+        super().__init__(seat, legal, hand, trick, trump, unplayed, beliefs)
+        self.exact = beliefs
+
+    def _suit_mask(self, suit: Suit) -> int:
+        return self._unplayed_mask & SUIT_MASKS[suit]
+
+    def deals_beaten(self, winning: Card, player: int) -> int:
+        """The consistent deals in which `player`, to play next, can beat `winning`, the
+        trick's best card (out of `deals()`)."""
+        exact, trump = self.exact, self.trump
+        led = self.trick.plays[0].card.suit
+        above = 0
+        for card in self.unplayed_of(winning.suit):
+            if not self.beats(card, winning):
+                break  # best first: the rest are lower
+            above |= 1 << card.index
+        may = exact.may_hold_mask(player)
+        trumps = self._suit_mask(trump)
+        if not may & above and (led is trump or winning.suit is not led or not may & trumps):
+            return 0  # no deal to count: the player holds nothing that beats it
+        if winning.suit is not led:  # trumped: only a player void in the suit led overtrumps
+            return self._void_with(player, led, above)
+        higher = exact.deals() - exact.deals_without(player, above)
+        if led is trump:
+            return higher
+        return self._void_with(player, led, trumps) + higher
+
+    def _void_with(self, player: int, suit: Suit, cards: int) -> int:
+        # The deals in which `player` holds no card of `suit` but one of `cards`.
+        exact = self.exact
+        suit_mask = self._suit_mask(suit)
+        return exact.deals_without(player, suit_mask) - exact.deals_without(
+            player, suit_mask | cards
+        )
+
+    def give(self, why: str) -> Choice:
+        """Points to a trick my team takes: my highest card not a trump and not the best of
+        its suit left (that one may win a trick of its own), else my lowest card."""
+        for card in self.high:
+            if card.suit is not self.trump and card is not self.unplayed_of(card.suit)[0]:
+                return Choice(card, f"I give {card} to my partner's trick: {why}.", (card,))
+        return self.lowest(why)
+
+    def third(self) -> Choice:
+        winning = self.trick.winner(self.trump, KLAVERJAS)
+        if winning.seat == (self.seat + 2) % PLAYERS:
+            beaten = self.deals_beaten(winning.card, (self.seat + 1) % PLAYERS)
+            if not beaten:
+                return self.give(f"the last player cannot beat {winning.card}")
+            deals, risk = self.exact.deals(), self.GIVE_RISK
+            if beaten * risk.denominator <= risk.numerator * deals:
+                chance = Fraction(beaten, deals)
+                return self.give(f"the last player beats {winning.card} with probability {chance}")
+        return super().third()
+
+    def fourth(self) -> Choice:
+        winning = self.trick.winner(self.trump, KLAVERJAS)
+        if team_of(winning.seat) == team_of(self.seat):
+            return self.give(f"my partner's {winning.card} takes it")
+        return super().fourth()
+
+    def no_sure_lead(self) -> Choice:
+        partner = (self.seat + 2) % PLAYERS
+        trumps = self._suit_mask(self.trump)
+        if not self.exact.may_hold_mask(partner) & trumps:
+            return super().no_sure_lead()  # the partner cannot trump anything
+        seen: set[Suit] = set()
+        best: tuple[int, Card] | None = None
+        for card in reversed(self.high):  # lowest first: a suit is led with its lowest card
+            suit = card.suit
+            if suit is self.trump or suit in seen:
+                continue
+            seen.add(suit)
+            ruffs = self._void_with(partner, suit, trumps)
+            if best is None or ruffs > best[0]:
+                best = (ruffs, card)
+        deals, least = self.exact.deals(), self.RUFF_CHANCE
+        if best is not None and best[0] * least.denominator >= least.numerator * deals:
+            ruffs, card = best
+            return Choice(
+                card,
+                f"I lead {card}: my partner holds no {card.suit} but a trump with "
+                f"probability {Fraction(ruffs, deals)}.",
+                (card,),
+            )
+        return super().no_sure_lead()
+
+
 def hand_score(hand: Sequence[Card], suit: Suit) -> int:
     """How good `suit` is as trump for `hand`: trump points + 5 per trump, 6 per plain ace."""
     score = 0
@@ -462,7 +731,13 @@ class TacticsPlayer(Strategy):
         mask = deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
         # Trump is chosen, so the legal actions are cards.
         legal = cast(_Cards, view.legal_actions)
-        return Position(view.seat, legal, view.hand, trick, trump, mask, self.beliefs(view))
+        return self.make_position(view, legal, trick, trump, mask)
+
+    def make_position(
+        self, view: KlaverjasView, legal: _Cards, trick: Trick, trump: Suit, unplayed: int
+    ) -> Position:
+        """The `Position` of this player's tactics."""
+        return Position(view.seat, legal, view.hand, trick, trump, unplayed, self.beliefs(view))
 
     def choose(self, view: View) -> Decision:
         """A card by the tactics, or a trump call by `choose_trump`."""
@@ -493,24 +768,37 @@ class Tactics2017(TacticsPlayer):
 
 @register_strategy("klaverjas", "tactics")
 class Tactics(TacticsPlayer):
-    """The 2017 tactics on the card engine's exact knowledge."""
+    """The 2017 tactics on the card engine's exact knowledge, with its probabilities
+    where they decide better (`KnowingPosition`)."""
 
     name = "tactics"
 
-    def beliefs(self, view: KlaverjasView) -> Beliefs:
+    def beliefs(self, view: KlaverjasView) -> ExactBeliefs:
         """The seat's exact knowledge (made when the tactics first ask)."""
         return ExactBeliefs(view)
+
+    def make_position(
+        self, view: KlaverjasView, legal: _Cards, trick: Trick, trump: Suit, unplayed: int
+    ) -> Position:
+        """A `KnowingPosition` on the seat's exact knowledge."""
+        return KnowingPosition(
+            view.seat, legal, view.hand, trick, trump, unplayed, self.beliefs(view)
+        )
 
 
 __all__ = [
     "BID_THRESHOLD",
     "Beliefs",
+    "Chances",
     "Choice",
+    "DealCounts",
     "ExactBeliefs",
+    "KnowingPosition",
     "Position",
     "Tactics",
     "Tactics2017",
     "TacticsPlayer",
     "choose_trump",
+    "deals_count",
     "hand_score",
 ]
