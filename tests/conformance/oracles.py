@@ -17,6 +17,7 @@ from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
 from epigames.games.kemps import Dealt as KempsDealt, KempsState
 from epigames.games.klaverjas import Dealt as KlaverjasDealt, KlaverjasState
+from epigames.games.klaverjas.strategies.mc import MonteCarlo
 from epigames.games.kwartet import KwartetState
 
 SETTINGS: dict[str, list[str]] = {
@@ -44,6 +45,20 @@ SETTINGS: dict[str, list[str]] = {
         "kemps(players=4,table=3,ranks=6,max_swaps=1,redeal_after=1,max_turns=40)",
     ],
 }
+
+
+#: Strategy settings under which the suite plays (`lighten`; `conftest.py` sets them for
+#: every test): (class, attribute, value). The suite plays every registered strategy, in
+#: full 16-deal Klaverjas matches too; `mc` then samples its fewest deals per decision
+#: (`MIN_SAMPLES`) instead of a budget's worth: the same code and the same draws from its
+#: generator, so determinism is checked as well, at a fraction of the time.
+LIGHT: list[tuple[type, str, object]] = [(MonteCarlo, "budget", 0)]
+
+
+def lighten() -> None:
+    """Apply `LIGHT` for good (in a subprocess that checks a match played here)."""
+    for cls, name, value in LIGHT:
+        setattr(cls, name, value)
 
 
 def kwartet_hidden(state: State, seat: int) -> set[str]:

@@ -27,6 +27,7 @@ from tests.conformance.helpers import game_strings, random_step, rollout, sample
 from tests.conformance.oracles import HIDDEN, SOUND
 
 SPECS = game_strings()
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_every_game_has_a_no_peeking_oracle() -> None:
@@ -95,6 +96,7 @@ def test_same_seed_same_match_in_a_fresh_process(spec: str) -> None:
     here = play_match(spec, names, 7).digest()
     code = (
         "import sys; from epigames.games import play_match; "
+        "from tests.conformance.oracles import lighten; lighten(); "
         "print(play_match(sys.argv[1], sys.argv[2].split(','), 7).digest())"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
@@ -104,6 +106,7 @@ def test_same_seed_same_match_in_a_fresh_process(spec: str) -> None:
         text=True,
         check=True,
         env=env,
+        cwd=ROOT,  # where `tests` is a package
     )
     assert out.stdout.strip() == here
 
