@@ -13,6 +13,8 @@ Three tournaments (`epigames experiment klaverjas-2017`), sized in deals:
 
 `false_claims` counts how often the 2017 inference (`Seed2017Inference`) says a player
 cannot hold a card that it holds, per opponent type; `claims_markdown` makes its table.
+`duplicate` compares two line-ups on the same cards (each match seed played with the teams
+both ways), among them the parts of `tactics`; `knowledge_markdown` makes that table.
 """
 
 from __future__ import annotations
