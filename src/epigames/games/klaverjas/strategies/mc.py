@@ -275,25 +275,24 @@ class Sim:
                     if pts[c] > best_pts:
                         best, best_pts = c, pts[c]
                 return best
+            groups: tuple[int, ...] = (legal & (above[wbit] | (tm if wbit >> 3 != t else 0)),)
+        else:
             win = legal & (above[wbit] | (tm if wbit >> 3 != t else 0))
-            while win:
-                c = _low(win)
-                if not self.can_beat(nxt, c, led):
-                    return c
-                win &= win - 1
-            return self.cheap(legal)
-        win = legal & (above[wbit] | (tm if wbit >> 3 != t else 0))
-        if win:
+            if not win:
+                return self.cheap(legal)
             plain = win & ~tm
             if n == 3:
                 return _low(plain or win)
             # The one opponent still to play sits next: a second hand's partner is last.
-            for group in (plain, win & tm):
-                while group:
-                    c = _low(group)
-                    if not self.can_beat(nxt, c, led):
-                        return c
-                    group &= group - 1
+            groups = (plain, win & tm)
+        # The cheapest winning card (of the first group that has one) the next player
+        # cannot beat.
+        for group in groups:
+            while group:
+                c = _low(group)
+                if not self.can_beat(nxt, c, led):
+                    return c
+                group &= group - 1
         return self.cheap(legal)
 
     def finish(
