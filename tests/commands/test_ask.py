@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
-from epigames import cli
 from epigames.games.ask import ask, match_at
+from tests.commands.helpers import run
 
 pytest.importorskip("dd")
 
 GAME = "klaverjas(ranks=3,deals=1)"
-
-
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["epigames", *args]
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_answers_as_the_library_does(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,29 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from epigames import cli
 from epigames.games import load_game, play_match, replay
 from epigames.games.kwartet import Dealt
+from tests.commands.helpers import run
 from tests.conformance.oracles import kwartet_hidden
-
-
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    old = sys.argv
-    sys.argv = ["epigames", *args]
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        sys.argv = old
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
 
 SPEC = "kwartet(players=3,kinds=4)"
 
