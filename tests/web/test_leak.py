@@ -258,11 +258,11 @@ def test_no_hidden_klaverjas_card_in_any_seat_response(
     Every frame and seat, over the current deal's part of the log. Left out of the scan, as
     they name cards without saying where they are: the subjects (the cards in play) and each
     card play's `lacks` (cards the player has shown it does not hold, which another seat may
-    well hold). Thoughts are scanned on their own: another seat's thought may name a card
-    its move's `lacks` name (the web app counts those as named in public, `web.readers`),
-    and the seat's own thoughts, made from its own view, may name cards another seat may
-    hold ("I cannot beat both 9♥ and A♥") but must list them in `Thought.names`, which keeps
-    such a thought from the seats that do not know where they are.
+    well hold). Thoughts are scanned on their own: another seat's thought names no hidden
+    card (a card its move's `lacks` name is not placed by them, `web.readers`), and the
+    seat's own thoughts, made from its own view, may name cards another seat may hold ("I
+    cannot beat both 9♥ and A♥") but must list them in `Thought.names`, which keeps such a
+    thought from the seats that do not know where they are.
     """
     session = watch_session(game, agents, seed)
     sid = add(client, session)
@@ -281,28 +281,25 @@ def test_no_hidden_klaverjas_card_in_any_seat_response(
             log = data["log"]
             starts = [i for i, e in enumerate(log) if e.get("kind") == "deal"]
             scanned: list[dict[str, Any]] = []
-            # Each decision with the cards its move's events show the player lacks.
-            thoughts: list[tuple[dict[str, Any], set[str]]] = []
+            thoughts: list[dict[str, Any]] = []
             for e in log[starts[-1] if starts else 0 :]:
                 if e["type"] == "event":
                     rest = dict(e["data"])
-                    if thoughts:
-                        thoughts[-1][1].update(rest.get("lacks", ()))
                     rest.pop("lacks", None)
                     scanned.append({**e, "data": rest})
                 else:
-                    thoughts.append((e, set()))
+                    thoughts.append(e)
                     scanned.append({**e, "thought": ""})
             shown["log"] = scanned
             text = json.dumps(shown, ensure_ascii=False)
             leaked = sorted(card for card in hidden if card in text)
             assert not leaked, f"seat {seat} frame {frame} of {game} sees {leaked}"
-            for e, lacks in thoughts:
+            for e in thoughts:
                 if e["seat"] == seat:
                     named = {str(c) for c in session.decisions[e["index"]].thought.names}
                     bad = sorted(c for c in hidden if c in e["thought"] and c not in named)
                 else:
-                    bad = sorted(c for c in hidden - lacks if c in e["thought"])
+                    bad = sorted(c for c in hidden if c in e["thought"])
                 assert not bad, f"seat {seat} frame {frame}: {e['thought']!r} names {bad}"
             for row in get(client, base + "/matrix", perspective=seat)["rows"]:
                 if row["subject"] in hidden and row["true_world"] is not None:

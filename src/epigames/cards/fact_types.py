@@ -32,6 +32,10 @@ class NamedFact:
     """
 
     name: ClassVar[str] = "fact"
+    #: Whether the fact says where the items it names are. A negative, disjunctive or
+    #: claimed fact names items without placing them (`Lacks`, a bid's `Claims`): naming
+    #: them in public says nothing about who holds them.
+    places: ClassVar[bool] = True
 
     def _items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -90,6 +94,7 @@ class Lacks(CardFact):
     """``holder`` does not have ``card``."""
 
     name: ClassVar[str] = "lacks"
+    places: ClassVar[bool] = False
     holder: int
     card: Hashable
 
@@ -99,6 +104,7 @@ class HoldsAtLeastOne(CardFact):
     """``holder`` has at least one of ``cards``."""
 
     name: ClassVar[str] = "at_least_one"
+    places: ClassVar[bool] = False
     holder: int
     cards: tuple[Hashable, ...]
 

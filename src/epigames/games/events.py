@@ -41,6 +41,11 @@ class Fact(Protocol):
     dice facts), most simply on `NamedFact` there, which renders a fact from its fields.
     """
 
+    @property
+    def places(self) -> bool:
+        """Whether the fact says where the items it names are (`Lacks` does not)."""
+        ...
+
     def as_tuple(self) -> tuple[Hashable, ...]:
         """The positional form, e.g. `("lacks", 2, Card(8, 4))`; the event JSON uses it."""
         ...

@@ -3,7 +3,10 @@
 A thought (`games.strategy.Thought`) lists the hidden items it names (`Thought.names`):
 cards, the roll under the cup. Each seat's secrets are its view's `private_items()`. A
 seat may read a thought when none of the items it names is a secret of another seat,
-leaving out items the move's own public events name anyway.
+leaving out items the move's own public events place (a card played, a cup lifted). Items
+a public fact names without placing them (a card some seat lacks, a bid's roll, which may
+be a bluff) stay secret: otherwise whether a thought is shown would tell a truthful bid
+from a bluff.
 """
 
 from __future__ import annotations
@@ -20,12 +23,13 @@ def seat_items(state: State) -> list[frozenset[Hashable]]:
 
 
 def public_items(events: Iterable[Event]) -> frozenset[Hashable]:
-    """The items (cards, rolls, seats) that the public events among `events` name in their facts."""
+    """The items (cards, rolls, seats) that the public events among `events` place in their facts."""
     return frozenset(
         item
         for event in events
         if event.public
         for fact in event.facts
+        if fact.places
         for item in fact.as_tuple()[1:]
     )
 

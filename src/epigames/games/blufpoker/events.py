@@ -73,6 +73,7 @@ class Claims(DiceFact):
     """``seat`` bids ``roll``: a claim, which may be a bluff."""
 
     name: ClassVar[str] = "claims"
+    places: ClassVar[bool] = False
     seat: int
     roll: Roll
 
@@ -90,6 +91,7 @@ class Believes(DiceFact):
     """``seat`` believes ``bidder``'s bid ``roll`` (still only a claim)."""
 
     name: ClassVar[str] = "believes"
+    places: ClassVar[bool] = False
     seat: int
     bidder: int
     roll: Roll
@@ -100,6 +102,7 @@ class Calls(DiceFact):
     """``seat`` calls ``bidder``'s bid ``roll``."""
 
     name: ClassVar[str] = "calls"
+    places: ClassVar[bool] = False
     seat: int
     bidder: int
     roll: Roll

@@ -41,6 +41,7 @@ class NoKemps(CardFact):
     """``holder``'s four cards are not four of a kind (its turn ended without a Kemps)."""
 
     name: ClassVar[str] = "no_kemps"
+    places: ClassVar[bool] = False
     holder: int
 
 
