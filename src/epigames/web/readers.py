@@ -23,7 +23,7 @@ def seat_items(state: State) -> list[frozenset[Hashable]]:
 
 
 def public_items(events: Iterable[Event]) -> frozenset[Hashable]:
-    """The items (cards, rolls, seats) that the public events among `events` place in their facts."""
+    """The items (cards, rolls, seats) that the public events among `events` place."""
     return frozenset(
         item
         for event in events
