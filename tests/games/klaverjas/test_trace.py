@@ -26,6 +26,7 @@ When a change of behaviour is intended, print the new digests and review why the
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import pytest
@@ -155,13 +156,9 @@ def test_the_trace_sees_thoughts() -> None:
     result = play_match(PRESET, ("tactics",) * 4, 0)
     entry = result.transcript[-1]
     changed = entry._replace(thought=entry.thought.__class__(entry.thought.text))
-    other = MatchResult(**{**_fields(result), "transcript": (*result.transcript[:-1], changed)})
+    other = dataclasses.replace(result, transcript=(*result.transcript[:-1], changed))
     assert entry.thought.names
     assert result_trace(other) != result_trace(result)
-
-
-def _fields(result: MatchResult) -> dict[str, object]:
-    return {name: getattr(result, name) for name in MatchResult.__slots__}
 
 
 if __name__ == "__main__":
