@@ -1,0 +1,91 @@
+// Kemps on the table: the six table cards by slot, each seat's hand (face up where this
+// perspective may see it, card backs otherwise), the deck, the discard pile, the cards out of
+// the game and the Kemps scored. A table card that changed since the last frame drawn is
+// marked, so a swap shows where it happened. A person's moves are buttons: "done", or a swap
+// written out as "take J♦ from slot 4, put down 10♣". Only the frame JSON is drawn.
+import { h, seatColor, seatInk } from "../api.js";
+import { renderMoves as genericMoves } from "./generic.js";
+import { parseCard } from "./klaverjas.js";
+
+// The location matrix (who can hold each card) is half of what this page teaches.
+export const showMatrix = true;
+
+const sheet = document.createElement("link");
+sheet.rel = "stylesheet";
+sheet.href = new URL("./kemps.css", import.meta.url).href;
+document.head.append(sheet);
+
+const RED = new Set(["♥", "♦"]);
+// The table last drawn, per session: slots that changed since are marked.
+let last = { session: null, frame: -1, table: [] };
+
+function face(text, extra = "") {
+  const c = parseCard(text);
+  if (!c) return h("span", { class: `kp-card ${extra}`.trim() }, text);
+  return h("span", { class: `kp-card${RED.has(c.suit) ? " red" : ""} ${extra}`.trim(), "data-card": text, title: text },
+    h("span", { class: "rank" }, c.rank), h("span", { class: "suit" }, c.suit));
+}
+
+function back() { return h("span", { class: "kp-card back", "aria-hidden": "true" }); }
+
+function changedSlots(data, table) {
+  const same = last.session === data.session;
+  const step = same && data.frame === last.frame + 1;
+  const changed = new Set(step ? table.flatMap((c, i) => (last.table[i] && last.table[i] !== c ? [i] : [])) : []);
+  last = { session: data.session, frame: data.frame, table };
+  return changed;
+}
+
+export function renderTable(el, data) {
+  const names = data.seat_names;
+  const views = data.table.views;
+  const any = Object.values(views)[0] || {};
+  const table = any.table || [];
+  const changed = changedSlots(data, table);
+  const sizes = any.hand_sizes || names.map(() => 0);
+  const scores = any.scores || names.map(() => 0);
+
+  const seats = h("div", { class: "kp-seats" });
+  names.forEach((name, s) => {
+    const view = views[String(s)];
+    const hand = view && view.hand ? view.hand.map((c) => face(c)) : Array.from({ length: sizes[s] }, back);
+    const label = view && view.hand ? `${name}'s hand: ${view.hand.join(" ") || "empty"}` : `${name}: ${sizes[s]} cards, face down`;
+    seats.append(h("div", { class: "kp-seat" + (data.current_player === s ? " to-move" : ""), "data-seat": s,
+      style: `--c:${seatColor(s)};--ci:${seatInk(s)}` },
+      h("div", { class: "name" }, name + (data.human === s ? " (you)" : ""),
+        h("span", { class: "kp-score", title: "Kemps scored" }, ` · ${scores[s]} Kemps`)),
+      h("div", { class: "kp-hand", role: "img", "aria-label": label }, ...hand)));
+  });
+
+  const slots = h("div", { class: "kp-table", role: "list", "aria-label": "the table" });
+  table.forEach((c, i) => {
+    slots.append(h("div", { class: "kp-slot", role: "listitem", "aria-label": `slot ${i + 1}: ${c}` },
+      face(c, changed.has(i) ? "kp-changed" : ""), h("span", { class: "kp-slotno" }, String(i + 1))));
+  });
+  const piles = h("div", { class: "kp-piles" },
+    h("span", {}, h("b", {}, String(any.deck ?? 0)), " in the deck"),
+    h("span", {}, h("b", {}, String(any.discard ?? 0)), " on the discard pile"),
+    h("span", {}, h("b", {}, String((any.out || []).length)), " out of the game"),
+    (any.swaps ?? 0) > 0 ? h("span", {}, `${any.swaps} swap${any.swaps === 1 ? "" : "s"} this turn`) : null);
+
+  const wrap = h("div", { class: "kp" }, seats, h("div", { class: "kp-middle" }, slots, piles));
+  if (data.terminal && data.winners) {
+    wrap.append(h("div", { class: "gen-over" }, "Game over · winners: " + data.winners.map((w) => names[w]).join(", ")));
+  }
+  el.replaceChildren(wrap);
+}
+
+// "swap 4 10♣" read against the table: take the slot's card, put the hand card there.
+export function moveLabel(action, table) {
+  const m = /^swap (\d+) (\S+)$/.exec(action);
+  if (!m) return action === "done" ? "done: end my turn" : action;
+  const slot = Number(m[1]);
+  return `take ${table[slot - 1] ?? "?"} from slot ${slot}, put down ${m[2]}`;
+}
+
+export function renderMoves(el, data, ctx) {
+  const shown = genericMoves(el, data, ctx);
+  const view = data.table.views[String(data.human)] || Object.values(data.table.views)[0] || {};
+  for (const b of el.querySelectorAll("button[data-action]")) b.textContent = moveLabel(b.dataset.action, view.table || []);
+  return shown;
+}
