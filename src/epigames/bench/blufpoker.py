@@ -7,7 +7,12 @@ reasoning costs). A second table times P(cup ≥ bid | visible dice) by table lo
 the straightforward computation: enumerating the 216 ordered throws every time.
 
 Times are CPU seconds of this process (`time.process_time`), so "per core" holds even on
-a busy machine.
+a busy machine. Given the folder of seed programs (`--seed-programs DIR` or
+`EPIGAMES_SEED_PROGRAMS`), the report's program (`DIR/blufpoker-2020/run.py`, which needs
+seaborn and tkinter: set `EPIGAMES_SEED_PYTHON` to a Python that has them) runs in a
+subprocess for its configurations 1 (knowledge at every seat) and 2 (random/truthful/random,
+greedy/overbid/believe, knowledge), alternating with ours; both sides are timed on the wall
+clock around the loop of games and each ratio is of the medians.
 """
 
 from __future__ import annotations
@@ -15,10 +20,14 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from epigames.bench import seeds
+from epigames.bench.seeds import Report, SeedProgramError as SeedProgramError
 from epigames.games import play_match
 from epigames.games.blufpoker.dice import RANK_OF, SORTED
 from epigames.games.blufpoker.tables import P_AT_LEAST, PATTERNS, poker_odds
@@ -31,6 +40,18 @@ CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 REPORT_GAMES_PER_S = (123, 161)
 """The report's program, measured on this project's machines (from the issue)."""
+SEED_PROGRAM = Path("blufpoker-2020") / "run.py"
+#: The report's configurations run beside ours: (name, our line-up, the harness's options).
+SIDE_BY_SIDE: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("configuration 1", ("knowledge",) * 3, ("--p1", "knowledge", "--p2", "knowledge")),
+    ("configuration 2", CONFIGS[2][1], ()),
+)
+LABELS = {"configuration 1": "knowledge ×3", "configuration 2": "naive ×2 + knowledge"}
+#: What the issue asks of ours against the report's program, run side by side.
+GOAL = 20.0
+#: Our wall-clock games/s before issue 15's work (commit 981e02c, this bench's loop, load
+#: about 1), per configuration.
+BEFORE = {"configuration 1": 0.0, "configuration 2": 0.0}
 
 
 def games_per_second(players: tuple[str, ...], games: int) -> tuple[float, float]:
@@ -43,6 +64,22 @@ def games_per_second(players: tuple[str, ...], games: int) -> tuple[float, float
     for seed in range(games):
         moves += play_match("blufpoker", players, seed).moves
     return games / (time.process_time() - start), moves / games
+
+
+def seed_rate(harness: Path, games: int, seed: int, options: tuple[str, ...]) -> float:
+    """Run the report's program for `games` games; the games/s it prints.
+
+    Raises:
+        SeedProgramError: it fails, or prints no `N games in Ts = R games/s` for N games.
+    """
+    command = [seeds.seed_python(), str(harness), str(games), "--seed", str(seed), *options]
+    example = (
+        f"blufpoker-2020 [knowledge | knowledge | knowledge]: {games} games in 9.1s = 137 games/s"
+    )
+    hint = "; it needs seaborn and tkinter: set EPIGAMES_SEED_PYTHON to a Python with them"
+    return seeds.printed_rate(
+        command, harness, "2020 Blufpoker program", games, "games", example, hint
+    )
 
 
 def enumerate_at_least(visible: tuple[int, ...], rank: int) -> float:
@@ -64,8 +101,14 @@ def _time(fn: Callable[[tuple[int, ...], int], float], repeat: int) -> float:
     return (time.process_time() - start) / (repeat * len(queries))
 
 
-def run(console: Console, quick: bool = False) -> None:
-    """Print both tables."""
+def run(console: Console, quick: bool = False, seed_programs: Path | None = None) -> Report:
+    """Print the tables; with `seed_programs`, run the report's program beside ours."""
+    harness = (
+        None
+        if seed_programs is None
+        else seeds.find_harness(seed_programs, SEED_PROGRAM, "2020 Blufpoker program")
+    )
+    report = Report()
     games = 200 if quick else 2000
     table = Table(title=f"Blufpoker, one core, {games} games each", title_justify="left")
     for column in ("configuration", "games/s", "moves/game", "× baseline", "× report (161/s)"):
@@ -73,6 +116,7 @@ def run(console: Console, quick: bool = False) -> None:
     baseline = 0.0
     for label, players in CONFIGS:
         rate, moves = games_per_second(players, games)
+        report.rates.append((label, rate))
         baseline = baseline or rate
         table.add_row(
             f"{label}: {','.join(players)}",
@@ -92,6 +136,31 @@ def run(console: Console, quick: bool = False) -> None:
     probs.add_row("precomputed table", f"{lookup * 1e6:.3f}", f"{naive / lookup:,.0f}")
     console.print(probs)
     console.print(
-        "The report's program: 123–161 games/s (from the issue; not run here). "
-        "Ratios above are against the baseline rows measured in this run."
+        "× report: against 161 games/s, the report's program on the issue author's machine. "
+        "Other ratios are against the baseline rows measured in this run."
     )
+    if harness is None:
+        console.print(
+            "The report's program was not run: give --seed-programs DIR (or set "
+            f"EPIGAMES_SEED_PROGRAMS) with DIR/{SEED_PROGRAM.as_posix()}."
+        )
+        return report
+    rounds, ours_n, theirs_n = (1, 30, 10) if quick else (3, 3000, 1000)
+    for name, players, options in SIDE_BY_SIDE:
+        report.side.append(
+            seeds.side_by_side(
+                f"{name} ({LABELS[name]})",
+                partial(seeds.wall_rate, partial(play_match, "blufpoker", players), ours_n),
+                partial(seed_rate, harness, theirs_n, options=options),
+                rounds,
+                GOAL,
+                BEFORE[name],
+            )
+        )
+    seeds.print_side_by_side(
+        console,
+        f"Against the report's program: {rounds} alternating run(s) each, ours {ours_n} "
+        f"games a run, theirs {theirs_n}",
+        report.side,
+    )
+    return report

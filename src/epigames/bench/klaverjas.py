@@ -21,7 +21,6 @@ clock around the loop of hands (imports excluded), and the ratio is of the media
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import time
@@ -32,7 +31,12 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from epigames.bench.seeds import SeedProgramError as SeedProgramError, find_harness, printed_rate
+from epigames.bench.seeds import (
+    SeedProgramError as SeedProgramError,
+    find_harness,
+    load_note,
+    printed_rate,
+)
 from epigames.games import Match, play_match
 from epigames.games.klaverjas import KlaverjasView
 
@@ -206,18 +210,10 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         )
     console.print(side)
     verdict = "meets" if ratio >= GOAL else "misses"
-    load = _load()
+    load = load_note()
     console.print(
         f"Ours / 2017: {ratio:.1f}× ({verdict} the goal of ≥ {GOAL:.0f}×){load}. Both ran on "
         "this machine in this command; the 2017 program plays one deal a hand with its own "
         "(incomplete) inference on all four seats."
     )
     return report
-
-
-def _load() -> str:
-    try:
-        one, five, _ = os.getloadavg()
-    except OSError:
-        return ""
-    return f"; load average {one:.2f} (1 min), {five:.2f} (5 min)"

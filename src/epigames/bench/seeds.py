@@ -7,10 +7,18 @@ or `EPIGAMES_SEED_PROGRAMS`), runs N games in its own folder and prints a line s
 
 from __future__ import annotations
 
+import os
 import re
+import statistics
 import subprocess
-from collections.abc import Sequence
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
 
 from epigames.errors import InputError
 
@@ -88,3 +96,113 @@ def printed_rate(
             f"{first[:120]!r}; expected e.g. {example!r}"
         )
     return float(found.group(3))
+
+
+#: The Python that runs the seed programs when set (they need numpy, pygame, seaborn, mesa…).
+SEED_PYTHON_ENV = "EPIGAMES_SEED_PYTHON"
+
+
+def seed_python() -> str:
+    """The Python for the seed programs: `EPIGAMES_SEED_PYTHON`, else this one."""
+    return os.environ.get(SEED_PYTHON_ENV) or sys.executable
+
+
+@dataclass(frozen=True, slots=True)
+class SideBySide:
+    """One workload run alternately by ours and by a seed program, in one command.
+
+    Attributes:
+        label: the workload.
+        ours: our games/s per run (wall clock around the loop of games).
+        theirs: the seed program's printed games/s per run.
+        goal: the ratio the issue asks for.
+        before: our games/s on this workload before issue 15's work (a recorded constant,
+            measured the same way on the project's machine), 0 when none was recorded.
+    """
+
+    label: str
+    ours: tuple[float, ...]
+    theirs: tuple[float, ...]
+    goal: float
+    before: float = 0.0
+
+    @property
+    def ratio(self) -> float:
+        """Median of ours over median of theirs."""
+        return statistics.median(self.ours) / statistics.median(self.theirs)
+
+
+@dataclass(slots=True)
+class Report:
+    """What a benchmark's `run` measured (the tests read it; nothing asserts on its times).
+
+    Attributes:
+        rates: `(label, games/s)` of its first table, CPU time.
+        side: the runs beside the seed programs (empty when they were not given).
+    """
+
+    rates: list[tuple[str, float]] = field(default_factory=list)
+    side: list[SideBySide] = field(default_factory=list)
+
+
+def wall_rate(play: Callable[[int], object], games: int) -> float:
+    """Games/s of `play(seed)` for seeds 0..games-1 on the wall clock, as the seed
+    programs time theirs (a first game, untimed, keeps first-use costs out)."""
+    play(10**6)
+    start = time.perf_counter()
+    for seed in range(games):
+        play(seed)
+    return games / (time.perf_counter() - start)
+
+
+def side_by_side(
+    label: str,
+    ours: Callable[[], float],
+    theirs: Callable[[int], float],
+    rounds: int,
+    goal: float,
+    before: float = 0.0,
+) -> SideBySide:
+    """Run `ours()` and `theirs(seed)` alternately `rounds` times (seeds 1..rounds)."""
+    mine: list[float] = []
+    seeds: list[float] = []
+    for r in range(rounds):
+        mine.append(ours())
+        seeds.append(theirs(r + 1))
+    return SideBySide(label, tuple(mine), tuple(seeds), goal, before)
+
+
+def print_side_by_side(console: Console, title: str, rows: Sequence[SideBySide]) -> None:
+    """The table of side-by-side runs with their medians, ratios and goals, and the load."""
+    table = Table(title=title, title_justify="left")
+    columns = ("workload", "ours games/s", "seed program games/s", "ratio", "goal", "× before")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "workload" else "right")
+    for row in rows:
+        table.add_row(
+            row.label,
+            _rates(row.ours),
+            _rates(row.theirs),
+            f"{row.ratio:.1f}×",
+            f"≥ {row.goal:.0f}× {'met' if row.ratio >= row.goal else 'missed'}",
+            f"{statistics.median(row.ours) / row.before:.2f}" if row.before else "",
+        )
+    console.print(table)
+    console.print(
+        "Rates per run, median in brackets; both sides timed on the wall clock around the "
+        f"loop of games (imports excluded), alternating, in this command{load_note()}. "
+        "× before: our median over our recorded rate before issue 15's work."
+    )
+
+
+def _rates(rates: Sequence[float]) -> str:
+    return f"{', '.join(f'{x:,.1f}' for x in rates)} [{statistics.median(rates):,.1f}]"
+
+
+def load_note() -> str:
+    """'; load average …' for a note on timings, or '' where the system has none."""
+    try:
+        one, five, _ = os.getloadavg()
+    except OSError:
+        return ""
+    return f"; load average {one:.2f} (1 min), {five:.2f} (5 min)"
