@@ -16,6 +16,7 @@ from epigames.games import TERMINAL, Game, State
 from epigames.games.picture import HasPictures, KripkePicture
 from epigames.logic import Partition, parse
 from epigames.logic.syntax import atom_text, to_text
+from epigames.web.guide import Guide
 from epigames.web.session import Session, SessionError
 
 #: Most worlds a picture response carries (a Blufpoker cup can have thousands of rolls).
@@ -71,7 +72,7 @@ def player_label(game: Game, player: int) -> str:
 
 
 def log_entries(
-    session: Session, frame: int, perspective: int | None, since: int = 0
+    session: Session, frame: int, perspective: int | None, since: int = 0, guide: bool = False
 ) -> tuple[int, int, list[dict[str, Any]]]:
     """The log up to a frame as seen from a perspective: events and decisions interleaved.
 
@@ -84,6 +85,8 @@ def log_entries(
         The log's length, the index of the first entry returned (`since`, or later when
         the log has more than `MAX_LOG` entries after it), and the entries from there on:
         only those are turned into JSON, so stepping forward costs a few entries.
+        With `guide`, each entry carries `explain`: the entry in plain words
+        (`web.guide.Guide`), from what the perspective sees of it.
     """
     reveal = perspective is None
     if not reveal:
@@ -102,10 +105,12 @@ def log_entries(
     order.extend((True, k) for k in range(d, len(decisions)))
     start = max(0, min(since, len(order)), len(order) - MAX_LOG)
     entries: list[dict[str, Any]] = []
+    explainer = Guide(session.game.seat_names) if guide else None
     for is_decision, index in order[start:]:
         if is_decision:
             dec = decisions[index]
             show = reveal or (dec.thought_for is not None and perspective in dec.thought_for)
+            human = session.human == dec.seat
             entries.append(
                 {
                     "type": "decision",
@@ -114,9 +119,18 @@ def log_entries(
                     "action": dec.action,
                     "thought": dec.thought.text if show else "",
                     "thought_hidden": bool(dec.thought.text) and not show,
-                    "human": session.human == dec.seat,
+                    "human": human,
                 }
             )
+            if explainer is not None:
+                entries[-1]["explain"] = explainer.thought(
+                    dec.seat,
+                    dec.action,
+                    dec.thought.text,
+                    dec.thought.concluded,
+                    shown=show and bool(dec.thought.text),
+                    human=human,
+                )
         else:
             entry = events[index].to_dict()
             entries.append(
@@ -128,6 +142,8 @@ def log_entries(
                     "data": {k: v for k, v in entry.items() if k != "facts"},
                 }
             )
+            if explainer is not None:
+                entries[-1]["explain"] = explainer.event(events[index])
     return len(order), start, entries
 
 
@@ -149,7 +165,7 @@ def table(state: State, perspective: int | None) -> dict[str, Any]:
 
 
 def frame_json(
-    session: Session, frame: int, perspective: int | None, since: int = 0
+    session: Session, frame: int, perspective: int | None, since: int = 0, guide: bool = False
 ) -> dict[str, Any]:
     """Everything the client shows for one frame from one perspective.
 
@@ -158,12 +174,13 @@ def frame_json(
         frame: which frame.
         perspective: None (spectator) or a seat.
         since: log entries before this index are left out (the client has them).
+        guide: explain each log entry in plain words (the guided game).
     """
     frame = session.check_frame(frame)
     state = session.state_at(frame)
     game = session.game
     player = state.current_player
-    length, start, log = log_entries(session, frame, perspective, since)
+    length, start, log = log_entries(session, frame, perspective, since, guide)
     terminal = state.is_terminal()
     subjects = list(state.picture_subjects()) if isinstance(state, HasPictures) else []
     data: dict[str, Any] = {

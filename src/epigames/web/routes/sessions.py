@@ -127,11 +127,15 @@ def frame(
     store: Store,
     perspective: Perspective = None,
     since: Annotated[int, Query(ge=0)] = 0,
+    guide: bool = False,
 ) -> dict[str, Any]:
-    """One frame from a perspective (`spectator`, a seat number or a seat name)."""
+    """One frame from a perspective (`spectator`, a seat number or a seat name).
+
+    With `guide`, every log entry also says in plain words what it shows (`explain`).
+    """
     with store.using(sid) as session:
         seat = views.seen_as(session, perspective)
-        return views.frame_json(session, frame, seat, since)
+        return views.frame_json(session, frame, seat, since, guide)
 
 
 @router.post("/{sid}/moves")

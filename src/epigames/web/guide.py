@@ -1,0 +1,247 @@
+"""Plain words for the guided game: each event and each thought explained as it happens.
+
+Built from typed data only: an event's `facts` (`cards.fact_types`, the dice facts of
+Blufpoker, Kemps' `NoKemps`) and a thought's `text` and `concluded` facts; no text is
+parsed. `views.log_entries` adds an explanation to the entries a perspective may see, and
+to nothing else, so a guided seat learns no more than its log already tells it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import singledispatchmethod
+
+from epigames.cards.fact_types import (
+    Count,
+    Drew,
+    Holds,
+    HoldsAtLeastOne,
+    Lacks,
+    Moved,
+    Removed,
+    Reshuffled,
+)
+from epigames.games.blufpoker.dice import dice_text
+from epigames.games.blufpoker.events import (
+    Believes,
+    Calls,
+    Claims,
+    Cup,
+    Penalty,
+    Rolled,
+    Sees,
+    Visible,
+)
+from epigames.games.events import Event, Fact, GroupObservation, PrivateObservation
+from epigames.games.kemps.events import NoKemps, Places
+
+
+def _items(values: Iterable[object]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    texts = [str(v) for v in values]
+    if len(texts) <= 1:
+        return "".join(texts) or "nothing"
+    return f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def _run_key(fact: Holds | Lacks | Moved) -> tuple[type, int, int]:
+    """Facts with the same key read as one phrase over their cards."""
+    if isinstance(fact, Moved):
+        return (Moved, fact.src, fact.dst)
+    return (type(fact), fact.holder, -1)
+
+
+def _cards(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """Explains events and thoughts of one game in plain words.
+
+    Attributes:
+        names: the seats' display names; holders past the seats are the locations of
+            card games, in the order `kemps.events.Places` gives (the table first, as
+            Klaverjas's trick too).
+    """
+
+    names: tuple[str, ...]
+
+    def who(self, holder: int) -> str:
+        """A seat's name, or the location a holder index stands for."""
+        if 0 <= holder < len(self.names):
+            return self.names[holder]
+        places = Places.of(len(self.names))
+        where = {
+            places.table: "the table",
+            places.deck: "the deck",
+            places.discard: "the discard pile",
+            places.out: "the pile out of play",
+        }
+        return where.get(holder, f"place {holder}")
+
+    def hand(self, holder: int) -> str:
+        """Where a holder keeps cards: `West's hand`, `the table`."""
+        return f"{self.names[holder]}'s hand" if 0 <= holder < len(self.names) else self.who(holder)
+
+    # --- facts ----------------------------------------------------------------------
+
+    @singledispatchmethod
+    def fact(self, fact: object) -> str:
+        """One fact in words; a fact of a kind this guide does not know reads as its `str()`."""
+        return str(fact)
+
+    @fact.register
+    def _(self, fact: Holds) -> str:
+        return f"{self.who(fact.holder)} holds {fact.card}"
+
+    @fact.register
+    def _(self, fact: Lacks) -> str:
+        return f"{self.who(fact.holder)} does not hold {fact.card}"
+
+    @fact.register
+    def _(self, fact: HoldsAtLeastOne) -> str:
+        # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
+        # cards, which are not placed by it.
+        kinds = {getattr(card, "kind", None) for card in fact.cards}
+        if len(kinds) == 1 and None not in kinds:
+            return f"{self.who(fact.holder)} holds a card of kind {kinds.pop()}"
+        return f"{self.who(fact.holder)} holds at least one of {_items(fact.cards)}"
+
+    @fact.register
+    def _(self, fact: Count) -> str:
+        return f"{self.who(fact.holder)} has {_cards(fact.n)}"
+
+    @fact.register
+    def _(self, fact: Moved) -> str:
+        return f"{fact.card} goes from {self.hand(fact.src)} to {self.hand(fact.dst)}"
+
+    @fact.register
+    def _(self, fact: Removed) -> str:
+        return f"{_items(fact.cards)} leave the game"
+
+    @fact.register
+    def _(self, fact: Reshuffled) -> str:
+        return f"the cards of {self.who(fact.src)} are shuffled into {self.who(fact.dst)}"
+
+    @fact.register
+    def _(self, fact: Drew) -> str:
+        return f"{self.who(fact.holder)} draws {_cards(fact.n)} face down from {self.who(fact.src)}"
+
+    @fact.register
+    def _(self, fact: NoKemps) -> str:
+        return f"{self.who(fact.holder)}'s four cards are not four of a kind"
+
+    @fact.register
+    def _(self, fact: Rolled) -> str:
+        dice = "1 die" if fact.count == 1 else f"{fact.count} dice"
+        return f"{self.who(fact.seat)} rolled {dice} under the cup (unseen by the others)"
+
+    @fact.register
+    def _(self, fact: Sees) -> str:
+        return f"{self.who(fact.seat)} has seen {fact.roll} under the cup"
+
+    @fact.register
+    def _(self, fact: Visible) -> str:
+        if not fact.dice:
+            return "no dice lie outside the cup"
+        return f"{dice_text(fact.dice)} lie outside the cup for all to see"
+
+    @fact.register
+    def _(self, fact: Claims) -> str:
+        return f"{self.who(fact.seat)} claims the cup holds {fact.roll}, which may be a bluff"
+
+    @fact.register
+    def _(self, fact: Cup) -> str:
+        return f"the cup holds {fact.roll}"
+
+    @fact.register(Believes)
+    @fact.register(Calls)
+    def _(self, fact: Believes | Calls) -> str:
+        verb = "believes" if isinstance(fact, Believes) else "does not believe"
+        return f"{self.who(fact.seat)} {verb} {self.who(fact.bidder)}'s {fact.roll}"
+
+    @fact.register
+    def _(self, fact: Penalty) -> str:
+        n = "1 penalty" if fact.count == 1 else f"{fact.count} penalties"
+        return f"{self.who(fact.seat)} now has {n}"
+
+    def facts(self, facts: Sequence[Fact]) -> str:
+        """Facts in words; a run of cards one seat holds, lacks or moves reads as one phrase."""
+        phrases: list[str] = []
+        run: list[Holds | Lacks | Moved] = []
+
+        def flush() -> None:
+            if len(run) > 1:
+                cards = _items(f.card for f in run)
+                first = run[0]
+                if isinstance(first, Moved):
+                    phrases.append(
+                        f"{cards} go from {self.hand(first.src)} to {self.hand(first.dst)}"
+                    )
+                else:
+                    verb = "holds" if isinstance(first, Holds) else "does not hold"
+                    phrases.append(f"{self.who(first.holder)} {verb} {cards}")
+            elif run:
+                phrases.append(self.fact(run[0]))
+            run.clear()
+
+        for fact in facts:
+            if not isinstance(fact, Holds | Lacks | Moved):
+                flush()
+                phrases.append(self.fact(fact))
+                continue
+            if run and _run_key(run[0]) != _run_key(fact):
+                flush()
+            run.append(fact)
+        flush()
+        return "; ".join(phrases)
+
+    # --- events and thoughts ----------------------------------------------------------
+
+    def event(self, event: Event) -> str:
+        """What an event shows, and to whom: everyone learns a public one's facts."""
+        told = self.facts(event.facts)
+        if event.public:
+            who = "Now everyone knows"
+        elif isinstance(event, PrivateObservation):
+            who = f"Only {self.who(event.seat)} sees this and knows"
+        elif isinstance(event, GroupObservation):
+            who = f"Only {_items(self.who(s) for s in sorted(event.seats))} see this and know"
+        else:
+            who = "Some seats see this and know"
+        return f"{event.text} {who}: {told}." if told else event.text
+
+    def thought(
+        self,
+        seat: int,
+        action: str,
+        text: str,
+        concluded: Sequence[Fact],
+        *,
+        shown: bool,
+        human: bool,
+    ) -> str:
+        """Why a seat made its move, if this perspective may read its thought.
+
+        Args:
+            seat: who moved.
+            action: the move's text.
+            text: the thought's sentence.
+            concluded: the facts the strategy concluded and acted on.
+            shown: whether the perspective may read the thought; when not, the
+                explanation says only that it is hidden and why.
+            human: the move was a person's.
+        """
+        name = self.who(seat)
+        if human:
+            return f"{name} (you) chose {action}."
+        if not shown:
+            return (
+                f"{name} chose {action}. Its reasons name cards or dice you cannot see, "
+                "so they stay hidden from you."
+            )
+        said = f" It thinks: “{text}”" if text else ""
+        knew = f" What it concluded and acted on: {self.facts(concluded)}." if concluded else ""
+        return f"{name} chose {action}.{said}{knew}"
