@@ -1,4 +1,4 @@
-"""`epigames ask`: a formula about card holders at a step of a seeded match; errors."""
+"""`epigames ask`: a formula about card holders or dice at a step of a seeded match; errors."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_answers_as_the_library_does(capsys: pytest.CaptureFixture[str]) -> None
     answer = ask(match_at(GAME, ["random"] * 4, 1, 5).state, text)
     lines = out.splitlines()
     assert lines[1].endswith(": true" if answer.value else ": false")
-    assert f"public information: {answer.deals}" in out
+    assert f"deals consistent with the public information: {answer.worlds}" in out
 
 
 def test_names_the_seats_that_know(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,6 +40,17 @@ def test_players_replay_the_same_match(capsys: pytest.CaptureFixture[str]) -> No
     assert out.splitlines()[1].endswith(": true" if value else ": false")
 
 
+def test_dice(capsys: pytest.CaptureFixture[str]) -> None:
+    formula = "K_Ann ~cup_111 & ~K_Ann cup_551"
+    code, out, _ = run(["ask", "blufpoker", "--seed", "1", "--at", "3", formula], capsys)
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        "K_Ann ~cup_111 & ~K_Ann cup_551: true",
+        "known by: Ann, Bob, Cas",
+        "rolls consistent with the public information: 11",
+    ]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -52,7 +63,8 @@ def test_players_replay_the_same_match(capsys: pytest.CaptureFixture[str]) -> No
         ([GAME, "K_7 holds(0, A♥)"], "unknown seat '7'"),
         ([GAME, "K_1 (holds(0, A♥) &"], "unexpected end of input"),
         ([GAME, "p"], "unknown atom 'p'"),
-        (["blufpoker", "top"], "blufpoker has no cards"),
+        (["blufpoker", "holds(0, A♥)"], "unknown atom 'holds(0, A♥)' for blufpoker; its atoms"),
+        ([GAME, "cup_653"], "unknown atom 'cup_653'; atoms name who holds a card"),
         ([GAME, "--players", "random,,random,random", "top"], "empty name"),
     ],
 )

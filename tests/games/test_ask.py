@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
 
 from epigames.cards import CardKnowledge
+from epigames.cards.errors import UnknownCardError
 from epigames.cards.symbolic import CardStructure
+from epigames.errors import UnknownAgentError
 from epigames.games import Match, load_game
-from epigames.games.ask import StepError, ask, match_at, true_deal
+from epigames.games.ask import StepError, UnknownAtomError, ask, match_at, true_deal
+from epigames.games.blufpoker.actions import Believe, RollDice
+from epigames.games.blufpoker.dice import Roll
+from epigames.games.blufpoker.knowledge import cup_model
+from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
@@ -77,7 +84,7 @@ def test_ask_answers_the_issue_example_and_who_knows() -> None:
     cards = CardStructure.from_knowledge(knowledge)
     deal = true_deal(state, knowledge)
     assert answer.value == cards.holds(answer.formula, deal)
-    assert answer.deals == cards.count_deals()
+    assert answer.worlds == cards.count_deals() and answer.kind == "deals"
     # Every seat knows its own cards, and only the holder knows it holds a card it hides.
     hand = state.observation(3).knowledge.hand
     card = knowledge.layout.cards[hand.bit_length() - 1]
@@ -95,7 +102,81 @@ def test_steps_replay_the_match_as_play_does() -> None:
         match_at("kwartet(players=3,kinds=3)", ["random"] * 3, 4, moves + 1)
 
 
-def test_blufpoker_is_refused_with_a_message() -> None:
-    match = match_at("blufpoker", ["random"] * 3, 0, 0)
-    with pytest.raises(ValueError, match="blufpoker has no cards"):
-        ask(match.state, "holds(0, A♥)")
+def _rerolls(before: Roll, count: int) -> set[Roll]:
+    """Every roll that rerolling `count` of the dice of `before` can give (by brute force)."""
+    return {
+        Roll.of([before.dice[i] for i in kept] + list(faces))
+        for kept in itertools.combinations(range(3), 3 - count)
+        for faces in itertools.product(range(1, 7), repeat=count)
+    }
+
+
+def test_dice_answers_are_exact_while_the_cup_is_rolled() -> None:
+    """A seat's possible rolls: one roll it saw, else what rerolling can make of the cup it
+    could tell before the turn; `ask` at the true roll agrees with each seat's `knows`."""
+    names = load_game("blufpoker").seat_names
+    rolled_states = 0
+    for seed in range(3):
+        match = match_at("blufpoker", ["random"] * 3, seed, 0)
+        before: list[set[Roll]] = []
+        count = 0
+        for _ in range(40):
+            state = match.state
+            assert isinstance(state, BlufpokerState)
+            views = [state.observation(s) for s in range(3)]
+            board = views[0].board
+            truth = board.known or state.cup
+            assert truth is not None
+            if isinstance(match.transcript[-1].action if match.transcript else None, Believe):
+                before, count = [set(v.knowledge.worlds()) for v in views], 0
+            for seat, view in enumerate(views):
+                cup = cup_model(view.board, view.log, names)
+                world = cup.world_of(seat, view.log, view.knowledge.known)
+                block = cup.model.relations[names[seat]].block
+                here = block[cup.model.worlds.index(world)]
+                possible = {
+                    Roll.parse(w.rpartition(">")[2])
+                    for w, b in zip(cup.model.worlds, block, strict=True)
+                    if b == here
+                }
+                if not board.rolling:
+                    expected = set(view.knowledge.worlds())
+                elif seat == state.holder:
+                    expected = {truth}
+                else:
+                    expected = set().union(*(_rerolls(p, count) for p in before[seat]))
+                assert possible == expected, (seed, seat, state.phase)
+                knows = view.knowledge.knows(fm.Atom(f"cup_{truth}"))
+                assert knows == (len(possible) == 1)
+            f = fm.K(names[1], fm.Atom(f"atleast_{truth}"))
+            answer = ask(state, f)
+            assert answer.value == (answer.kind == "rolls" and 1 in answer.knowers)
+            assert answer.knowers == tuple(s for s in range(3) if views[s].knowledge.knows(f))
+            rolled_states += board.rolling
+            if match.over:
+                break
+            entry = match.step()
+            count += len(entry.action.dice) if isinstance(entry.action, RollDice) else 0
+            match.run_chance()
+    assert rolled_states > 5
+
+
+def test_dice_atoms_and_card_atoms_are_told_apart() -> None:
+    dice = match_at("blufpoker", ["random"] * 3, 1, 3).state
+    with pytest.raises(UnknownAtomError, match="atoms are about the roll under the cup: cup_653"):
+        ask(dice, "holds(0, A♥)")
+    with pytest.raises(UnknownAtomError, match=r"'cup_356'.*did you mean 653"):
+        ask(dice, "cup_356")
+    with pytest.raises(UnknownAgentError, match="unknown seat 'Dee'"):
+        ask(dice, "K_Dee cup_653")
+    cards = match_at("kwartet(players=3,kinds=3)", ["random"] * 3, 1, 0).state
+    with pytest.raises(UnknownCardError, match="unknown atom 'cup_653'; atoms name who holds"):
+        ask(cards, "cup_653")
+
+
+def test_dice_nested_formula_at_an_opening_reroll() -> None:
+    # Seed 1, step 3: Bob opened 551 in public, Cas believed and rerolled one die.
+    answer = ask(match_at("blufpoker", ["random"] * 3, 1, 3).state, "K_0 ~cup_111 & K_2 cup_551")
+    # Everyone knows two of 5 5 1 stayed (11 rolls are possible, 111 is not), and Ann
+    # knows that; only Cas, who saw the cup, knows it all.
+    assert (answer.value, answer.knowers, answer.worlds) == (True, (2,), 11)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 from epigames.cards.errors import UnknownCardError
@@ -29,7 +29,7 @@ from epigames.cards.formulas import holds_atom
 from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
-from epigames.errors import InputError, UnknownAgentError
+from epigames.errors import InputError
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.symbolic.bdd import Manager, Node
@@ -183,17 +183,7 @@ class CardStructure:
         Raises:
             UnknownAgentError: no such seat.
         """
-        players = sorted(self.layout.players)
-        names = [self.layout.holders[p] for p in players]
-        if name.isdigit() and int(name) in players:
-            return self.layout.holders[int(name)]
-        for n in names:
-            if n.lower() == name.lower():
-                return n
-        raise UnknownAgentError(
-            f"unknown seat {name!r} in the formula; choose {players[0]}..{players[-1]} "
-            f"or one of: {', '.join(names)}"
-        )
+        return fm.named_agent([self.layout.holders[p] for p in sorted(self.layout.players)], name)
 
     def literal(self, name: str) -> tuple[int, int]:
         """The ``(card index, holder index)`` of an atom ``holds(holder, card)``.
@@ -241,32 +231,7 @@ class CardStructure:
             key = self.literal(name)
             canon = self.atom.get(key)
             names[name] = fm.Bot() if canon is None else fm.Atom(canon)
-        return self._rename(formula, names)
-
-    def _rename(self, f: Formula, names: Mapping[str, Formula]) -> Formula:
-        if isinstance(f, fm.Atom):
-            return names[f.name]
-        if isinstance(f, (fm.Top, fm.Bot)):
-            return f
-        if isinstance(f, fm.Quantified):
-            raise InputError(f"card formulas have no quantifiers: {f}")
-        if isinstance(f, fm.Not):
-            return fm.Not(self._rename(f.arg, names))
-        if isinstance(f, fm.NAry):
-            return type(f)(tuple(self._rename(a, names) for a in f.args))
-        if isinstance(f, fm.Binary):
-            return type(f)(self._rename(f.left, names), self._rename(f.right, names))
-        if isinstance(f, fm.Knowledge):
-            return type(f)(self.agent(f.agent), self._rename(f.arg, names))
-        if isinstance(f, fm.GroupKnowledge):
-            members = tuple(self.agent(a) for a in f.group)
-            return replace(f, group=members, arg=self._rename(f.arg, names))
-        if isinstance(f, fm.Announce):
-            told = None if f.group is None else tuple(self.agent(a) for a in f.group)
-            return fm.Announce(
-                self._rename(f.pre, names), self._rename(f.post, names), told, f.whether, f.diamond
-            )
-        raise TypeError(f"not a formula: {f!r}")
+        return fm.rename(formula, names.__getitem__, self.agent)
 
     # --- answers ----------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""`epigames ask GAME --seed S --at STEP FORMULA`: a formula about card holders in a match."""
+"""`epigames ask GAME --seed S --at STEP FORMULA`: a formula about card holders or dice."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import typer
 
 from epigames.errors import InputError
 from epigames.games import load_game
-from epigames.games.ask import ask as ask_state, match_at
+from epigames.games.ask import DICE_ATOMS, ask as ask_state, match_at
 
 #: More decisions than any match of the registered games makes within its caps.
 MAX_STEP = 10_000_000
@@ -24,8 +24,10 @@ def ask(
     formula: Annotated[
         str,
         typer.Argument(
-            help="An epistemic formula over holds(HOLDER, CARD) atoms, seats by number or "
-            "name, e.g. 'K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)'."
+            help="An epistemic formula, seats by number or name. Card games: atoms "
+            "holds(HOLDER, CARD), e.g. 'K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)'. "
+            f"Blufpoker: atoms {DICE_ATOMS}, e.g. 'K_Bob atleast_431 & ~K_Cas "
+            "K_Bob atleast_431'."
         ),
     ],
     seed: Annotated[
@@ -51,11 +53,12 @@ def ask(
         ),
     ] = "",
 ) -> None:
-    """Replay a seeded match to a step and answer a formula about who holds which card.
+    """Replay a seeded match to a step and answer a formula about its cards or dice.
 
-    Prints whether the formula is true in the true deal and which seats know it, from the
-    deals consistent with the public information (each seat sees its own hand). Exact:
-    the formula is model checked on a knowledge structure (BDDs), for any deck size.
+    Prints whether the formula is true in the true deal (or roll) and which seats know it,
+    from the deals (rolls) consistent with the public information and each seat's own
+    observations (its hand; what it saw under the cup). Exact: card formulas are model
+    checked on a knowledge structure (BDDs), dice formulas on the cup's Kripke model.
     """
     loaded = load_game(game)
     names = [n.strip() for n in players.split(",")] if players.strip() else []
@@ -69,4 +72,4 @@ def ask(
     typer.echo(f"{answer.formula}: {'true' if answer.value else 'false'}")
     knowers = ", ".join(seats[s] for s in answer.knowers) or "no seat"
     typer.echo(f"known by: {knowers}")
-    typer.echo(f"deals consistent with the public information: {answer.deals}")
+    typer.echo(f"{answer.kind} consistent with the public information: {answer.worlds}")

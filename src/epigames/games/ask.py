@@ -1,10 +1,11 @@
-"""Any epistemic formula about card holders on any state of a card game, answered exactly.
+"""Any epistemic formula about card holders or dice on any game state, answered exactly.
 
-`ask(state, formula)` translates the state's public information into a knowledge
-structure (`cards.symbolic.CardStructure`) and evaluates the formula at the true deal;
-`match_at(game, strategies, seed, step)` replays a seeded match to the state after a
-number of decisions, as `epigames play` plays it. Card games only: Blufpoker's dice have
-no structure yet.
+`ask(state, formula)` translates the state's public information into a model and
+evaluates the formula at the true state: for the card games a knowledge structure
+(`cards.symbolic.CardStructure`, atoms ``holds(holder, card)``), for Blufpoker the cup's
+exact Kripke model (`blufpoker.knowledge.cup_model`, atoms ``cup_653`` and
+``atleast_653``). `match_at(game, strategies, seed, step)` replays a seeded match to the
+state after a number of decisions, as `epigames play` plays it.
 """
 
 from __future__ import annotations
@@ -16,16 +17,36 @@ from epigames.cards import CardKnowledge
 from epigames.cards.public import UNKNOWN
 from epigames.cards.symbolic import CardStructure, card_formula
 from epigames.errors import InputError
+from epigames.games.blufpoker.dice import Roll, RollError
+from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
+from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.core import Game, State
 from epigames.games.match import Match
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
-__all__ = ["Answer", "StepError", "ask", "card_structure", "match_at", "true_deal"]
+__all__ = [
+    "DICE_ATOMS",
+    "Answer",
+    "StepError",
+    "UnknownAtomError",
+    "ask",
+    "card_structure",
+    "dice_formula",
+    "match_at",
+    "true_deal",
+]
+
+#: What Blufpoker's atoms say, for help and messages.
+DICE_ATOMS = "cup_653 (the cup holds 653) and atleast_653 (it holds 653 or higher)"
 
 
 class StepError(InputError):
     """A step outside the match, or a state whose cards have no knowledge yet."""
+
+
+class UnknownAtomError(InputError):
+    """An atom that is not one of the game's (a card atom on dice, or a malformed one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,26 +55,28 @@ class Answer:
 
     Attributes:
         formula: the formula asked, as given.
-        value: whether it is true at the true deal.
+        value: whether it is true at the true deal (or roll).
         knowers: the seats that know it (K_seat formula holds).
-        deals: how many deals are consistent with the public information.
+        worlds: how many deals (or rolls) are consistent with the public information.
+        kind: what the worlds are: ``"deals"`` or ``"rolls"``.
     """
 
     formula: Formula
     value: bool
     knowers: tuple[int, ...]
-    deals: int
+    worlds: int
+    kind: str = "deals"
 
 
-def _knowledge(state: State, seat: int) -> CardKnowledge:
+def _knowledge(state: State) -> CardKnowledge:
     try:
-        knowledge = state.observation(seat).knowledge
+        knowledge = state.observation(0).knowledge
     except ValueError as exc:  # before a deal is over
         raise StepError(f"no card knowledge at this point: {exc}") from None
     if not isinstance(knowledge, CardKnowledge):
         raise InputError(
-            f"{state.game.name} has no cards: 'ask' answers formulas about card holders "
-            "(kwartet, klaverjas, kemps)"
+            f"{state.game.name} has no cards: a card structure is built for kwartet, "
+            "klaverjas and kemps"
         )
     return knowledge
 
@@ -64,7 +87,7 @@ def card_structure(state: State) -> CardStructure:
     Raises:
         InputError: the game has no cards; StepError: no deal is over yet.
     """
-    return CardStructure.from_knowledge(_knowledge(state, 0))
+    return CardStructure.from_knowledge(_knowledge(state))
 
 
 def true_deal(state: State, knowledge: CardKnowledge) -> tuple[int, ...]:
@@ -87,19 +110,23 @@ def true_deal(state: State, knowledge: CardKnowledge) -> tuple[int, ...]:
 
 
 def ask(state: State, formula: Formula | str) -> Answer:
-    """The formula's truth at the true deal of a card game state, and who knows it.
+    """The formula's truth at the true deal (or roll) of a game state, and who knows it.
 
     Args:
-        state: a state of Kwartet, Klaverjas or Kemps after a deal.
+        state: a state of Kwartet, Klaverjas or Kemps after a deal, or of Blufpoker
+            after the first roll.
         formula: a `Formula` or its text; ``holds(h, c)`` atoms need no quotes.
 
     Raises:
         FormulaSyntaxError: bad formula text.
         UnknownCardError, UnknownAgentError: a card, holder or seat the game has not.
-        InputError: not a card game; StepError: no deal yet.
+        UnknownAtomError: an atom that is not one of Blufpoker's.
+        InputError: no cards or dice; StepError: no deal or roll yet.
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
-    knowledge = _knowledge(state, 0)
+    if isinstance(state, BlufpokerState):
+        return _ask_dice(state, f)
+    knowledge = _knowledge(state)
     cards = CardStructure.from_knowledge(knowledge)
     cards.canonical(f)  # a bad name is reported before the structure is built
     deal = true_deal(state, knowledge)
@@ -108,6 +135,46 @@ def ask(state: State, formula: Formula | str) -> Answer:
         seat for seat in range(state.game.num_players) if cards.holds(fm.K(str(seat), f), deal)
     )
     return Answer(f, value, knowers, cards.count_deals())
+
+
+def dice_formula(formula: Formula, seats: Sequence[str]) -> Formula:
+    """A Blufpoker formula with seats by name (given by number or any case) and atoms checked.
+
+    Raises:
+        UnknownAtomError: an atom other than ``cup_XYZ`` or ``atleast_XYZ`` of a roll.
+        UnknownAgentError: no such seat.
+    """
+
+    def atom(name: str) -> Formula:
+        kind, _, roll = name.partition("_")
+        if kind not in ("cup", "atleast") or not roll:
+            raise UnknownAtomError(
+                f"unknown atom {name!r} for blufpoker; its atoms are about the roll under "
+                f"the cup: {DICE_ATOMS}"
+            )
+        try:
+            return fm.Atom(f"{kind}_{Roll.parse(roll)}")
+        except RollError as exc:
+            raise UnknownAtomError(f"unknown atom {name!r}: {exc}") from None
+
+    return fm.rename(formula, atom, lambda name: fm.named_agent(seats, name))
+
+
+def _ask_dice(state: BlufpokerState, formula: Formula) -> Answer:
+    seats = state.game.seat_names
+    f = dice_formula(formula, seats)
+    view = state.observation(0)
+    # In the poker phase the open dice are what is asked about (public), as in the picture.
+    now = view.board.known or state.cup
+    if now is None:
+        raise StepError("no die has been rolled yet: there is no cup to ask about")
+    cup = cup_model(view.board, view.log, seats)
+    before = seen_before_turn(state.observation(state.holder).log) if cup.turn >= 0 else None
+    world = cup.world(before, now)
+    value = cup.model.holds(f, world)
+    knowers = tuple(s for s, name in enumerate(seats) if cup.model.holds(fm.K(name, f), world))
+    rolls = {w.rpartition(">")[2] for w in cup.model.worlds}
+    return Answer(formula, value, knowers, len(rolls), "rolls")
 
 
 def match_at(game: Game | str, strategies: Sequence[str], seed: int, step: int) -> Match:

@@ -9,12 +9,12 @@ themselves here (`install_renderers`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import ClassVar, TypeVar
 
-from epigames.errors import InputError
+from epigames.errors import InputError, UnknownAgentError
 
 Group = tuple[str, ...]
 
@@ -468,6 +468,52 @@ def substitute(f: Formula, mapping: dict[str, Formula]) -> Formula:
         return Announce(
             substitute(f.pre, mapping), substitute(f.post, mapping), f.group, f.whether, f.diamond
         )
+    raise TypeError(f"not a formula: {f!r}")
+
+
+def named_agent(agents: Sequence[str], name: str) -> str:
+    """The agent given by its index in `agents` or by its name (any case).
+
+    Raises:
+        UnknownAgentError: neither.
+    """
+    if name.isdigit() and int(name) < len(agents):
+        return agents[int(name)]
+    for agent in agents:
+        if agent.lower() == name.lower():
+            return agent
+    raise UnknownAgentError(
+        f"unknown seat {name!r} in the formula; choose 0..{len(agents) - 1} "
+        f"or one of: {', '.join(agents)}"
+    )
+
+
+def rename(f: Formula, atom: Callable[[str], Formula], agent: Callable[[str], str]) -> Formula:
+    """The formula with every atom replaced by `atom(name)` and every agent by `agent(name)`.
+
+    Raises:
+        InputError: a quantified formula (its bound variables are atoms too).
+    """
+    if isinstance(f, Atom):
+        return atom(f.name)
+    if isinstance(f, (Top, Bot)):
+        return f
+    if isinstance(f, Quantified):
+        raise InputError(f"this formula may have no quantifiers: {f}")
+    if isinstance(f, Not):
+        return Not(rename(f.arg, atom, agent))
+    if isinstance(f, NAry):
+        return type(f)(tuple(rename(a, atom, agent) for a in f.args))
+    if isinstance(f, Binary):
+        return type(f)(rename(f.left, atom, agent), rename(f.right, atom, agent))
+    if isinstance(f, Knowledge):
+        return type(f)(agent(f.agent), rename(f.arg, atom, agent))
+    if isinstance(f, GroupKnowledge):
+        return replace(f, group=tuple(agent(a) for a in f.group), arg=rename(f.arg, atom, agent))
+    if isinstance(f, Announce):
+        told = None if f.group is None else tuple(agent(a) for a in f.group)
+        pre, post = rename(f.pre, atom, agent), rename(f.post, atom, agent)
+        return Announce(pre, post, told, f.whether, f.diamond)
     raise TypeError(f"not a formula: {f!r}")
 
 

@@ -15,15 +15,29 @@ every world is possible and no probability is defined until the holder stops.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from epigames.errors import EpigamesError, InputError
-from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
-from epigames.games.blufpoker.events import Believed, DiceRolled, Opened
+from epigames.games.blufpoker.dice import (
+    RANK_OF,
+    RANKS,
+    ROLLS,
+    Dice,
+    Roll,
+    dice_text,
+    minus,
+    multisets,
+    sort_dice,
+)
+from epigames.games.blufpoker.events import Believed, CupSeen, DiceRolled, Opened
+from epigames.games.blufpoker.records import Board
 from epigames.games.blufpoker.tables import (
     CONSISTENT,
     P_AT_LEAST,
@@ -32,11 +46,11 @@ from epigames.games.blufpoker.tables import (
     exact_world,
 )
 from epigames.games.events import Event
-from epigames.logic import Formula, KripkeModel
+from epigames.logic import Formula, KripkeModel, formula as fm
 from epigames.logic.picture import KripkePicture
+from epigames.logic.relations import AnyRelation, Partition
 
 if TYPE_CHECKING:
-    from epigames.games.blufpoker.records import Board
     from epigames.games.blufpoker.rules import BlufpokerState
     from epigames.games.blufpoker.views import BlufpokerView
 
@@ -122,15 +136,19 @@ class CupKnowledge:
         return {} if self.known is None else {"cup": str(self.known)}
 
     def knows(self, formula: Formula) -> bool:
-        """Whether the formula holds at every roll this seat considers possible.
+        """Whether the formula holds at every world this seat considers possible.
 
-        Atoms are those of the cup's picture (`cup_653`, `atleast_653`); formulas about
-        the other seats' knowledge are read in the seat's picture.
+        Atoms are those of the cup's picture (`cup_653`, `atleast_653`), seats are named
+        as in the game; formulas about the other seats' knowledge (``K_Bob cup_653``) are
+        read in the exact model of the public record (`cup_model`), at the worlds this
+        seat's own observations leave open.
         """
-        model = self.picture("cup").model
-        truth = model.truth_set(formula)
-        index = {w: i for i, w in enumerate(model.worlds)}
-        return all(truth[index[str(ROLLS[r])]] for r in self.world_ranks())
+        view = self.view
+        if view is None:
+            raise InputError("public cup knowledge has no seat whose knowledge to ask")
+        cup = cup_model(view.board, view.log, view.game.seat_names)
+        world = cup.world_of(view.seat, view.log, self.known)
+        return cup.model.holds(fm.K(view.game.seat_names[view.seat], formula), world)
 
     # --- belief ----------------------------------------------------------------------
 
@@ -234,11 +252,6 @@ def _check_subject(subject: str) -> None:
 # --- the Kripke picture ------------------------------------------------------------
 
 
-def world_atoms(roll: Roll) -> list[str]:
-    """Atoms true in a world: `cup_653` (the roll) and `atleast_XYZ` for every roll ≤ it."""
-    return [f"cup_{roll}", *(f"atleast_{ROLLS[r]}" for r in range(roll.rank + 1))]
-
-
 def cup_knowers(log: Sequence[Event]) -> frozenset[int]:
     """The seats that know the cup's current roll, read from public events only.
 
@@ -259,6 +272,139 @@ def cup_knowers(log: Sequence[Event]) -> frozenset[int]:
             knowers.add(event.seat)
             break
     return frozenset(knowers)
+
+
+@dataclass(frozen=True, eq=False)
+class CupModel:
+    """The cup's exact S5 model of the public record: every seat's knowledge of the roll.
+
+    Once the holder stops rolling, a world is a roll (the picture's worlds: the rolls
+    consistent with the dice outside, or the public roll), and the seats that looked at
+    the cup (`cup_knowers`) tell every world apart. While the holder rolls, the others
+    know how many dice it rolled but not which, so what a seat knows depends on the cup
+    before the turn: a world is then ``before>now``, a roll the turn started from (the
+    rolls the public record allowed then) and a roll that rerolling that many of its
+    dice can give. The holder tells every world apart; the seats that saw the cup before
+    the turn (the last roller and the holder) tell the rolls before apart.
+
+    Attributes:
+        model: the model; atoms `cup_653` and `atleast_653` are about the roll now.
+        turn: the position in the public log of the `Believed` that started the turn
+            being rolled, or -1 when nobody is rolling.
+    """
+
+    model: KripkeModel
+    turn: int = -1
+
+    def world(self, before: Roll | None, now: Roll) -> str:
+        """The name of the world whose cup holds `now` (after `before`, while rolling)."""
+        return str(now) if self.turn < 0 else f"{before}>{now}"
+
+    def world_of(self, seat: int, log: Sequence[Event], known: Roll | None) -> str:
+        """A world the seat's own observations (its `log`, the roll it `known`s) allow.
+
+        Every world the seat cannot tell from it is one it considers possible, so the
+        seat knows a formula exactly when ``K_seat formula`` holds there.
+        """
+        if self.turn < 0:
+            return str(known) if known is not None else self.model.worlds[0]
+        before = seen_before_turn(log)
+        prefix = f"{before}>"
+        if known is not None:
+            return self.world(before, known)
+        if before is not None:
+            for w in self.model.worlds:
+                if w.startswith(prefix):
+                    return w
+        return self.model.worlds[0]
+
+
+def seen_before_turn(log: Sequence[Event]) -> Roll | None:
+    """The last roll a seat saw (or that was announced) before the rolls of the turn under way."""
+    start = max(i for i, e in enumerate(log) if type(e) is Believed)
+    seen: Roll | None = None
+    for i, event in enumerate(log):
+        if isinstance(event, DiceRolled) and i > start:
+            break
+        if isinstance(event, Opened | CupSeen):
+            seen = event.roll
+    return seen
+
+
+def rerolled(before: Roll, count: int) -> frozenset[int]:
+    """The ranks of the rolls that rerolling `count` of `before`'s dice can give."""
+    kept = {
+        minus(before.dice, sort_dice(out)) for out in itertools.combinations(before.dice, count)
+    }
+    return frozenset(RANK_OF[sort_dice(k + new)] for k in kept for new in multisets(count))
+
+
+def cup_model(board: Board, log: Sequence[Event], names: Sequence[str]) -> CupModel:
+    """The cup's exact model of the public record (see `CupModel`).
+
+    Args:
+        board: the public board now.
+        log: the events of any seat's log (only the public ones are read).
+        names: the seats' names (the model's agents).
+
+    Raises:
+        InputError: no die has been rolled yet.
+    """
+    if not board.round:
+        raise InputError("no die has been rolled yet: the cup has no model")
+    public = [e for e in log if e.public]
+    if not board.rolling:
+        knowers = cup_knowers(public)
+        ranks = CupKnowledge(-1, board.visible, board.known, False, None).world_ranks()
+        worlds = [str(ROLLS[r]) for r in ranks]
+        return CupModel(_cup_kripke(worlds, ranks, names, lambda s, w: w if s in knowers else ""))
+    turn = max(i for i, e in enumerate(public) if type(e) is Believed)
+    started = public[turn]
+    assert isinstance(started, Believed)
+    holder = started.seat
+    count = sum(e.count for e in public[turn:] if isinstance(e, DiceRolled))
+    start = Board.start(len(names))
+    for event in public[:turn]:
+        start = start.absorb(event)
+    looked = cup_knowers(public[: turn + 1])
+    pairs = [
+        (b, r)
+        for b in CupKnowledge(-1, start.visible, start.known, False, None).world_ranks()
+        for r in sorted(rerolled(ROLLS[b], count))
+    ]
+    worlds = [f"{ROLLS[b]}>{ROLLS[r]}" for b, r in pairs]
+
+    def block(seat: int, world: str) -> str:
+        if seat == holder:
+            return world
+        return world.split(">")[0] if seat in looked else ""
+
+    return CupModel(_cup_kripke(worlds, [r for _, r in pairs], names, block), turn)
+
+
+def _cup_kripke(
+    worlds: Sequence[str],
+    ranks: Sequence[int],
+    names: Sequence[str],
+    block: Callable[[int, str], str],
+) -> KripkeModel:
+    """The S5 model whose seat s cannot tell worlds with the same `block(s, world)` apart.
+
+    A world whose cup holds 653 makes `cup_653` true, and `atleast_XYZ` for every roll
+    up to 653 in the ranking. Built from arrays: while the cup is rolled a model has up
+    to 56 × 56 worlds.
+    """
+    rank = np.asarray(ranks)
+    valuation = {f"cup_{ROLLS[r]}": rank == r for r in sorted(set(ranks))}
+    valuation |= {f"atleast_{ROLLS[r]}": rank >= r for r in range(max(ranks) + 1)}
+    for mask in valuation.values():
+        mask.flags.writeable = False
+    relations: dict[str, AnyRelation] = {}
+    for s, name in enumerate(names):
+        labels: dict[str, int] = {}
+        ids = [labels.setdefault(block(s, w), len(labels)) for w in worlds]
+        relations[name] = Partition.from_ids(ids)
+    return KripkeModel(tuple(names), tuple(worlds), valuation, relations)
 
 
 def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> KripkePicture:
@@ -301,19 +447,11 @@ def _picture(
     public = CupKnowledge(-1, board.visible, board.known, board.rolling, None)
     ranks = public.world_ranks()
     worlds = [str(ROLLS[r]) for r in ranks]
-    partitions: dict[str, list[list[str]]] = {}
-    for s, name in enumerate(names):
-        if board.known is not None or s in knowers:
-            partitions[name] = [[w] for w in worlds]
-        else:
-            partitions[name] = [list(worlds)]
+    everyone = board.known is not None
+    model = _cup_kripke(worlds, ranks, names, lambda s, w: w if everyone or s in knowers else "")
     true_world = str(truth) if truth is not None and truth.rank in ranks else None
-    model = KripkeModel.build(
-        worlds,
-        {str(ROLLS[r]): world_atoms(ROLLS[r]) for r in ranks},
-        partitions=partitions,
-        designated=[true_world] if true_world is not None else [],
-    )
+    if true_world is not None:
+        model = model.with_designated([true_world])
     probabilities: dict[str, dict[str, float]] = {}
     for s, name in enumerate(names):
         if s in hidden or (knowns[s] is None and board.rolling):
