@@ -8,6 +8,8 @@ import * as blufpoker from "./games/blufpoker.js";
 import * as generic from "./games/generic.js";
 import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
 import { initTournaments } from "./tournaments.js";
+import { renderGuide } from "./guide.js";
+import { renderLearn } from "./learn.js";
 
 const RENDERERS = { kwartet, klaverjas, blufpoker };
 const $ = (id) => document.getElementById(id);
@@ -19,6 +21,8 @@ const S = {
   selectedSeat: null, humanSeat: 0, pending: null,
   // A person's move in flight, and the server's refusal of the last one (shown until the next).
   moving: false, moveError: null,
+  // The guided game: every log entry comes with its explanation (`explain`).
+  guide: false,
 };
 
 function status(text, ok = false) {
@@ -216,7 +220,7 @@ async function goto(frame) {
     const since = frame >= S.frame && S.data && S.data.perspective === S.perspective
       ? S.log.length : (S.logLen[frame] ?? 0);
     const d = await api(`/api/sessions/${S.info.session}/frames/${frame}`,
-      { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length) } });
+      { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length), guide: S.guide || null } });
     S.log.length = Math.min(S.log.length, d.log_start);
     while (S.log.length < d.log_start) S.log.push(null);
     S.log.push(...d.log);
@@ -255,6 +259,7 @@ function render() {
   $("fwd-btn").disabled = $("end-btn").disabled = S.frame >= S.last;
   if (S.info.human !== null) renderPerspectives();
   renderLog();
+  renderGuide($("guide"), S.log, S.guide);
   renderSubjects();
   renderHuman();
 }
@@ -445,8 +450,36 @@ async function loadMatrix() {
 
 export function showPage(name) {
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.page === name));
-  $("page-game").classList.toggle("hidden", name !== "game");
-  $("page-tournaments").classList.toggle("hidden", name !== "tournaments");
+  document.querySelectorAll("main.page").forEach((p) => p.classList.toggle("hidden", p.id !== `page-${name}`));
+}
+
+// --- learning a game ----------------------------------------------------------------
+
+function setGuide(on) {
+  S.guide = on;
+  $("guide-toggle").checked = on;
+  S.log = []; S.logLen = {};
+}
+
+// A guided first game from a learn page: the game's small setting, its agents, explained.
+async function startGuided(name, setting, play) {
+  $("game-select").value = name;
+  renderParams();
+  for (const [param, value] of Object.entries(setting.params)) document.querySelector(`[data-param="${param}"]`).value = value;
+  S.humanSeat = 0;
+  await refreshSeats();
+  $("seats").querySelectorAll("select").forEach((sel, i) => { sel.value = play && i === 0 ? "human" : setting.agents; });
+  updatePlayLabel([...$("seats").querySelectorAll(".seat-name")].map((e) => e.textContent));
+  setGuide(true);
+  history.replaceState(null, "", location.pathname);
+  await (play ? startPlay() : startWatch());
+}
+
+function route() {
+  const m = location.hash.match(/^#learn(?:\/(\w+))?$/);
+  if (!m) return;
+  renderLearn($("page-learn"), m[1] || "kwartet", startGuided);
+  showPage("learn");
 }
 
 async function init() {
@@ -469,7 +502,13 @@ async function init() {
     if (S.matrixOpen) { S.matrixOpen = false; $("matrix").replaceChildren(); $("matrix-btn").textContent = "Show"; }
     else if (S.info) loadMatrix();
   });
-  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => showPage(t.dataset.page)));
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => {
+    if (t.dataset.page === "learn") location.hash = location.hash.startsWith("#learn") ? location.hash : "#learn";
+    showPage(t.dataset.page);
+  }));
+  $("guide-toggle").addEventListener("change", () => { setGuide($("guide-toggle").checked); if (S.info) goto(S.frame); else renderGuide($("guide"), [], false); });
+  window.addEventListener("hashchange", route);
+  route();
   document.addEventListener("keydown", (ev) => {
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
     // A focused button takes Enter and Space itself (keyboard play: a card in the hand).

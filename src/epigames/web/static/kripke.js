@@ -94,6 +94,37 @@ export function groupPicture(pic) {
   return { ...pic, worlds, agents, grouped: true, ungrouped: pic };
 }
 
+// Where the last picture drew each world, per subject: the next frame's picture of the same
+// subject keeps the surviving worlds where they were, so the eye follows the model shrinking.
+const placed = { key: null, pos: new Map(), small: false };
+
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// The worlds and edges of the picture drawn before that the new one lacks fade out over it
+// (or vanish at once with reduced motion): a layer of the old elements, removed at the end.
+function fadeOut(root, old, worlds, edges) {
+  if (!old || reducedMotion()) return;
+  const gone = [...old.querySelectorAll(".world")].filter((g) => !worlds.has(g.dataset.world));
+  const cut = [...old.querySelectorAll("[data-edge]")].filter((e) => !edges.has(e.dataset.edge));
+  if (!gone.length && !cut.length) return;
+  const layer = svg("g", { class: "leaving", "aria-hidden": "true" });
+  for (const e of [...cut, ...gone]) {
+    // Out of the selectors that mean "a world of this picture".
+    e.classList.remove("world", "edge", "edge-label");
+    e.removeAttribute("data-world");
+    e.removeAttribute("data-edge");
+    layer.append(e);
+  }
+  root.insertBefore(layer, root.querySelector(".world"));
+  const remove = () => layer.remove();
+  layer.addEventListener("transitionend", remove, { once: true });
+  setTimeout(remove, 1500);  // no transitionend when the panel is hidden meanwhile
+  layer.getBoundingClientRect();  // the start state is drawn before the fade begins
+  requestAnimationFrame(() => layer.classList.add("gone"));
+}
+
 // Draw a picture (the API's picture JSON); `falseWorlds` (names) are tinted red.
 export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
   const pic = groupPicture({ ...pic0, viewer_name: pic0.perspective === null ? null : seatNames[pic0.perspective] }) || pic0;
@@ -101,8 +132,15 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
   const falseWorlds = falseWorlds0 && pic.grouped
     ? pic.worlds.filter((w) => w.members.some((m) => falseWorlds0.includes(m))).map((w) => w.name) : falseWorlds0;
   const n = pic.worlds.length;
-  const pts = layout(n);
-  const small = n > 10;
+  const key = `${pic0.subject}|${pic.grouped ? "grouped" : ""}`;
+  const keep = placed.key === key && pic.worlds.every((w) => placed.pos.has(w.name));
+  const pts = keep ? pic.worlds.map((w) => placed.pos.get(w.name)) : layout(n);
+  const small = keep ? placed.small : n > 10;
+  const old = keep ? el.querySelector("svg") : null;
+  placed.key = key;
+  placed.pos = new Map(pic.worlds.map((w, i) => [w.name, pts[i]]));
+  placed.small = small;
+  const edgeKeys = new Set();
   const R = small ? 18 : 34;
   const agents = pic.agents;
   const A = agents.length;
@@ -127,15 +165,17 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
       }
       for (const [a, b] of pairs) {
         const p = pts[a], q = pts[b];
+        const edge = `${agent.name}|${[pic.worlds[a].name, pic.worlds[b].name].sort().join("|")}`;
+        edgeKeys.add(edge);
         const dx = q.x - p.x, dy = q.y - p.y, len = Math.hypot(dx, dy) || 1;
         const ox = (-dy / len) * off, oy = (dx / len) * off;
         g.append(svg("line", { x1: p.x + ox, y1: p.y + oy, x2: q.x + ox, y2: q.y + oy,
           stroke: color, "stroke-width": 3, "stroke-linecap": "round", opacity: 0.85, class: "edge",
-          "stroke-dasharray": DASHES[k % DASHES.length] }));
+          "stroke-dasharray": DASHES[k % DASHES.length], "data-edge": edge }));
         // The label sits on the edge, spread along it by agent so parallel labels do not overlap.
         const t = 0.5 + (k - (A - 1) / 2) * (small ? 0.12 : 0.09);
         const lx = p.x + dx * t + ox * 2.5, ly = p.y + dy * t + oy * 2.5;
-        const lab = svg("g", { class: "edge-label", "data-agent": agent.name });
+        const lab = svg("g", { class: "edge-label", "data-agent": agent.name, "data-edge": edge });
         lab.append(svg("title", {}, `${agent.name} cannot tell these two worlds apart`));
         lab.append(svg("circle", { cx: lx, cy: ly, r: small ? 6.5 : 8, fill: "#fff", stroke: color, "stroke-width": 1.5 }));
         lab.append(svg("text", { x: lx, y: ly + (small ? 3 : 3.5), "text-anchor": "middle", "font-size": small ? 8.5 : 10,
@@ -216,6 +256,7 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
     legend.append(item);
   });
   root.append(legend);
+  fadeOut(root, old, new Set(pic.worlds.map((w) => w.name)), edgeKeys);
   el.replaceChildren(root);
   highlight(root, pic);
 }
