@@ -23,14 +23,15 @@ from epigames.games import (
     View,
     load_game,
     registered_games,
-    strategies_for,
+    split_strategy_names,
+    strategy_choices,
 )
 
 
 def register(app: typer.Typer) -> None:
     """Add the `play` command (its help lists every registered game and its strategies)."""
     listing = "; ".join(
-        f"{g} (strategies: {', '.join(strategies_for(g))})" for g in registered_games()
+        f"{g} (strategies: {', '.join(strategy_choices(g))})" for g in registered_games()
     )
     app.command("play", epilog=f"Games: {listing}.")(play)
 
@@ -108,7 +109,7 @@ def play(
 def _strategy_names(players: str, seats: int) -> list[str]:
     if not players.strip():
         return ["random"] * seats
-    names = [n.strip() for n in players.split(",")]
+    names = split_strategy_names(players)
     if not all(names):
         raise InputError(f"--players {players!r} has an empty name; expected NAME,NAME,…")
     return names

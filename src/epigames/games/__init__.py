@@ -41,12 +41,16 @@ from epigames.games.match import (
 )
 from epigames.games.strategy import (
     Decision as Decision,
+    SearchStrategy as SearchStrategy,
     Strategy as Strategy,
     Thought as Thought,
     UnknownStrategyError as UnknownStrategyError,
+    check_strategy as check_strategy,
     make_strategy as make_strategy,
     register_strategy as register_strategy,
+    split_strategy_names as split_strategy_names,
     strategies_for as strategies_for,
+    strategy_choices as strategy_choices,
 )
 
 # Registers the built-in games; imported last because they build on the names above.

@@ -7,6 +7,7 @@ Everything that plays (the CLI, the web app, tournaments, experiments, benchmark
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import json
 import random
@@ -25,7 +26,13 @@ from epigames.games.core import (
     load_game,
 )
 from epigames.games.events import Event
-from epigames.games.strategy import NO_THOUGHT, Strategy, Thought, make_strategy
+from epigames.games.strategy import (
+    NO_THOUGHT,
+    SearchStrategy,
+    Strategy,
+    Thought,
+    make_strategy,
+)
 
 
 class MatchSetupError(InputError):
@@ -298,8 +305,15 @@ class Match:
             for s, name in enumerate(names)
             if s not in self.humans
         }
+        for seat, agent in self.agents.items():
+            if isinstance(agent, SearchStrategy):
+                agent.bind(functools.partial(self._resample, seat))
         self.state: State = self.game.new_initial_state()
         self.transcript: list[TranscriptEntry] = []
+
+    def _resample(self, seat: int, rng: random.Random) -> State:
+        # What a `SearchStrategy` searches from instead of the true state it may not see.
+        return self.state.resample(seat, rng)
 
     @property
     def over(self) -> bool:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import abc
+import functools
+import importlib.metadata
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import ClassVar, NamedTuple, Protocol, TypeVar
 
-from epigames.errors import UnknownNameError
-from epigames.games.core import View, game_class
+from epigames.errors import EpigamesError, InputError, UnknownNameError
+from epigames.games.core import State, View, game_class
 from epigames.games.events import Fact
 
 
@@ -74,6 +76,38 @@ class Strategy(abc.ABC):
         """Pick one of `view.legal_actions` (it is this seat's turn)."""
 
 
+#: Draws a state its seat cannot tell from the true one, from the given generator.
+Resampler = Callable[[random.Random], State]
+
+
+class SearchStrategy(Strategy):
+    """A strategy that searches from whole states drawn from its seat's information (IS-MCTS).
+
+    Search needs a state, and a `View` is not one. The `Match` that seats it binds a
+    `Resampler`: `state.resample(seat, rng)` of the position the seat is to move in, whose
+    hidden part is drawn anew from the seat's own knowledge. The true state never reaches
+    the strategy, so its choice cannot depend on what the seat cannot see.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self._resample: Resampler | None = None
+
+    def bind(self, resample: Resampler) -> None:
+        """Take the resampler of the seat this strategy plays (called by `Match`)."""
+        self._resample = resample
+
+    def sampled_state(self) -> State:
+        """A state the seat cannot tell from the true one, drawn with this strategy's `rng`.
+
+        Raises:
+            EpigamesError: no `Match` has bound a resampler.
+        """
+        if self._resample is None:
+            raise EpigamesError(f"strategy {self.name!r} searches from states: seat it in a Match")
+        return self._resample(self.rng)
+
+
 #: Anything that makes a strategy from its generator: usually the `Strategy` subclass.
 StrategyFactory = Callable[[random.Random], Strategy]
 F = TypeVar("F", bound=StrategyFactory)
@@ -95,7 +129,7 @@ def register_strategy(game_name: str, name: str) -> Callable[[F], F]:
 
 
 def strategies_for(game_name: str) -> list[str]:
-    """The strategy names registered for a game, sorted.
+    """The strategy names registered for a game, sorted (without plugins' strategies).
 
     Raises:
         UnknownGameError: no such game.
@@ -104,17 +138,133 @@ def strategies_for(game_name: str) -> list[str]:
     return sorted(_STRATEGIES.get(game_name, {}))
 
 
+class StrategyPlugin(Protocol):
+    """Strategies from another layer or package, named `prefix:name` or `prefix:name(k=v,…)`.
+
+    A plugin is found by its prefix in the `epigames.strategies` entry point group, and
+    its module is imported only when a name with that prefix is listed, checked or made,
+    so the games layer never imports it (`openspiel:` is `epigames.adapters.bots`).
+    """
+
+    def names(self, game_name: str) -> Sequence[str]:
+        """The plugin's strategy names for a game, without the prefix (`ismcts`)."""
+
+    def make(self, game_name: str, spec: str, rng: random.Random) -> Strategy:
+        """A fresh strategy from `spec` (`ismcts(simulations=200)`), drawing from `rng`.
+
+        Raises:
+            InputError: an unknown name or bad parameters; the plugin cannot run here.
+        """
+
+    def check(self, game_name: str, spec: str) -> None:
+        """Raise what `make` would for `spec`, without making a strategy (cheaply)."""
+
+
+#: The entry point group of strategy plugins: one entry point per prefix.
+PLUGIN_GROUP = "epigames.strategies"
+_PREFIX_SEP = ":"
+
+
+class StrategyPluginError(InputError):
+    """A strategy plugin that cannot be loaded (its package is missing or broken)."""
+
+
+@functools.cache
+def _plugin_points() -> dict[str, importlib.metadata.EntryPoint]:
+    return {ep.name: ep for ep in importlib.metadata.entry_points(group=PLUGIN_GROUP)}
+
+
+@functools.cache
+def strategy_plugin(prefix: str) -> StrategyPlugin | None:
+    """The plugin for a prefix (`openspiel`), loaded on first use; None when there is none.
+
+    Raises:
+        StrategyPluginError: the entry point exists but its module cannot be imported.
+    """
+    point = _plugin_points().get(prefix)
+    if point is None:
+        return None
+    try:
+        plugin: StrategyPlugin = point.load()
+    except ImportError as exc:
+        raise StrategyPluginError(
+            f"strategies '{prefix}:…' cannot be loaded from {point.value}: {exc}"
+        ) from None
+    return plugin
+
+
+def strategy_choices(game_name: str) -> list[str]:
+    """Every strategy name a game accepts: the registered ones, then plugins' (`openspiel:ismcts`).
+
+    Raises:
+        UnknownGameError: no such game.
+    """
+    names = strategies_for(game_name)
+    for prefix in sorted(_plugin_points()):
+        plugin = strategy_plugin(prefix)
+        if plugin is not None:
+            names += [f"{prefix}{_PREFIX_SEP}{name}" for name in plugin.names(game_name)]
+    return names
+
+
+def _unknown(game_name: str, name: str) -> UnknownStrategyError:
+    return UnknownStrategyError(
+        f"unknown strategy {name!r} for {game_name}; choose one of: "
+        f"{', '.join(strategy_choices(game_name)) or '(none registered)'}"
+    )
+
+
+def _plugin_of(game_name: str, name: str) -> tuple[StrategyPlugin, str] | None:
+    """The plugin and the rest of a prefixed name; None for a registered name.
+
+    Raises:
+        UnknownGameError: no such game.
+        UnknownStrategyError: neither registered nor of a known prefix.
+    """
+    game_class(game_name)
+    if name in _STRATEGIES.get(game_name, {}):
+        return None
+    prefix, sep, spec = name.partition(_PREFIX_SEP)
+    plugin = strategy_plugin(prefix.strip()) if sep else None
+    # The name before any parameters: `ismcts` of `ismcts(simulations=200)`.
+    if plugin is None or spec.partition("(")[0].strip() not in plugin.names(game_name):
+        raise _unknown(game_name, name)
+    return plugin, spec.strip()
+
+
+def split_strategy_names(text: str) -> list[str]:
+    """`a, b(x=1,y=2), c` as `["a", "b(x=1,y=2)", "c"]`: commas inside parentheses stay."""
+    names, depth, start = [], 0, 0
+    for i, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "," and depth == 0:
+            names.append(text[start:i].strip())
+            start = i + 1
+    names.append(text[start:].strip())
+    return names
+
+
+def check_strategy(game_name: str, name: str) -> None:
+    """Raise what `make_strategy` would raise for this name, without making the strategy."""
+    found = _plugin_of(game_name, name)
+    if found is not None:
+        found[0].check(game_name, found[1])
+
+
 def make_strategy(game_name: str, name: str, rng: random.Random) -> Strategy:
     """A fresh strategy for `game_name`, drawing randomness from `rng`.
+
+    `name` is a registered name or a plugin's `prefix:name(k=v,…)`.
 
     Raises:
         UnknownGameError: no such game.
         UnknownStrategyError: no such strategy for the game.
+        InputError: a plugin's strategy with bad parameters, or that cannot run here.
     """
-    names = strategies_for(game_name)
-    if name not in names:
-        raise UnknownStrategyError(
-            f"unknown strategy {name!r} for {game_name}; choose one of: "
-            f"{', '.join(names) or '(none registered)'}"
-        )
-    return _STRATEGIES[game_name][name](rng)
+    found = _plugin_of(game_name, name)
+    if found is None:
+        return _STRATEGIES[game_name][name](rng)
+    return found[0].make(game_name, found[1], rng)

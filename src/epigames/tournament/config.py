@@ -209,12 +209,14 @@ def game_teams(game: str, players: int) -> Teams:
 
 
 def parse_strategies(text: str) -> tuple[str, ...]:
-    """Split `a,b,c` into names, stripping spaces.
+    """Split `a,b,c` into names, stripping spaces (commas inside parentheses stay).
 
     Raises:
         TournamentInputError: an empty name.
     """
-    names = tuple(part.strip() for part in text.split(","))
+    from epigames.games import split_strategy_names
+
+    names = tuple(split_strategy_names(text))
     if not text.strip() or any(not n for n in names):
         raise TournamentInputError(
             f"cannot read players {text!r}; expected strategy names separated by commas, "
@@ -244,7 +246,7 @@ def checked_config(
             seats in a game whose teams differ in size.
         InputError: an unknown game or strategy, or a malformed game string.
     """
-    from epigames.games import load_game, strategies_for
+    from epigames.games import check_strategy, load_game
 
     loaded = load_game(game)
     names = _per_seat(loaded, tuple(strategies))
@@ -254,13 +256,8 @@ def checked_config(
             f"{loaded} has teams of different sizes ({_show_teams(teams)}), so partners "
             "cannot change places as a team; use fixed seats (--fixed-seats)"
         )
-    known = strategies_for(loaded.name)
-    for strategy in names:
-        if strategy not in known:
-            raise TournamentInputError(
-                f"unknown strategy {strategy!r} for {loaded.name}; choose one of: "
-                f"{', '.join(known) or '(none registered)'}"
-            )
+    for strategy in dict.fromkeys(names):
+        check_strategy(loaded.name, strategy)
     return TournamentConfig(
         name=name,
         game=str(loaded),

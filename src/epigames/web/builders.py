@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Hashable, Sequence
 
 from epigames.errors import InputError
-from epigames.games import Game, Match, load_game, strategies_for
+from epigames.games import Game, Match, check_strategy, load_game
 from epigames.web.session import HUMAN, Session
 
 #: The largest seed a client may choose (tournament seeds are 63-bit).
@@ -19,7 +19,7 @@ MAX_SEED = 2**63 - 1
 
 
 def check_strategies(game: Game, strategies: Sequence[str], human: int | None) -> tuple[str, ...]:
-    """One registered strategy per seat (the person's seat may say `human` or anything).
+    """One known strategy per seat (the person's seat may say `human` or anything).
 
     Raises:
         InputError: wrong count or an unknown strategy.
@@ -31,15 +31,11 @@ def check_strategies(game: Game, strategies: Sequence[str], human: int | None) -
             f"{game} has {n} seats ({', '.join(game.seat_names)}) but {len(names)} "
             f"strategies were given; give one per seat"
         )
-    known = strategies_for(game.name)
     for seat, name in enumerate(names):
         if seat == human:
             names[seat] = HUMAN
-        elif name not in known:
-            raise InputError(
-                f"unknown strategy {name!r} for {game.name} at {game.seat_names[seat]}; "
-                f"choose one of: {', '.join(known) or '(none registered)'}"
-            )
+        else:
+            check_strategy(game.name, name)
     return tuple(names)
 
 

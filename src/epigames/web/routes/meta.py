@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from epigames import __version__
-from epigames.games import game_class, load_game, registered_games, strategies_for
+from epigames.games import game_class, load_game, registered_games, strategy_choices
 from epigames.games.picture import HasPictures
 from epigames.web.routes.common import Store
 
@@ -43,7 +43,7 @@ def games() -> list[dict[str, Any]]:
                     }
                     for p in cls.params
                 ],
-                "strategies": strategies_for(name),
+                "strategies": strategy_choices(name),
                 "seat_names": list(game.seat_names),
                 "pictures": isinstance(game.new_initial_state(), HasPictures),
             }
@@ -59,5 +59,5 @@ def describe_game(spec: Annotated[str, Query(max_length=200)]) -> dict[str, Any]
         "game": str(game),
         "name": game.name,
         "seat_names": list(game.seat_names),
-        "strategies": strategies_for(game.name),
+        "strategies": strategy_choices(game.name),
     }
