@@ -673,3 +673,126 @@ def test_a_tournament_on_a_phone_and_a_laptop(page: Any) -> None:
     page.locator("#tournament-detail button.watch-game").first.click()
     page.wait_for_selector("#table svg .seat-0")
     expect(page.locator("#origin")).to_contain_text("phone")
+
+
+# --- Klaverjas: a whole game by keyboard ------------------------------------------------------
+
+
+def test_play_a_whole_klaverjas_game_with_the_keyboard(page: Any) -> None:
+    """South plays all eight cards of a one-deal game with Enter and Space only, at 1280 px:
+    each turn the focus lands on a legal card; at the end the result and the score show."""
+    expect = playwright.expect
+    page.set_viewport_size({"width": 1280, "height": 900})
+    set_game(page, "klaverjas", {"deals": "1"})
+    page.select_option("#seats select[data-seat='2']", "human")
+    set_range(page, "#speed", 20)
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    played = ""
+    for turn in range(8):  # eight tricks: South plays one card in each
+        played = focused_card(page, played)
+        assert page.locator("#table .kj-seat.bottom button.legal:focus").count() == 1
+        page.keyboard.press(" " if turn % 2 else "Enter")
+    over = page.locator("#table .kj-over[role='status']")
+    expect(over).to_contain_text(re.compile(r"Game over · (a tie|.+ win)"))
+    expect(page.locator("#log li.decision .who", has_text="South (you)")).to_have_count(8)
+    assert page.locator("#table .kj-hand button").count() == 0  # every card was played
+    totals = page.eval_on_selector_all(
+        "#table .kj-score td.total", "cells => cells.map((c) => Number(c.textContent))"
+    )
+    # A deal hands out 162 card points (152 in the tricks, 10 for the last), or 0 to one
+    # team and the rest to the other when the playing team goes down ("nat"), plus roem.
+    assert len(totals) == 2 and sum(totals) >= 162
+    assert_fits(page, "a whole Klaverjas game at 1280 px")
+
+
+# --- Kwartet on a phone -----------------------------------------------------------------------
+
+
+def too_small_to_tap(pg: Any) -> list[str]:
+    """The visible controls of the game page smaller than 44 × 44 px (a checkbox counts as
+    its label; a link inside a sentence is exempt, as WCAG's target-size rule allows)."""
+    found: list[str] = pg.evaluate(
+        """() => [...document.querySelectorAll('#page-game :is(button, select, input, a)')]
+            .filter((el) => el.getClientRects().length && !(el.tagName === 'A' && el.closest('p')))
+            .map((el) => el.type === 'checkbox' ? el.closest('label') || el : el)
+            .map((el) => [el, el.getBoundingClientRect()])
+            .filter(([el, r]) => r.width < 44 || r.height < 44)
+            .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ` +
+                 `${Math.round(r.width)}x${Math.round(r.height)}`)"""
+    )
+    return found
+
+
+def assert_stacked(pg: Any, selectors: list[str]) -> None:
+    """The parts are one above the other, in this order, each (nearly) the page's width."""
+    boxes = [pg.locator(s).bounding_box() for s in selectors]
+    width = pg.evaluate("window.innerWidth")
+    for s, box in zip(selectors, boxes, strict=True):
+        assert box is not None and box["width"] >= 0.85 * width, f"{s}: {box} in {width} px"
+    for k in range(1, len(boxes)):
+        above, below = boxes[k - 1], boxes[k]
+        assert above is not None and below is not None
+        assert above["y"] + above["height"] <= below["y"] + 1, (
+            f"{selectors[k - 1]} overlaps {selectors[k]} or comes after it"
+        )
+
+
+def assert_cards_readable(pg: Any) -> None:
+    """Cards on the table are drawn at full size: 44 px wide at least, their kind 16 px high."""
+    sizes = pg.eval_on_selector_all(
+        "#table .card",
+        """cards => cards.map((c) => {
+            const big = c.querySelectorAll('text')[1];
+            return [c.getBoundingClientRect().width, big ? big.getBoundingClientRect().height : 99];
+        })""",
+    )
+    assert sizes
+    assert min(w for w, _ in sizes) >= 44, sizes[:5]
+    assert min(t for _, t in sizes) >= 16, sizes[:5]
+
+
+@pytest.mark.parametrize("width", [390, 360])
+def test_kwartet_on_a_phone(browser: Any, server: str, width: int) -> None:
+    """A 13-kind Kwartet game watched and played at phone width: the seats stacked with their
+    hands in rows of readable cards, then the ask picker, then the Kripke picture; no
+    sideways scrolling; every control 44 px at least. At 390 px the docs' pictures."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    set_game(pg, "kwartet", {"players": "4", "kinds": "13"}, seed=5)
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table .kw-stack svg .seat-3")
+    pg.select_option("#subject-select", index=1)
+    pg.wait_for_selector("#kripke .world")
+    # The spectator sees four hands of 13 cards, one seat under the other.
+    assert_stacked(pg, [f"#table .kw-stack svg:has(.seat-{s})" for s in range(4)])
+    assert pg.locator("#table .seat-0 .card title").count() == 13
+    assert_cards_readable(pg)
+    assert_stacked(pg, ["#table", "#controls", "#kripke"])
+    assert_fits(pg, f"Kwartet watched at {width} px")
+    assert too_small_to_tap(pg) == []
+    if width == 390:
+        pg.locator("#page-game .center").screenshot(path=str(DOCS_IMG / "web-kwartet-phone.png"))
+    pg.select_option("#seats select[data-seat='0']", "human")
+    pg.click("#play-btn")
+    pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")
+    pg.select_option("#subject-select", index=1)
+    pg.wait_for_selector("#kripke .world")
+    assert pg.locator("#table .kw-stack svg").count() >= 4  # South's hand face up, the backs
+    assert_cards_readable(pg)
+    assert_stacked(pg, ["#table", "#human-bar", "#controls", "#kripke"])
+    assert_fits(pg, f"Kwartet played at {width} px")
+    assert too_small_to_tap(pg) == []
+    if width == 390:
+        pg.locator("#page-game .center").screenshot(
+            path=str(DOCS_IMG / "web-kwartet-phone-play.png")
+        )
+    # A tap on an ask makes the move: South's first decision is in the log.
+    pg.locator("#human-bar .ask-card").first.click()
+    playwright.expect(pg.locator("#log li.decision .who", has_text="South (you)")).to_have_count(1)
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

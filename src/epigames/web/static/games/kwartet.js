@@ -53,32 +53,90 @@ function lastEventText(log) {
   return null;
 }
 
+// A phone (the page's one column): the seats stacked, each hand in rows of full-size cards,
+// instead of the oval table scaled down until no card can be read.
+const PHONE = window.matchMedia("(max-width: 760px)");
+// The last drawing, redrawn when the window crosses the phone width (unless replaced since).
+let drawn = null;
+PHONE.addEventListener("change", () => {
+  if (drawn && drawn.root.isConnected) renderTable(drawn.el, drawn.data, drawn.ctx);
+});
+
 export function renderTable(el, data, ctx) {
+  const root = PHONE.matches ? stackedTable(el, data, ctx) : ovalTable(data, ctx);
+  el.replaceChildren(root);
+  drawn = { el, data, ctx, root };
+}
+
+// What both layouts show: hands (face up where the perspective sees them), counts, scores.
+function tableParts(data) {
   const names = data.seat_names, n = names.length;
   const views = data.table.views;
   const anyView = Object.values(views)[0] || {};
   const sizes = anyView.hand_sizes || Array(n).fill(0);
-  const scores = anyView.scores || Array(n).fill(0);
+  const hands = names.map((_, s) => {
+    const view = views[String(s)];
+    return view ? (view.hand || []).map(parseCard) : Array(sizes[s]).fill(null);
+  });
+  let over = null;
+  if (data.terminal && data.winners) {
+    over = "Game over · " + (data.winners.length === 1 ? `${names[data.winners[0]]} wins!` :
+      `Tie: ${data.winners.map((w) => names[w]).join(" & ")}`);
+  }
+  return { names, n, sizes, hands, over, scores: anyView.scores || Array(n).fill(0),
+    down: anyView.laid_down || [] };
+}
+
+// A laid-down kind: two of its cards and a bar in the colour of the seat that laid it down.
+function laidDownSvg([kind, seat], x, y, names) {
+  const g = svg("g", {});
+  g.append(cardSvg({ kind, member: 4, text: `kind ${kind}` }, { x: x + 4, y: y - 4, scale: 0.9 }));
+  g.append(cardSvg({ kind, member: 1, text: `kind ${kind}` }, { x, y, scale: 0.9 }));
+  g.append(svg("rect", { x, y: y + 60, width: 42, height: 6, rx: 3, fill: seatColor(seat) }));
+  g.append(svg("title", {}, `kind ${kind} laid down by ${names[seat]}`));
+  return g;
+}
+
+// A seat's name plate: name, strategy, cards held, kinds laid down; clickable to pick a target.
+function plateSvg(s, px, py, parts, data, ctx) {
+  const plateW = 196, plateH = 40;
+  const toMove = data.current_player === s;
+  const plate = svg("g", { class: "plate", cursor: ctx.onSeatClick ? "pointer" : "default" });
+  plate.append(svg("rect", { x: px, y: py, width: plateW, height: plateH, rx: 20,
+    fill: toMove ? "#fff7d6" : "#ffffff", stroke: toMove ? "#e3a008" : seatColor(s),
+    "stroke-width": toMove ? 4 : 2.5 }));
+  plate.append(svg("circle", { cx: px + 20, cy: py + plateH / 2, r: 9, fill: seatColor(s) }));
+  const you = data.human === s ? " (you)" : data.perspective === s ? " ◉" : "";
+  plate.append(svg("text", { x: px + 36, y: py + 18, "font-size": 16, "font-weight": 700,
+    fill: "#1d2530" }, parts.names[s] + you));
+  const strat = (data.strategies || [])[s] || "";
+  const size = parts.sizes[s];
+  plate.append(svg("text", { x: px + 36, y: py + 33, "font-size": 11.5, fill: "#5b6675" },
+    `${strat} · ${size} card${size === 1 ? "" : "s"}`));
+  plate.append(svg("text", { x: px + plateW - 14, y: py + 27, "text-anchor": "end",
+    "font-size": 20, "font-weight": 800, fill: "#1d2530" }, `${parts.scores[s]}★`));
+  if (ctx.onSeatClick) plate.addEventListener("click", () => ctx.onSeatClick(s));
+  if (ctx.selectedSeat === s) {
+    plate.append(svg("rect", { x: px - 4, y: py - 4, width: plateW + 8, height: plateH + 8, rx: 24,
+      fill: "none", stroke: "#c2410c", "stroke-width": 3, "stroke-dasharray": "6 4" }));
+  }
+  return plate;
+}
+
+function ovalTable(data, ctx) {
+  const parts = tableParts(data);
+  const { names, n, hands } = parts;
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "the table" });
 
   // Centre: laid-down kinds and the latest announcement.
-  const down = anyView.laid_down || [];
   const centre = svg("g", {});
   const perRow = 7, step = 56;
-  const total = Math.min(down.length, perRow);
-  down.forEach(([kind, seat], k) => {
+  parts.down.forEach((laid, k) => {
     const row = Math.floor(k / perRow), col = k % perRow;
-    const rowCount = Math.min(perRow, down.length - row * perRow);
+    const rowCount = Math.min(perRow, parts.down.length - row * perRow);
     const x = W / 2 - (rowCount * step) / 2 + col * step + 4;
-    const y = H / 2 - 100 + row * 82;
-    const g = svg("g", {});
-    g.append(cardSvg({ kind, member: 4, text: `kind ${kind}` }, { x: x + 4, y: y - 4, scale: 0.9 }));
-    g.append(cardSvg({ kind, member: 1, text: `kind ${kind}` }, { x, y, scale: 0.9 }));
-    g.append(svg("rect", { x, y: y + 60, width: 42, height: 6, rx: 3, fill: seatColor(seat) }));
-    g.append(svg("title", {}, `kind ${kind} laid down by ${names[seat]}`));
-    centre.append(g);
+    centre.append(laidDownSvg(laid, x, H / 2 - 100 + row * 82, names));
   });
-  void total;
   root.append(centre);
   const last = lastEventText(ctx.log);
   if (last) {
@@ -94,16 +152,15 @@ export function renderTable(el, data, ctx) {
   }
 
   // Seats.
+  const picked = ctx.highlightCards || new Set();
   for (let s = 0; s < n; s++) {
     const p = seatPlace(s, n);
-    const view = views[String(s)];
-    const hand = view ? (view.hand || []).map(parseCard) : Array(sizes[s]).fill(null);
+    const hand = hands[s];
     const g = svg("g", { class: `seat seat-${s}`, "data-seat": s });
     const side = Math.abs(p.cos) > 0.85;
     const maxLen = side ? 300 : 430;
     const stepC = hand.length > 1 ? Math.min(side ? 20 : 30, (maxLen - CARD_W) / (hand.length - 1)) : 0;
     const rowLen = hand.length ? (hand.length - 1) * stepC + (side ? CARD_H : CARD_W) : 0;
-    const picked = ctx.highlightCards || new Set();
     hand.forEach((card, k) => {
       let x, y;
       if (side) {
@@ -113,10 +170,8 @@ export function renderTable(el, data, ctx) {
         x = p.x - rowLen / 2 + k * stepC;
         y = p.y - CARD_H / 2 + (p.y > H / 2 ? -28 : 24);
       }
-      const c = cardSvg(card, { x, y, highlight: card && picked.has(card.text) });
-      g.append(c);
+      g.append(cardSvg(card, { x, y, highlight: card && picked.has(card.text) }));
     });
-    // Name plate.
     const plateW = 196, plateH = 40;
     let px = p.x - plateW / 2, py;
     if (side) {
@@ -128,36 +183,58 @@ export function renderTable(el, data, ctx) {
     }
     px = Math.max(6, Math.min(W - plateW - 6, px));
     py = Math.max(4, py);
-    const toMove = data.current_player === s;
-    const plate = svg("g", { class: "plate", cursor: ctx.onSeatClick ? "pointer" : "default" });
-    plate.append(svg("rect", { x: px, y: py, width: plateW, height: plateH, rx: 20,
-      fill: toMove ? "#fff7d6" : "#ffffff", stroke: toMove ? "#e3a008" : seatColor(s),
-      "stroke-width": toMove ? 4 : 2.5 }));
-    plate.append(svg("circle", { cx: px + 20, cy: py + plateH / 2, r: 9, fill: seatColor(s) }));
-    const you = data.human === s ? " (you)" : data.perspective === s ? " ◉" : "";
-    plate.append(svg("text", { x: px + 36, y: py + 18, "font-size": 16, "font-weight": 700,
-      fill: "#1d2530" }, names[s] + you));
-    const strat = (data.strategies || [])[s] || "";
-    plate.append(svg("text", { x: px + 36, y: py + 33, "font-size": 11.5, fill: "#5b6675" },
-      `${strat} · ${sizes[s]} card${sizes[s] === 1 ? "" : "s"}`));
-    plate.append(svg("text", { x: px + plateW - 14, y: py + 27, "text-anchor": "end",
-      "font-size": 20, "font-weight": 800, fill: "#1d2530" }, `${scores[s]}★`));
-    if (ctx.onSeatClick) plate.addEventListener("click", () => ctx.onSeatClick(s));
-    if (ctx.selectedSeat === s) {
-      plate.append(svg("rect", { x: px - 4, y: py - 4, width: plateW + 8, height: plateH + 8, rx: 24,
-        fill: "none", stroke: "#c2410c", "stroke-width": 3, "stroke-dasharray": "6 4" }));
-    }
-    g.append(plate);
+    g.append(plateSvg(s, px, py, parts, data, ctx));
     root.append(g);
   }
-  if (data.terminal && data.winners) {
-    const txt = data.winners.length === 1 ? `${names[data.winners[0]]} wins!` :
-      `Tie: ${data.winners.map((w) => names[w]).join(" & ")}`;
+  if (parts.over) {
     root.append(svg("rect", { x: W / 2 - 150, y: 18, width: 300, height: 44, rx: 22, fill: "#14202e" }));
     root.append(svg("text", { x: W / 2, y: 47, "text-anchor": "middle", "font-size": 21,
-      "font-weight": 700, fill: "#ffd166" }, "Game over · " + txt));
+      "font-weight": 700, fill: "#ffd166" }, parts.over));
   }
-  el.replaceChildren(root);
+  return root;
+}
+
+// The phone layout: the result and the latest announcement as text, then a drawing per seat
+// (its plate over its hand, in rows of cards at full size: the next card covers only the
+// member dots on the right), then the kinds laid down.
+function stackedTable(el, data, ctx) {
+  const parts = tableParts(data);
+  const width = Math.max(280, (el.clientWidth || 360) - 16);
+  const box = h("div", { class: "kw-stack" });
+  if (parts.over) box.append(h("p", { class: "kw-over" }, parts.over));
+  const last = lastEventText(ctx.log);
+  if (last) {
+    const failed = last.kind === "ask" && last.data && last.data.success === false;
+    box.append(h("p", { class: failed ? "kw-news failed" : "kw-news" }, last.text));
+  }
+  const picked = ctx.highlightCards || new Set();
+  parts.hands.forEach((hand, s) => {
+    const faceUp = hand.some(Boolean);
+    const step = faceUp ? 36 : 14;
+    const perRow = Math.max(1, Math.floor((width - 8 - CARD_W) / step) + 1);
+    const rows = Math.ceil(hand.length / perRow);
+    const height = 52 + rows * (CARD_H + 6);
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
+      "aria-label": `${parts.names[s]}: ${parts.sizes[s]} cards` });
+    const g = svg("g", { class: `seat seat-${s}`, "data-seat": s });
+    hand.forEach((card, k) => {
+      const x = 4 + (k % perRow) * step, y = 52 + Math.floor(k / perRow) * (CARD_H + 6);
+      g.append(cardSvg(card, { x, y, highlight: card && picked.has(card.text) }));
+    });
+    g.append(plateSvg(s, 4, 6, parts, data, ctx));
+    root.append(g);
+    box.append(root);
+  });
+  if (parts.down.length) {
+    const step = 56, perRow = Math.max(1, Math.floor((width - 8) / step));
+    const height = Math.ceil(parts.down.length / perRow) * 82 + 8;
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "kinds laid down" });
+    parts.down.forEach((laid, k) => {
+      root.append(laidDownSvg(laid, 8 + (k % perRow) * step, 10 + Math.floor(k / perRow) * 82, parts.names));
+    });
+    box.append(root);
+  }
+  return box;
 }
 
 // The turn the picker last took the focus for: it takes it once per turn, not on every redraw.
