@@ -84,6 +84,10 @@ def test_a_thought_in_plain_words_and_a_hidden_one() -> None:
     assert guide.thought(0, "ask 1 ⟨2,2⟩", "", (), shown=True, human=True) == (
         "South (you) chose ask 1 ⟨2,2⟩."
     )
+    # A replayed game has no thoughts: nothing is said to be hidden.
+    assert guide.thought(1, "ask 2 ⟨2,2⟩", "", (), shown=False, human=False) == (
+        "West chose ask 2 ⟨2,2⟩."
+    )
 
 
 def without_explanations(data: dict[str, Any]) -> dict[str, Any]:

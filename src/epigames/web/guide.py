@@ -237,11 +237,13 @@ class Guide:
         name = self.who(seat)
         if human:
             return f"{name} (you) chose {action}."
+        if not text:  # a replayed game keeps no thoughts
+            return f"{name} chose {action}."
         if not shown:
             return (
                 f"{name} chose {action}. Its reasons name cards or dice you cannot see, "
                 "so they stay hidden from you."
             )
-        said = f" It thinks: “{text}”" if text else ""
+        said = f" It thinks: “{text}”"
         knew = f" What it concluded and acted on: {self.facts(concluded)}." if concluded else ""
         return f"{name} chose {action}.{said}{knew}"

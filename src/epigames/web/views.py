@@ -128,7 +128,7 @@ def log_entries(
                     dec.action,
                     dec.thought.text,
                     dec.thought.concluded,
-                    shown=show and bool(dec.thought.text),
+                    shown=show,
                     human=human,
                 )
         else:
