@@ -192,35 +192,11 @@ class BlufpokerState(EventLog, State, HasPictures):
                 outcome at a player's turn, or a player action at a chance node); the state
                 is unchanged.
         """
-        effect = self._effect(action)
-        if effect is None:
+        rule = _RULES.get((type(action), self._phase))
+        if rule is None or not rule[0](self, action):
             raise illegal_action(self, action)
         self._history.append(action)
-        effect()
-
-    def _effect(self, action: Hashable) -> Callable[[], None] | None:
-        """What `action` does in this phase, or None where it is not legal (nothing changes)."""
-        phase = self._phase
-        match action:
-            case Believe() if phase == DECIDE:
-                return self._believe
-            case Call() if phase == DECIDE:
-                return self._call
-            case RollDice(dice) if phase == ROLL and contains(self._untouched, dice):
-                return functools.partial(self._roll, dice)
-            case Stop() if phase == ROLL and self._fresh:
-                return self._stop
-            case Bid(roll) if phase == BID and roll.rank > self._bid:
-                return functools.partial(self._make_bid, roll.rank)
-            case Keep(dice) if phase == POKER_KEEP and contains(self._poker_dice, dice):
-                return functools.partial(self._keep, dice)
-            case Throw(dice) if phase == OPEN and len(dice) == DICE:
-                return functools.partial(self._open, dice)
-            case Throw(dice) if phase == THROW and len(dice) == len(self._pending):
-                return functools.partial(self._land, dice)
-            case Throw(dice) if phase == POKER_THROW and len(dice) == DICE - len(self._poker_kept):
-                return functools.partial(self._poker_throw, dice)
-        return None
+        rule[1](self, action)
 
     def _keep(self, dice: Dice) -> None:
         self._poker_kept = dice
@@ -466,3 +442,37 @@ __all__ = [
     "BlufpokerGame",
     "BlufpokerState",
 ]
+
+
+# Per (action type, phase): when the action is legal (nothing changes if not), and what it
+# does. A table, not a `match` over classes: it runs on every action and chance outcome.
+_Rule = tuple[Callable[[BlufpokerState, Any], bool], Callable[[BlufpokerState, Any], None]]
+
+
+def _always(state: BlufpokerState, action: Any) -> bool:
+    return True
+
+
+_RULES: dict[tuple[type, int], _Rule] = {
+    (Believe, DECIDE): (_always, lambda s, a: s._believe()),
+    (Call, DECIDE): (_always, lambda s, a: s._call()),
+    (RollDice, ROLL): (
+        lambda s, a: contains(s._untouched, a.dice),
+        lambda s, a: s._roll(a.dice),
+    ),
+    (Stop, ROLL): (lambda s, a: bool(s._fresh), lambda s, a: s._stop()),
+    (Bid, BID): (lambda s, a: a.roll.rank > s._bid, lambda s, a: s._make_bid(a.roll.rank)),
+    (Keep, POKER_KEEP): (
+        lambda s, a: contains(s._poker_dice, a.dice),
+        lambda s, a: s._keep(a.dice),
+    ),
+    (Throw, OPEN): (lambda s, a: len(a.dice) == DICE, lambda s, a: s._open(a.dice)),
+    (Throw, THROW): (
+        lambda s, a: len(a.dice) == len(s._pending),
+        lambda s, a: s._land(a.dice),
+    ),
+    (Throw, POKER_THROW): (
+        lambda s, a: len(a.dice) == DICE - len(s._poker_kept),
+        lambda s, a: s._poker_throw(a.dice),
+    ),
+}

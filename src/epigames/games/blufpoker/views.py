@@ -22,9 +22,8 @@ if TYPE_CHECKING:
     from epigames.games.blufpoker.rules import BlufpokerGame
 
 
-def _roll_or_none(rank: int) -> Roll | None:
-    """The roll of `rank`, or None for the board's -1 (no such bid yet)."""
-    return ROLLS[rank] if rank >= 0 else None
+# The roll of rank r at r + 1, None at 0 for the board's -1 (no such bid yet).
+_ROLL_OR_NONE: tuple[Roll | None, ...] = (None, *ROLLS)
 
 
 class BlufpokerView(View):
@@ -53,17 +52,17 @@ class BlufpokerView(View):
         #: The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`).
         self.phase: Final = PHASES[phase]
         #: The bid to beat (None before the first) and its bidder (-1 before the first).
-        self.bid: Final = _roll_or_none(board.bid)
+        self.bid: Final = _ROLL_OR_NONE[board.bid + 1]
         self.bidder: Final = board.bidder
         #: The bid that the current bid beat (None for an opening bid).
-        self.over: Final = _roll_or_none(board.over)
+        self.over: Final = _ROLL_OR_NONE[board.over + 1]
         #: The dice outside the cup, high to low.
         self.visible: Final = board.visible
         #: Every seat's penalties.
         self.penalties: Final = board.penalties
         #: The open dice of the poker phase, and the poker chased there (else None).
         self.poker_dice: Final = board.poker_dice
-        self.poker_target: Final = _roll_or_none(board.poker_target)
+        self.poker_target: Final = _ROLL_OR_NONE[board.poker_target + 1]
         #: While this seat holds the cup: its dice not rolled yet this turn, and the faces
         #: it rolled this turn.
         self.untouched: Final[Dice] = note[0] if note is not None else ()

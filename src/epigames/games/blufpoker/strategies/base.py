@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import abc
-import dataclasses
 
+from epigames.cards.slots import slot_maker
 from epigames.games.blufpoker.actions import BIDS, KEEPS, ROLL_DICE, STOP
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
 from epigames.games.blufpoker.tables import poker_keep
 from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import View
 from epigames.games.strategy import Decision, Strategy, Thought
+
+# One Thought per decision names the cup: made through the slots, the names' sets shared.
+_thought = slot_maker(Thought)
+_ONLY: dict[Roll, frozenset[Roll]] = {}
+
+
+def _only(cup: Roll) -> frozenset[Roll]:
+    names = _ONLY[cup] = frozenset((cup,))
+    return names
 
 
 class BlufpokerStrategy(Strategy):
@@ -37,8 +46,8 @@ class BlufpokerStrategy(Strategy):
             return decision
         # A seat that saw under the cup may name what it saw in any thought.
         thought = decision.thought
-        names = thought.names | {cup}
-        return Decision(decision.action, dataclasses.replace(thought, names=names))
+        names = thought.names | {cup} if thought.names else _ONLY.get(cup) or _only(cup)
+        return Decision(decision.action, _thought(thought.text, names, thought.concluded))
 
     @abc.abstractmethod
     def decide(self, view: BlufpokerView) -> Decision:
