@@ -22,7 +22,7 @@ const S = {
   // A person's move in flight, and the server's refusal of the last one (shown until the next).
   moving: false, moveError: null,
   // The guided game: every log entry comes with its explanation (`explain`).
-  guide: false,
+  guide: false, guideFrom: null,
 };
 
 function status(text, ok = false) {
@@ -183,6 +183,7 @@ export async function openSession(create, perspective) {
     S.last = info.last_frame;
     S.perspective = info.human !== null ? info.human : perspective;
     S.log = []; S.logLen = {}; S.subject = ""; S.picture = null; S.moveError = null;
+    S.data = null;  // the guide explains the new game from its start
     // A renderer may ask for the knowledge matrix from the start (Klaverjas: who holds what).
     S.matrixOpen = !!renderer().showMatrix;
     S.matrixAgent = null;
@@ -225,6 +226,8 @@ async function goto(frame) {
     while (S.log.length < d.log_start) S.log.push(null);
     S.log.push(...d.log);
     S.log.length = d.log_length;
+    // Going forward, the guide explains everything since the frame shown before.
+    S.guideFrom = !S.data ? 0 : d.frame > S.frame ? (S.logLen[S.frame] ?? null) : null;
     S.logLen[frame] = d.log_length;
     if (d.frame !== S.frame) S.moveError = null;
     S.data = d; S.frame = d.frame; S.last = d.last_frame;
@@ -259,7 +262,7 @@ function render() {
   $("fwd-btn").disabled = $("end-btn").disabled = S.frame >= S.last;
   if (S.info.human !== null) renderPerspectives();
   renderLog();
-  renderGuide($("guide"), S.log, S.guide);
+  renderGuide($("guide"), S.log, S.guide, S.guideFrom);
   renderSubjects();
   renderHuman();
 }
