@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from epigames.errors import InputError
@@ -27,7 +27,7 @@ from epigames.games.params import (
 )
 from epigames.games.strategy import Strategy
 
-__all__ = ["PLUGIN", "PREFIX", "ISMCTSSettings", "OpenSpielBots", "parse_settings"]
+__all__ = ["PARAMS", "PLUGIN", "PREFIX", "ISMCTSSettings", "OpenSpielBots", "parse_settings"]
 
 #: The strategy names of this plugin start with it: `openspiel:ismcts`.
 PREFIX = "openspiel"
@@ -35,7 +35,7 @@ PREFIX = "openspiel"
 
 @dataclass(frozen=True, slots=True)
 class ISMCTSSettings:
-    """The search's parameters (`openspiel:ismcts(simulations=…,…)`).
+    """The search's parameters (`openspiel:ismcts(simulations=…,…)`; defaults in `PARAMS`).
 
     Attributes:
         simulations: simulations per decision (OpenSpiel's `max_simulations`).
@@ -43,30 +43,25 @@ class ISMCTSSettings:
             go round them (OpenSpiel's `max_world_samples`). Each draw replays the game,
             so a few draws shared by many simulations keep a decision cheap.
         horizon: random moves per rollout before its returns are read (0: to the end).
-            Kemps and Klaverjas games last hundreds to thousands of moves; a rollout's
-            returns after a deal's worth of moves already say who is doing well.
+            Kemps and Klaverjas games last hundreds to thousands of moves, and the returns
+            so far (quartets, points) already say who is doing well.
         uct_c: UCT's exploration constant, in units of the game's range of returns
-            (`Game.returns_range`), so one value suits every game.
+            (`Game.returns_range`), so that it means the same in every game.
     """
 
-    simulations: int = 100
-    worlds: int = 10
-    horizon: int = 40
-    uct_c: float = 0.5
-
-    def describe(self) -> str:
-        """The settings in the strategy-name syntax: `simulations=100,worlds=10,…`."""
-        return ",".join(f"{p.name}={getattr(self, p.name)}" for p in _PARAMS)
+    simulations: int
+    worlds: int
+    horizon: int
+    uct_c: float
 
 
-_PARAMS = (
+#: The parameters of `openspiel:ismcts`, with their defaults and ranges.
+PARAMS = (
     Param("simulations", int, 100, min=1, max=1_000_000, help="simulations per decision"),
-    Param("worlds", int, 10, min=1, max=1_000_000, help="states drawn per decision"),
-    Param("horizon", int, 40, min=0, max=10_000_000, help="random moves per rollout; 0: all"),
-    Param("uct_c", float, 0.5, min=0.0, max=1000.0, help="exploration, in returns ranges"),
+    Param("worlds", int, 8, min=1, max=1_000_000, help="states drawn per decision"),
+    Param("horizon", int, 20, min=0, max=10_000_000, help="random moves per rollout; 0: all"),
+    Param("uct_c", float, 0.1, min=0.0, max=1000.0, help="exploration, in returns ranges"),
 )
-assert [p.name for p in _PARAMS] == [f.name for f in fields(ISMCTSSettings)]
-assert all(p.default == f.default for p, f in zip(_PARAMS, fields(ISMCTSSettings), strict=True))
 
 
 def parse_settings(spec: str) -> ISMCTSSettings:
@@ -88,8 +83,8 @@ def parse_settings(spec: str) -> ISMCTSSettings:
             f"unknown OpenSpiel bot {name!r} in {full!r}; choose one of: "
             f"{', '.join(f'{PREFIX}:{b}' for b in _BOTS)}"
         )
-    by_name = {p.name: p for p in _PARAMS}
-    values: dict[str, Any] = {}
+    by_name = {p.name: p for p in PARAMS}
+    values: dict[str, Any] = {p.name: p.default for p in PARAMS}
     for key, text in pairs:
         param = by_name.get(key)
         if param is None:
