@@ -27,6 +27,14 @@ from epigames.logic.formula import Formula
 pytest.importorskip("dd")
 
 
+#: Small settings of every card game: their deals can be listed.
+SMALL_GAMES = [
+    "kwartet(players=3,kinds=3)",
+    "klaverjas(ranks=3,deals=1)",
+    "kemps(players=2,table=2,ranks=3,max_turns=12)",
+]
+
+
 def consistent_deals(
     public: PublicInfo, not_all: tuple[tuple[int, int], ...]
 ) -> Iterator[tuple[int, ...]]:
@@ -133,15 +141,9 @@ def states(game: str, seeds: range, every: int) -> Iterator[State]:
             made += 1
 
 
-@pytest.mark.parametrize(
-    "game",
-    [
-        "kwartet(players=3,kinds=3)",
-        "klaverjas(ranks=3,deals=1)",
-        "kemps(players=2,table=2,ranks=3,max_turns=12)",
-    ],
-)
+@pytest.mark.parametrize("game", SMALL_GAMES)
 def test_nested_formulas_agree_with_brute_force(game: str) -> None:
+    """The structure and every seat's `knows` agree with the deals' model."""
     rng = random.Random(game)
     checked = 0
     for state in states(game, range(2), every=3):
@@ -159,6 +161,12 @@ def test_nested_formulas_agree_with_brute_force(game: str) -> None:
             f = random_formula(rng, cards, depth=3)
             assert cards.holds(f, true) == model.holds(f), f
             checked += 1
+        # Each seat's `CardKnowledge.knows`, modal formulas included, is K_seat here.
+        for seat in sorted(cards.layout.players):
+            name = cards.layout.holders[seat]
+            for depth in (0, 2):
+                f = random_formula(rng, cards, depth)
+                assert state.observation(seat).knowledge.knows(f) == model.holds(fm.K(name, f))
     assert checked > 20
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from epigames.games.ask import ask, match_at
+from epigames.games.ask import ask
+from epigames.games.steps import match_at
 from tests.commands.helpers import run
 
 pytest.importorskip("dd")

@@ -12,11 +12,12 @@ from epigames.cards.errors import UnknownCardError
 from epigames.cards.symbolic import CardStructure
 from epigames.errors import UnknownAgentError
 from epigames.games import Match, load_game
-from epigames.games.ask import StepError, UnknownAtomError, ask, match_at, true_deal
+from epigames.games.ask import StepError, UnknownAtomError, ask, true_deal
 from epigames.games.blufpoker.actions import Believe, RollDice
 from epigames.games.blufpoker.dice import Roll
 from epigames.games.blufpoker.knowledge import cup_model
 from epigames.games.blufpoker.rules import BlufpokerState
+from epigames.games.steps import match_at
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
@@ -180,3 +181,12 @@ def test_dice_nested_formula_at_an_opening_reroll() -> None:
     # Everyone knows two of 5 5 1 stayed (11 rolls are possible, 111 is not), and Ann
     # knows that; only Cas, who saw the cup, knows it all.
     assert (answer.value, answer.knowers, answer.worlds) == (True, (2,), 11)
+
+
+def test_match_ask_is_ask_on_the_current_state() -> None:
+    match = match_at("klaverjas(ranks=3,deals=1)", ["random"] * 4, 1, 5)
+    text = "K_1 ~holds(2, J♥) & ~K_2 K_1 ~holds(2, J♥)"
+    assert match.ask(text) == ask(match.state, text)
+    assert match.ask(text).knowers == (1,)
+    dice = match_at("blufpoker", ["random"] * 3, 1, 3)
+    assert dice.ask("K_Cas cup_551").knowers == (2,)

@@ -531,16 +531,28 @@ class CardKnowledge:
         return tuple(world)
 
     def knows(self, formula: Formula) -> bool:
-        """Whether ``formula`` holds in every consistent deal.
+        """Whether ``formula`` holds in every deal this agent considers possible.
 
-        The formula is propositional over ``holds(<holder>, <card>)`` atoms (see
-        `epigames.cards.formulas`); e.g. ``parse('holds(West, ⟨8,4⟩) | holds(2, ⟨8,4⟩)')``.
+        Atoms are ``holds(<holder>, <card>)`` (see `epigames.cards.formulas`), e.g.
+        ``parse('holds(West, ⟨8,4⟩) | holds(2, ⟨8,4⟩)')``; atoms about removed cards are
+        false. A propositional formula is decided by writing its negation in DNF and
+        checking that no term is satisfiable together with the agent's facts (each term's
+        literals are added as facts and the possible-holders solver looks for a deal). A
+        formula with K, M, C, … (``K_East ~holds(South, J♥)``) is model checked on the
+        exact knowledge structure of the public facts (`cards.symbolic.CardStructure`,
+        BDDs), at the deals that agree with this agent's hand: no more is read, so no
+        hidden card decides the answer.
 
-        Decided by writing its negation in DNF and checking that no term is satisfiable
-        together with the agent's facts (each term's literals are added as facts and the
-        possible-holders solver looks for a deal). Atoms about removed cards are false.
+        Raises:
+            InputError: a modal formula asked of public knowledge (nobody's).
+            SymbolicUnavailableError: a modal formula, and the package `dd` is missing.
         """
-        return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
+        if formula.is_boolean():
+            return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
+        # Imported here: the structure needs `dd`, which propositional questions do not.
+        from epigames.cards.symbolic import CardStructure
+
+        return CardStructure.from_knowledge(self).knows(self, formula)
 
     def picture(self, subject: str) -> KripkePicture:
         """The Kripke picture of one card in play (by its text) from this agent's view.

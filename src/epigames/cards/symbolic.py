@@ -19,14 +19,15 @@ Formulas name holders and seats by index or name (any case) and cards by their t
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from epigames.cards.errors import UnknownCardError
 from epigames.cards.formulas import holds_atom
-from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
 from epigames.errors import InputError
@@ -35,6 +36,11 @@ from epigames.logic.formula import Formula
 from epigames.logic.symbolic.bdd import Manager, Node
 from epigames.logic.symbolic.structure import KnowledgeStructure
 from epigames.logic.syntax import parse
+
+if TYPE_CHECKING:
+    # `CardKnowledge.knows` builds structures for modal formulas: a runtime import would
+    # be a circle.
+    from epigames.cards.knowledge import CardKnowledge
 
 __all__ = ["CardStructure", "card_formula"]
 
@@ -172,8 +178,11 @@ class CardStructure:
 
     @classmethod
     def from_knowledge(cls, knowledge: CardKnowledge) -> CardStructure:
-        """The structure of the public part of a seat's knowledge (its hand left out)."""
-        return cls.from_public(knowledge.public, knowledge.not_all)
+        """The structure of the public part of a seat's knowledge (its hand left out).
+
+        The last few are kept: every seat's questions on one state share its structure.
+        """
+        return _shared(knowledge.public, knowledge.not_all)
 
     # --- reading formulas -----------------------------------------------------------
 
@@ -288,3 +297,8 @@ class CardStructure:
     def count_deals(self) -> int:
         """How many deals are consistent with the public facts."""
         return self.structure.count_states()
+
+
+@functools.lru_cache(maxsize=4)
+def _shared(public: PublicInfo, not_all: tuple[tuple[int, int], ...]) -> CardStructure:
+    return CardStructure.from_public(public, not_all)

@@ -8,7 +8,8 @@ import typer
 
 from epigames.errors import InputError
 from epigames.games import load_game
-from epigames.games.ask import DICE_ATOMS, ask as ask_state, match_at
+from epigames.games.ask import DICE_ATOMS, ask as ask_state
+from epigames.games.steps import match_at
 
 #: More decisions than any match of the registered games makes within its caps.
 MAX_STEP = 10_000_000

@@ -4,8 +4,9 @@
 evaluates the formula at the true state: for the card games a knowledge structure
 (`cards.symbolic.CardStructure`, atoms ``holds(holder, card)``), for Blufpoker the cup's
 exact Kripke model (`blufpoker.knowledge.cup_model`, atoms ``cup_653`` and
-``atleast_653``). `match_at(game, strategies, seed, step)` replays a seeded match to the
-state after a number of decisions, as `epigames play` plays it.
+``atleast_653``). `games.steps.match_at(game, strategies, seed, step)` replays a seeded match to
+the state after a number of decisions, as `epigames play` plays it; `Match.ask` asks about a
+match's current state.
 """
 
 from __future__ import annotations
@@ -20,8 +21,7 @@ from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
 from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
 from epigames.games.blufpoker.rules import BlufpokerState
-from epigames.games.core import Game, State
-from epigames.games.match import Match
+from epigames.games.core import State
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
@@ -33,7 +33,6 @@ __all__ = [
     "ask",
     "card_structure",
     "dice_formula",
-    "match_at",
     "true_deal",
 ]
 
@@ -42,7 +41,7 @@ DICE_ATOMS = "cup_653 (the cup holds 653) and atleast_653 (it holds 653 or highe
 
 
 class StepError(InputError):
-    """A step outside the match, or a state whose cards have no knowledge yet."""
+    """A step outside the match, or a state with no deal or roll yet."""
 
 
 class UnknownAtomError(InputError):
@@ -175,25 +174,3 @@ def _ask_dice(state: BlufpokerState, formula: Formula) -> Answer:
     knowers = tuple(s for s, name in enumerate(seats) if cup.model.holds(fm.K(name, f), world))
     rolls = {w.rpartition(">")[2] for w in cup.model.worlds}
     return Answer(formula, value, knowers, len(rolls), "rolls")
-
-
-def match_at(game: Game | str, strategies: Sequence[str], seed: int, step: int) -> Match:
-    """A seeded match played to the state after `step` decisions (and the chance after them).
-
-    Step 0 is the first decision point (the deal done); the last step is the end.
-
-    Raises:
-        StepError: the match ends before `step`.
-    """
-    match = Match(game, strategies, seed)
-    if step < 0:
-        raise StepError(f"step {step} is negative; steps count decisions from 0")
-    for done in range(step):
-        match.run_chance()
-        if match.over:
-            raise StepError(
-                f"step {step} is past the end: this match has {done} decisions (steps 0..{done})"
-            )
-        match.step()
-    match.run_chance()
-    return match

@@ -13,7 +13,7 @@ import json
 import random
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from epigames.errors import EpigamesError, IllegalActionError, InputError
 from epigames.games.core import (
@@ -33,6 +33,10 @@ from epigames.games.strategy import (
     Thought,
     make_strategy,
 )
+from epigames.logic.formula import Formula
+
+if TYPE_CHECKING:
+    from epigames.games.ask import Answer
 
 
 class MatchSetupError(InputError):
@@ -71,6 +75,7 @@ class MatchSummary:
         returns: each seat's return.
         winners: the seats with the highest return (several on a tie).
         moves: the number of player (non-chance) actions.
+        capped: the game stopped at a cap (`State.capped`), not by its rules.
     """
 
     seed: int
@@ -78,6 +83,7 @@ class MatchSummary:
     returns: tuple[float, ...]
     winners: tuple[int, ...]
     moves: int
+    capped: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -326,6 +332,17 @@ class Match:
         seat = self.state.current_player
         return seat if seat in self.humans else None
 
+    def ask(self, formula: Formula | str) -> Answer:
+        """A formula about the cards or dice of the current state, and which seats know it.
+
+        See `epigames.games.ask.ask` (atoms ``holds(h, c)``; Blufpoker's ``cup_653``).
+        """
+        # Imported when asked: `games.ask` loads the card structures and Blufpoker's rules,
+        # which a match of another game does not need.
+        from epigames.games.ask import ask
+
+        return ask(self.state, formula)
+
     def run_chance(self) -> int:
         """Apply chance outcomes until a seat is to move or the game ends; returns how many."""
         state, done = self.state, 0
@@ -428,6 +445,7 @@ class Match:
             returns=tuple(state.returns()),
             winners=state.winners(),
             moves=len(self.transcript),
+            capped=state.capped,
             events=tuple(state.events),
             transcript=tuple(self.transcript),
             history=tuple(state.history),

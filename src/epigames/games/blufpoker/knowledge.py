@@ -15,6 +15,7 @@ every world is possible and no probability is defined until the holder stops.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Callable, Sequence
@@ -352,7 +353,12 @@ def cup_model(board: Board, log: Sequence[Event], names: Sequence[str]) -> CupMo
     """
     if not board.round:
         raise InputError("no die has been rolled yet: the cup has no model")
-    public = [e for e in log if e.public]
+    return _cup_model(board, tuple(e for e in log if e.public), tuple(names))
+
+
+@functools.lru_cache(maxsize=32)
+def _cup_model(board: Board, public: tuple[Event, ...], names: tuple[str, ...]) -> CupModel:
+    # Cached: every seat, and every formula a seat is asked, reads the same model.
     if not board.rolling:
         knowers = cup_knowers(public)
         ranks = CupKnowledge(-1, board.visible, board.known, False, None).world_ranks()
