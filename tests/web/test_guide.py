@@ -21,10 +21,10 @@ from epigames.games.blufpoker.events import BidMade
 from epigames.games.kemps.events import Places
 from epigames.games.kwartet import Card
 from epigames.games.kwartet.events import Asked
-from epigames.web.builders import watch_session
+from epigames.web.builders import replay_session, watch_session
 from epigames.web.guide import Guide
 from tests.conformance.oracles import blufpoker_hidden
-from tests.web.test_leak import CONFIGS, add, get, hidden_cards
+from tests.web.test_leak import CONFIGS, add, get, hidden_cards, same_kind_swap
 
 NAMES = ("South", "West", "North", "East")
 
@@ -182,3 +182,29 @@ def test_no_hidden_cup_in_a_guided_frame(client: TestClient, seed: int) -> None:
             assert not leaked, f"seat {seat} frame {frame} is told the cup {leaked}"
             checked += bool(hidden)
     assert checked > 0
+
+
+@pytest.mark.parametrize(("game", "seed"), CONFIGS[:3])
+def test_guided_frames_do_not_depend_on_what_the_seat_cannot_see(
+    client: TestClient, game: str, seed: int
+) -> None:
+    """As test_leak's non-interference check, on guided frames: two hidden cards of one kind
+    swapped between two other seats in the deal leave the seat's explanations the same."""
+    session = watch_session(game, ["random"] * load_game(game).num_players, seed)
+    rng = random.Random(seed)
+    compared = 0
+    for seat in range(session.game.num_players):
+        for frame in sorted(rng.sample(range(max(8, session.last_frame // 3)), 4)):
+            swapped = same_kind_swap(session, frame, seat, rng)
+            if not swapped:
+                continue
+            true = replay_session(game, session.history[: session.frames[frame]])
+            alt = replay_session(game, swapped)
+            seen = [
+                get(client, f"/api/sessions/{add(client, s)}/frames/{frame}", perspective=seat,
+                    guide="true")["log"]
+                for s in (true, alt)
+            ]  # fmt: skip
+            assert seen[0] == seen[1], f"seat {seat} of {game} at frame {frame} tells them apart"
+            compared += 1
+    assert compared >= 2
