@@ -796,3 +796,42 @@ def test_kwartet_on_a_phone(browser: Any, server: str, width: int) -> None:
     playwright.expect(pg.locator("#log li.decision .who", has_text="South (you)")).to_have_count(1)
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_play_kemps_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> None:
+    """West plays a small Kemps game to its end with Tab and Enter: once a swap (the second
+    move button, spelled out against the table), then "done" (the first, which has the focus)."""
+    expect = playwright.expect
+    set_game(page, "kemps", {"ranks": "5"}, seed=3, agents="greedy")
+    page.select_option("#seats select[data-seat='1']", "human")
+    set_range(page, "#speed", 20)
+    page.focus("#play-btn")
+    page.keyboard.press("Enter")
+    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
+        (document.activeElement.matches('#human-bar:not(.hidden) button[data-action]') &&
+         document.querySelector('#frame-label').textContent !== before)"""
+    before, moves, swapped = "", 0, False
+    for _ in range(300):
+        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
+        if "Game over" in page.inner_text("#turn"):
+            break
+        expect(page.locator("#table .kp-slot")).to_have_count(6)
+        expect(page.locator("#table .kp-seat[data-seat='1'] .kp-card:not(.back)")).to_have_count(4)
+        before = page.inner_text("#frame-label")
+        if not swapped:
+            page.keyboard.press("Tab")
+            swap = page.evaluate("document.activeElement.dataset.action")
+            slot, card = swap.removeprefix("swap ").split(" ")
+            taken = page.inner_text(f"#table .kp-slot:nth-child({slot}) .kp-card").replace("\n", "")
+            label = page.evaluate("document.activeElement.textContent")
+            assert label == f"take {taken} from slot {slot}, put down {card}"
+            swapped = True
+        page.keyboard.press("Enter")
+        moves += 1
+    assert "Game over" in page.inner_text("#turn")
+    assert swapped
+    expect(page.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    # The location matrix (who can hold each card) opens with the game.
+    expect(page.locator("#matrix table")).to_have_count(1)
+    assert_accessible(page, "a Kemps game played to the end")
+    page.screenshot(path=str(tmp_path / "kemps-played.png"), full_page=True)

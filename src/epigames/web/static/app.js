@@ -5,13 +5,14 @@ import { api, h, seatColor, seatInk } from "./api.js";
 import * as kwartet from "./games/kwartet.js";
 import * as klaverjas from "./games/klaverjas.js";
 import * as blufpoker from "./games/blufpoker.js";
+import * as kemps from "./games/kemps.js";
 import * as generic from "./games/generic.js";
 import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
 import { initTournaments } from "./tournaments.js";
 import { renderGuide } from "./guide.js";
 import { renderLearn } from "./learn.js";
 
-const RENDERERS = { kwartet, klaverjas, blufpoker };
+const RENDERERS = { kwartet, klaverjas, blufpoker, kemps };
 const $ = (id) => document.getElementById(id);
 
 const S = {

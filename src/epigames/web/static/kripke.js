@@ -308,6 +308,18 @@ export function renderLegend(el, pic, seatNames) {
     ...rows);
 }
 
+// Relative luminance (WCAG) of `hex` mixed with white, `share` of it.
+function mixedLuminance(hex, share) {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const [r, g, b] = rgb.map((c) => share * c + (1 - share)).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// White text where it keeps a contrast of 4.5 on the cell, dark text everywhere else.
+function inkOn(hex, share) {
+  return 1.05 / (mixedLuminance(hex, share) + 0.05) >= 4.5 ? "#fff" : "#1d2530";
+}
+
 export function renderMatrix(el, m, agent, seatNames) {
   if (!m.rows.length) { el.replaceChildren(h("div", { class: "hint" }, "No subjects left.")); return; }
   const table = h("table", { class: "knowledge" });
@@ -321,8 +333,11 @@ export function renderMatrix(el, m, agent, seatNames) {
     for (const c of m.columns) {
       const p = probs[c] || 0;
       const td = h("td", { title: `${agent}: P(${c} holds ${row.subject}) = ${pct(p)}` }, p > 0 ? pct(p) : "");
-      if (p > 0) td.style.background = `color-mix(in srgb, ${color} ${Math.round(12 + 78 * p)}%, white)`;
-      if (p > 0.55) td.style.color = "#fff";
+      if (p > 0) {
+        const share = 0.12 + 0.78 * p;
+        td.style.background = `color-mix(in srgb, ${color} ${Math.round(100 * share)}%, white)`;
+        td.style.color = inkOn(color, share);
+      }
       if (row.true_world === c) td.classList.add("truth");
       tr.append(td);
     }
