@@ -73,11 +73,10 @@ class Sim:
         "bit_of",
         "cheap_order",
         "deck_bits",
-        "four_kind",
+        "four",
         "kq",
         "pts",
         "rank_of",
-        "roem",
         "runs",
         "t",
         "tm",
@@ -92,7 +91,6 @@ class Sim:
         self.tm = _SUIT_MASKS[self.t]
         self.amsterdam = rules == "amsterdam"
         self.undertrump = undertrump
-        self.four_kind = four_kind
         self.bit_of = {c: 8 * _SUITS.index(c.suit) + strength(c, trump) - 1 for c in deck}
         self.deck_bits = tuple(self.bit_of[c] for c in deck)
         self.pts = [0] * 32
@@ -121,13 +119,23 @@ class Sim:
                     best = max(best, run)
                 table.append(50 if best >= 4 else 20 if best == 3 else 0)
             self.runs.append(table)
-        self.kq = sum(
+        kq = sum(
             1 << b
             for c, b in self.bit_of.items()
             if c.suit is trump and c.rank.name in ("KING", "QUEEN")
         )
-        # The roem of the complete tricks met so far, keyed by their cards.
-        self.roem: dict[int, int] = {}
+        # Stuk needs both cards; a deck without one of them (ranks < 8) gets a mask no
+        # trick can cover.
+        self.kq = kq if kq.bit_count() == 2 else 1 << 32
+        # Four of a kind: the trick of one rank's four cards. Four jacks 200; four tens,
+        # queens, kings or aces 100.
+        self.four: dict[int, int] = {}
+        if four_kind:
+            for rank in set(self.rank_of) - {-1}:
+                bonus = 200 if rank == 4 else 100 if rank >= 3 else 0
+                cards = [b for b in range(32) if self.rank_of[b] == rank]
+                if bonus and len(cards) == PLAYERS:
+                    self.four[sum(1 << b for b in cards)] = bonus
 
     def mask(self, cards: Sequence[Card]) -> int:
         """The bitmask of some cards."""
@@ -164,23 +172,15 @@ class Sim:
 
     def trick_roem(self, tmask: int) -> int:
         """The roem of a complete trick (as `play.roem`)."""
-        bonus = self.roem.get(tmask)
-        if bonus is None:
-            bonus = 0
-            singles = []
-            for s in range(4):
-                p = tmask >> 8 * s & 0xFF
-                bonus += self.runs[s][p]
-                if p and not p & (p - 1):
-                    singles.append(self.rank_of[8 * s + p.bit_length() - 1])
-            if self.kq.bit_count() == 2 and tmask & self.kq == self.kq:
-                bonus += 20
-            if self.four_kind and len(singles) == 4 and len(set(singles)) == 1:
-                # Four jacks 200; four tens, queens, kings or aces 100.
-                rank = singles[0]
-                bonus += 200 if rank == 4 else 100 if rank >= 3 else 0
-            self.roem[tmask] = bonus
-        return bonus
+        runs = self.runs
+        return (
+            runs[0][tmask & 0xFF]
+            + runs[1][tmask >> 8 & 0xFF]
+            + runs[2][tmask >> 16 & 0xFF]
+            + runs[3][tmask >> 24]
+            + (20 if tmask & self.kq == self.kq else 0)
+            + self.four.get(tmask, 0)
+        )
 
     def cheap(self, legal: int) -> int:
         """The cheapest card: fewest points, a plain card before a trump, then the lowest."""
@@ -313,6 +313,7 @@ class Sim:
         `h` and `acc` are updated in place.
         """
         t, pts, pick, legal = self.t, self.pts, self.pick, self.legal
+        trick_roem = self.trick_roem
         card = first
         while True:
             seat = turn
@@ -339,7 +340,7 @@ class Sim:
             if not (h[0] | h[1] | h[2] | h[3]):
                 tpts += 10
             acc[team] += tpts
-            acc[2 + team] += self.trick_roem(tmask)
+            acc[2 + team] += trick_roem(tmask)
             acc[4 + team] += 1
             n = 0
             turn = wseat
@@ -359,7 +360,7 @@ class Sim:
 
 @functools.cache
 def sim_for(ranks: int, trump: Suit, rules: str, undertrump: str, four_kind: bool) -> Sim:
-    """The simulator of one setting and trump (shared: its roem table fills as it runs)."""
+    """The simulator of one setting and trump (shared: building it costs some milliseconds)."""
     return Sim(ranks, trump, rules, undertrump, four_kind)
 
 
