@@ -4,6 +4,9 @@ it, close it, read its frames, and make a person's moves.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -23,10 +26,20 @@ from epigames.web.routes.common import (
     Tournaments,
     client_of,
 )
-from epigames.web.session import HUMAN, SessionError
+from epigames.web.session import HUMAN, Session, SessionError
 from epigames.web.store import SessionStore
 
 router = APIRouter(prefix="/api/sessions")
+
+#: Games are played through here, two at a time, off the event loop and apart from the
+#: threads serving frames: a burst of new games (tens of ms of CPU each) queues here
+#: instead of sharing the interpreter with every frame request at once.
+_BUILDER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="epigames-builder")
+
+
+async def _built(build: Callable[[], Session]) -> Session:
+    """The session `build` makes, made on the builder thread."""
+    return await asyncio.wrap_future(_BUILDER.submit(build))
 
 
 class NewSession(Body):
@@ -70,7 +83,7 @@ def _session_info(store: SessionStore, sid: str) -> dict[str, Any]:
 
 
 @router.post("", status_code=201)
-def new_session(body: NewSession, request: Request, store: Store) -> dict[str, Any]:
+async def new_session(body: NewSession, request: Request, store: Store) -> dict[str, Any]:
     """Start a watched game (played to the end at once) or a game a person plays.
 
     A played game's seed is the server's: with the seed a player could replay the
@@ -78,7 +91,7 @@ def new_session(body: NewSession, request: Request, store: Store) -> dict[str, A
     """
     if body.human_seat is None:
         seed = body.seed if body.seed is not None else 0
-        session = watch_session(body.game, body.strategies, seed)
+        session = await _built(lambda: watch_session(body.game, body.strategies, seed))
     else:
         if body.seed is not None:
             raise InputError(
@@ -89,19 +102,23 @@ def new_session(body: NewSession, request: Request, store: Store) -> dict[str, A
         game = load_game(body.game)
         seat = game.seat_index(body.human_seat)
         strategies = [HUMAN if s == seat else n for s, n in enumerate(body.strategies)]
-        session = play_session(body.game, strategies, seat)
+        session = await _built(lambda: play_session(body.game, strategies, seat))
     store.add(session, *client_of(request))
     return _session_info(store, session.id)
 
 
 @router.post("/from-tournament", status_code=201)
-def session_from_tournament(
+async def session_from_tournament(
     body: TournamentGame, request: Request, store: Store, tournaments: Tournaments
 ) -> dict[str, Any]:
     """Watch a stored tournament game: replayed from its seed and strategies."""
-    game, strategies, seed = tournaments.game(body.db, body.name, body.index)
-    origin = f"{body.db} · {body.name} · game {body.index}"
-    session = watch_session(game, strategies, seed, origin=origin)
+
+    def build() -> Session:
+        game, strategies, seed = tournaments.game(body.db, body.name, body.index)
+        origin = f"{body.db} · {body.name} · game {body.index}"
+        return watch_session(game, strategies, seed, origin=origin)
+
+    session = await _built(build)
     store.add(session, *client_of(request))
     return _session_info(store, session.id)
 
