@@ -135,7 +135,10 @@ class ISMCTSStrategy(SearchStrategy):
         assert self._spiel is not None
         root = SpielState(self._spiel, self.sampled_state())
         policy: Sequence[tuple[int, float]] = search.get_policy(root)
-        index, share = max(policy, key=lambda pair: (pair[1], -pair[0]))
+        share = max(p for _, p in policy)
+        # Ties are common when rollouts end before any return changes (Kemps): a fixed
+        # choice among them could repeat one move for the whole game.
+        index = self.rng.choice(sorted(a for a, p in policy if p == share))
         action: Hashable = root.tables.actions.actions[index]
         text = f"{game.action_to_string(action)} visited {share:.0%}"
         return Decision(
