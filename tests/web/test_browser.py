@@ -290,6 +290,10 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
         assert page.locator("#perspectives button[data-perspective='spectator']").is_disabled()
         if clicks == 1:
             page.screenshot(path=str(tmp_path / "play.png"))
+            # Asked about the game state, the person gets only what South can tell.
+            page.fill("#formula", "holds(South, ⟨1,1⟩) | ~holds(0, ⟨1,1⟩)")
+            page.click("#ask-state")
+            playwright.expect(page.locator("#formula-result")).to_contain_text("South knows it")
         before = page.inner_text("#frame-label")
         page.locator("#human-bar .target").first.click()
         page.locator("#human-bar .ask-card").first.click()

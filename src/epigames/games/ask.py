@@ -28,9 +28,11 @@ from epigames.logic.formula import Formula
 __all__ = [
     "DICE_ATOMS",
     "Answer",
+    "SeatAnswer",
     "StepError",
     "UnknownAtomError",
     "ask",
+    "ask_seat",
     "card_structure",
     "dice_formula",
     "true_deal",
@@ -134,6 +136,66 @@ def ask(state: State, formula: Formula | str) -> Answer:
         seat for seat in range(state.game.num_players) if cards.holds(fm.K(str(seat), f), deal)
     )
     return Answer(f, value, knowers, cards.count_deals())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAnswer:
+    """What one seat can tell of a formula from its own view: no hidden part is read.
+
+    Attributes:
+        formula: the formula asked.
+        seat: whose view.
+        verdict: ``"true"`` (in every world the seat considers possible, so it knows
+            it), ``"false"`` (in none) or ``"unknown"`` (it cannot tell).
+        others: per seat, as this seat can tell: ``"knows"`` (the seat knows the
+            formula), ``"does not know"`` or ``"cannot tell"``; its own entry says
+            whether it knows it.
+    """
+
+    formula: Formula
+    seat: int
+    verdict: str
+    others: tuple[str, ...]
+
+
+def ask_seat(state: State, seat: int, formula: Formula | str) -> SeatAnswer:
+    """What `seat` can tell of a formula at a state, from its own knowledge alone.
+
+    Unlike `ask`, the true deal (or roll) is never read, so a person playing the seat
+    learns nothing it could not work out: two states the seat cannot tell apart give
+    the same answer.
+
+    Raises:
+        as `ask`; SeatError: no such seat.
+    """
+    f = card_formula(formula) if isinstance(formula, str) else formula
+    seats = state.game.seat_names
+    knowledge = state.observation(seat).knowledge
+    if isinstance(state, BlufpokerState):
+        if not state.picture_subjects():
+            raise StepError("no die has been rolled yet: there is no cup to ask about")
+
+        def prepared(g: Formula) -> Formula:
+            return dice_formula(g, seats)
+    else:
+        CardStructure.from_knowledge(_knowledge(state)).canonical(f)  # names checked first
+
+        def prepared(g: Formula) -> Formula:
+            return g
+
+    def tell(g: Formula, yes: str, no: str, neither: str) -> str:
+        if knowledge.knows(prepared(g)):
+            return yes
+        return no if knowledge.knows(prepared(fm.Not(g))) else neither
+
+    verdict = tell(f, "true", "false", "unknown")
+    others = tuple(
+        ("knows" if verdict == "true" else "does not know")
+        if s == seat
+        else tell(fm.K(str(s), f), "knows", "does not know", "cannot tell")
+        for s in range(len(seats))
+    )
+    return SeatAnswer(f, seat, verdict, others)
 
 
 def dice_formula(formula: Formula, seats: Sequence[str]) -> Formula:

@@ -1,5 +1,5 @@
 """Routes about what the agents know at a frame: Kripke pictures, the knowledge matrix,
-and formulas asked about a picture.
+and formulas asked about a picture or about the game state (card holders, the cup).
 """
 
 from __future__ import annotations
@@ -9,10 +9,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import Field
 
+from epigames.games.ask import ask, ask_seat
 from epigames.web import views
 from epigames.web.routes.common import Body, Name, Perspective, Store
 
 router = APIRouter(prefix="/api/sessions")
+
+
+class StateQuery(Body):
+    """A formula about the game state (cards or dice) at one frame."""
+
+    frame: int
+    perspective: Name | None = None
+    formula: str = Field(min_length=1, max_length=1000)
 
 
 class FormulaQuery(Body):
@@ -54,3 +63,47 @@ def formula(sid: str, body: FormulaQuery, store: Store) -> dict[str, Any]:
         seat = views.seen_as(session, body.perspective)
         pic = views.get_picture(session, body.frame, body.subject, seat)
         return views.formula_json(pic, body.formula)
+
+
+@router.post("/{sid}/ask")
+def ask_state(sid: str, body: StateQuery, store: Store) -> dict[str, Any]:
+    """A formula about the state's cards or dice: the truth and who knows it, or a seat's view.
+
+    A spectator (a watched game, or a played one once over) gets the truth at the true
+    deal and the seats that know it. From a seat, and always for the person playing
+    while the game runs, only what that seat can tell: true in every world it considers
+    possible, false in every one, or it cannot tell, and what it can tell of the others.
+    """
+    with store.using(sid) as session:
+        seat = views.seen_as(session, body.perspective)
+        state = session.state_at(session.check_frame(body.frame))
+        names = session.game.seat_names
+        if seat is None:
+            answer = ask(state, body.formula)
+            knowers = [names[s] for s in answer.knowers]
+            value = "true" if answer.value else "false"
+            return {
+                "formula": str(answer.formula),
+                "perspective": None,
+                "value": answer.value,
+                "knowers": knowers,
+                "worlds": answer.worlds,
+                "kind": answer.kind,
+                "answer": f"{value} in the true state; known by: {', '.join(knowers) or 'nobody'}",
+            }
+        seen = ask_seat(state, seat, body.formula)
+        others = {names[s]: tell for s, tell in enumerate(seen.others) if s != seat}
+        verdict = {
+            "true": f"true in every world {names[seat]} considers possible: {names[seat]} knows it",
+            "false": f"false in every world {names[seat]} considers possible",
+            "unknown": f"{names[seat]} cannot tell: true in some worlds it considers possible, "
+            "false in others",
+        }[seen.verdict]
+        return {
+            "formula": str(seen.formula),
+            "perspective": names[seat],
+            "verdict": seen.verdict,
+            "knows": seen.verdict == "true",
+            "others": others,
+            "answer": verdict,
+        }

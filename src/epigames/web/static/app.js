@@ -435,6 +435,28 @@ async function askFormula(ev) {
   }
 }
 
+// A formula about the game state (every card, or the cup), not one picture: a spectator
+// gets the truth and who knows it; a seat only what it can tell (the server decides).
+async function askState() {
+  const out = $("formula-result");
+  if (!S.info) return;
+  try {
+    const r = await api(`/api/sessions/${S.info.session}/ask`, { method: "POST",
+      body: { frame: S.frame, perspective: perspectiveParam(), formula: $("formula").value } });
+    if (r.perspective === null) {
+      out.className = "formula-result " + (r.value ? "true" : "false");
+      out.textContent = `${r.formula}\n→ ${r.answer}\n${r.kind} consistent with the public information: ${r.worlds}`;
+    } else {
+      out.className = "formula-result " + (r.verdict === "true" ? "true" : r.verdict === "false" ? "false" : "");
+      const others = Object.entries(r.others).map(([who, tell]) => `${who}: ${tell}`).join(", ");
+      out.textContent = `${r.formula}\n→ ${r.answer}\nas ${r.perspective} can tell — ${others}`;
+    }
+  } catch (e) {
+    out.className = "formula-result error";
+    out.textContent = e.message;
+  }
+}
+
 async function loadMatrix() {
   S.matrixOpen = true;
   if (!S.matrixAgent) S.matrixAgent = S.perspective === null ? S.data.seat_names[0] : S.data.seat_names[S.perspective];
@@ -502,6 +524,7 @@ async function init() {
   $("speed").addEventListener("input", () => { $("speed-label").textContent = `${speed()}/s`; if (S.playing) play(); });
   $("subject-select").addEventListener("change", async () => { S.subject = $("subject-select").value; S.picture = null; await loadPicture(); });
   $("formula-form").addEventListener("submit", askFormula);
+  $("ask-state").addEventListener("click", askState);
   $("matrix-btn").addEventListener("click", () => {
     if (S.matrixOpen) { S.matrixOpen = false; $("matrix").replaceChildren(); $("matrix-btn").textContent = "Show"; }
     else if (S.info) loadMatrix();
