@@ -63,6 +63,8 @@ def play_games(
                 returns=tuple(float(r) for r in result.returns),
                 winners=tuple(int(w) for w in result.winners),
                 moves=int(result.moves),
+                # Match functions that play no game (the synthetic one) have no cap.
+                capped=bool(getattr(result, "capped", False)),
                 seconds=seconds,
             )
         )

@@ -187,7 +187,15 @@ class GameRow(MatchSummary):
 
     def key(self) -> tuple[object, ...]:
         """Every field but `seconds`: equal keys, equal games."""
-        return (self.index, self.seed, self.strategies, self.returns, self.winners, self.moves)
+        return (
+            self.index,
+            self.seed,
+            self.strategies,
+            self.returns,
+            self.winners,
+            self.moves,
+            self.capped,
+        )
 
 
 def game_teams(game: str, players: int) -> Teams:

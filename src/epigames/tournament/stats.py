@@ -102,6 +102,8 @@ class Summary:
         team_lineups: with partners only: one line per team line-up, in the order of the
             teams in `config.strategies` (a line-up on both teams is one line).
         teams: with partners only: one line per team, in the order of `Game.teams`.
+        capped_games: games that stopped at the game's cap (a turn limit) instead of
+            finishing; their returns (the scores at the cap) are in the lines above.
     """
 
     config: TournamentConfig
@@ -115,6 +117,7 @@ class Summary:
     notes: list[str] = field(default_factory=list)
     team_lineups: list[Line] = field(default_factory=list)
     teams: list[Line] = field(default_factory=list)
+    capped_games: int = 0
 
     @property
     def complete(self) -> bool:
@@ -140,6 +143,7 @@ class Summary:
             "mean_length": self.mean_length,
             "length_interval": [self.length_low, self.length_high],
             "tie_games": self.tie_games,
+            "capped_games": self.capped_games,
             "strategies": [asdict(line) for line in self.strategies],
             "seats": [asdict(line) for line in self.seats],
             "notes": list(self.notes),
@@ -273,6 +277,8 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
     lengths = rec["moves"][first_seat].astype(np.float64)
     mean_length, length_low, length_high = mean_interval(lengths)
     tie_games = int(np.count_nonzero(rec["n_winners"][first_seat] > 1))
+    capped = rec.get("capped")
+    capped_games = 0 if capped is None else int(np.count_nonzero(capped[first_seat]))
     strategies = list(dict.fromkeys(config.strategies))
     names = rec["strategy"]
     by_strategy = [_line(s, names == s, rec) for s in strategies]
@@ -282,6 +288,11 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
         notes.append(
             f"incomplete: {games} of {config.games} games stored; run the same command "
             "again to play the rest"
+        )
+    if capped_games:
+        notes.append(
+            f"{capped_games} of {games} games stopped at the turn cap instead of finishing; "
+            "their scores at the cap count above"
         )
     balance = config.seat_balance_note() if games == config.games else ""
     if balance:
@@ -298,4 +309,5 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
         notes=notes,
         team_lineups=by_lineup,
         teams=by_team,
+        capped_games=capped_games,
     )

@@ -47,6 +47,7 @@ _SCHEMA = (
         winners INTEGER[] NOT NULL,
         moves INTEGER NOT NULL,
         seconds DOUBLE NOT NULL,
+        capped BOOLEAN NOT NULL DEFAULT false,
         PRIMARY KEY (tournament, game_index)
     )""",
 )
@@ -73,8 +74,12 @@ _COLUMNS = {
         "winners",
         "moves",
         "seconds",
+        "capped",
     ],
 }
+#: The games table before it had `capped` (files written then are read, and extended
+#: with the column when opened for writing: their games were all counted as finished).
+_GAMES_WITHOUT_CAPPED = _COLUMNS["games"][:-1]
 
 
 class StoreError(InputError):
@@ -105,8 +110,9 @@ def _duckdb() -> Any:
     return import_extra("duckdb", "tournament", "tournaments need", StoreError)
 
 
-def _check_file(path: Path) -> bool:
-    """Check an existing file read-only; True when it is ours, False when it is empty DuckDB.
+def _check_file(path: Path) -> bool | str:
+    """Check an existing file read-only; True when it is ours, False when it is empty DuckDB,
+    `"legacy"` when it is ours from before the `capped` column.
 
     Raises:
         ForeignFileError, CorruptFileError, StoreError: see the messages.
@@ -154,8 +160,9 @@ def _check_file(path: Path) -> bool:
                 f"{path} is an epigames results file of schema version "
                 f"{meta.get('schema_version')!r}; this epigames reads version {SCHEMA_VERSION}"
             )
+        legacy = tables.get("games") == _GAMES_WITHOUT_CAPPED
         for table, columns in _COLUMNS.items():
-            if tables.get(table) != columns:
+            if tables.get(table) != columns and not (table == "games" and legacy):
                 raise CorruptFileError(
                     f"{path}: table {table!r} has columns {tables.get(table)}, "
                     f"expected {columns}; refusing to touch it"
@@ -168,7 +175,7 @@ def _check_file(path: Path) -> bool:
             " count(DISTINCT tournament) FROM games"
         ).fetchall()
         con.execute("SELECT * FROM tournaments").fetchall()
-        return True
+        return "legacy" if legacy else True
     except duckdb.Error as exc:
         raise CorruptFileError(
             f"{path} is damaged: DuckDB cannot read it back "
@@ -189,6 +196,8 @@ class TournamentStore:
         self.path = path
         self._con = connection
         self.read_only = read_only
+        #: How queries read `capped`: the column, or false in an older file read-only.
+        self._capped = "capped"
 
     @classmethod
     def open(cls, path: str | Path, *, read_only: bool = False) -> TournamentStore:
@@ -216,6 +225,11 @@ class TournamentStore:
         store = cls(path, con, read_only)
         if not ours:
             store._create_schema()
+        elif ours == "legacy" and read_only:
+            store._capped = "false"
+        elif ours == "legacy":
+            with store._transaction():
+                con.execute("ALTER TABLE games ADD COLUMN capped BOOLEAN DEFAULT false")
         return store
 
     def _create_schema(self) -> None:
@@ -390,19 +404,20 @@ class TournamentStore:
             [list(r.winners) for r in rows],
             [r.moves for r in rows],
             [r.seconds for r in rows],
+            [r.capped for r in rows],
         ]
         with self._transaction():
             self._con.execute(
                 "INSERT INTO games SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?),"
-                " unnest(?), unnest(?), unnest(?)",
+                " unnest(?), unnest(?), unnest(?), unnest(?)",
                 columns,
             )
 
     def rows(self, name: str) -> list[GameRow]:
         """Every stored game of the tournament, by game index."""
         result = self._con.execute(
-            "SELECT game_index, game_seed, strategies, returns, winners, moves, seconds "
-            "FROM games WHERE tournament = ? ORDER BY game_index",
+            "SELECT game_index, game_seed, strategies, returns, winners, moves, seconds, "
+            f"{self._capped} FROM games WHERE tournament = ? ORDER BY game_index",
             [name],
         ).fetchall()
         return [
@@ -414,6 +429,7 @@ class TournamentStore:
                 winners=tuple(int(x) for x in r[4]),
                 moves=int(r[5]),
                 seconds=float(r[6]),
+                capped=bool(r[7]),
             )
             for r in result
         ]
@@ -422,12 +438,12 @@ class TournamentStore:
         """One record per (game, seat), ordered by game index then seat, as numpy columns.
 
         Columns: `game_index`, `seat`, `strategy`, `ret`, `won` (the seat is among the
-        winners), `n_winners`, `moves`.
+        winners), `n_winners`, `moves`, `capped` (the game stopped at its cap).
         """
         result: dict[str, np.ndarray[Any, Any]] = self._con.execute(
             "SELECT game_index, seat, strategies[seat + 1] AS strategy,"
             " returns[seat + 1] AS ret, list_contains(winners, seat::INTEGER) AS won,"
-            " len(winners) AS n_winners, moves"
+            f" len(winners) AS n_winners, moves, {self._capped} AS capped"
             " FROM (SELECT *, unnest(range(len(strategies))) AS seat"
             "       FROM games WHERE tournament = ?)"
             " ORDER BY game_index, seat",

@@ -2,7 +2,8 @@
 
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
 `kwartet_2020`, `quartet_2023`. A `Suite` is several tournaments reported together:
-`blufpoker_2020`. `epigames experiment NAME` runs either and writes its Markdown report.
+`blufpoker_2020`, `klaverjas_2017`, `kemps_tom`. `epigames experiment NAME` runs either
+and writes its Markdown report.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from epigames.errors import UnknownNameError
 from epigames.tournament.experiments import (
     blufpoker_2020,
+    kemps_tom,
     klaverjas_2017,
     kwartet_2020,
     quartet_2023,
@@ -28,7 +30,9 @@ EXPERIMENTS: dict[str, Experiment] = {
     e.name: e for e in (kwartet_2020.EXPERIMENT, quartet_2023.EXPERIMENT)
 }
 
-SUITES: dict[str, Suite] = {s.name: s for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE)}
+SUITES: dict[str, Suite] = {
+    s.name: s for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE, kemps_tom.SUITE)
+}
 
 
 def experiment(name: str) -> Experiment | Suite:

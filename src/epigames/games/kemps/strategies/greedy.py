@@ -27,6 +27,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from epigames.cards import Card, Rank
 from epigames.games.core import View
@@ -56,6 +57,24 @@ class Plan:
         if not self.swaps:
             parts.append("no swap helps")
         return "; ".join(parts) + "."
+
+    def thought(self, text: str, card: Card | None) -> Thought:
+        """A decision's thought: `text`, naming the card put down (if any)."""
+        return Thought(text, frozenset([card]) if card is not None else frozenset())
+
+
+class TurnPlan(Protocol):
+    """A turn planned at its first decision: its swaps, a `str()` saying why, and the
+    thought of each decision."""
+
+    @property
+    def swaps(self) -> tuple[Swap, ...]:
+        """The swaps, in order."""
+        ...
+
+    def thought(self, text: str, card: Card | None) -> Thought:
+        """The thought of a decision: `text`, naming the card put down (if any)."""
+        ...
 
 
 def _ranks(ranks: Sequence[Rank]) -> str:
@@ -175,7 +194,7 @@ def plan_turn(
 
 
 class ReportPlayer(Strategy):
-    """Plays a turn's plan (`plan_turn`) swap by swap, then ends the turn."""
+    """Plays a turn's plan (`plan`, by default `plan_turn`) swap by swap, then ends the turn."""
 
     kb_based = False
     blocking = False
@@ -183,29 +202,31 @@ class ReportPlayer(Strategy):
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
-        self._plan: Plan | None = None
+        self._plan: TurnPlan | None = None
         self._turn = -1
         self._seed_kb: SeedKnowledge | None = None
+
+    def plan(self, view: KempsView) -> TurnPlan:
+        """This turn's plan, at its first decision."""
+        seed_kb = None
+        if self.kb_based and self.seed_compat:
+            # The replay is a function of the log: kept only to fold new events.
+            seed_kb = self._seed_kb = seed_knowledge(view, self._seed_kb)
+        return plan_turn(view, self.rng, self.kb_based, self.blocking, self.seed_compat, seed_kb)
 
     def choose(self, view: View) -> Decision:
         """The next swap of this turn's plan, or `done`."""
         assert isinstance(view, KempsView)
         if self._plan is None or self._turn != view.turns or view.swaps == 0:
-            seed_kb = None
-            if self.kb_based and self.seed_compat:
-                # The replay is a function of the log: kept only to fold new events.
-                seed_kb = self._seed_kb = seed_knowledge(view, self._seed_kb)
-            self._plan = plan_turn(
-                view, self.rng, self.kb_based, self.blocking, self.seed_compat, seed_kb
-            )
+            self._plan = self.plan(view)
             self._turn = view.turns
         plan = self._plan
         if view.swaps < len(plan.swaps):
             action = plan.swaps[view.swaps]
             taken = view.table[action.slot]
             text = f"{plan} I take {taken} and put down {action.card}."
-            return Decision(action, Thought(text, frozenset([action.card])))
-        return Decision(DONE, Thought(f"{plan} I end my turn."))
+            return Decision(action, plan.thought(text, action.card))
+        return Decision(DONE, plan.thought(f"{plan} I end my turn.", None))
 
 
 @register_strategy("kemps", "greedy")

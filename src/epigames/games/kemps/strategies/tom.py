@@ -1,0 +1,325 @@
+"""`tom`: a Kemps player that reasons about what the others know of each other's collections.
+
+Every card a player takes from the table is seen by all, so whoever takes a card shows
+what it collects. `tom` reads that from the public log at two orders:
+
+- first order, about an opponent: "I know West collects Queens" when West is publicly
+  known to hold Queens it took (the card engine's public holdings), and "West likely
+  collects 9s" from the expected number of 9s in West's hand (`view.knowledge`'s exact
+  probabilities);
+- second order, about itself: "North knows I collect 7s" when North saw it take 7s that
+  it still holds, and "North knows it and took a 7 anyway: it blocks me" when an
+  opponent took a card of a rank it was publicly known to collect.
+
+It chooses the rank to collect by what it can reach this turn, less the cards of the
+rank the opponents took and keep, less a penalty for a rank an opponent is known to block
+it on, and, of equal ranks, the one it shows the least of (its hidden cards tell nobody
+anything). It puts down first the cards the opponents want least, keeps the cards
+an opponent collects, and takes such cards from the table when it has a spare card to
+give for them. A whole turn is planned at its first decision, as the report's players do.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from epigames.cards import Card, Holds, Rank
+from epigames.cards.fact_types import CardFact, NamedFact
+from epigames.games.events import Event, Fact
+from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, Swap
+from epigames.games.kemps.events import Kemps, NewHand, Swapped
+from epigames.games.kemps.strategies.greedy import ReportPlayer
+from epigames.games.kemps.views import KempsView
+from epigames.games.strategy import Thought, register_strategy
+
+#: How much one card of a rank an opponent took (and keeps) counts against collecting it.
+OPPONENT_CARD = 1.0
+#: The extra penalty of a rank an opponent is known to block us on.
+BLOCKED = 1.5
+#: An opponent interest at which a card is worth taking from the table to block it.
+BLOCK_AT = 1.5
+
+
+@dataclass(frozen=True, slots=True)
+class Knows(NamedFact):
+    """``agent`` knows ``known``, a card fact: e.g. ``knows(2, holds(0, 7♠))``."""
+
+    name: ClassVar[str] = "knows"
+    places: ClassVar[bool] = False
+    agent: int
+    known: CardFact
+
+    def _field_json(self, key: str, value: Any) -> Any:
+        return value.to_dict() if key == "known" else value
+
+
+class PublicCollections:
+    """What the public log shows of who collects what, folded one event at a time.
+
+    Attributes:
+        seat: the seat whose log is folded (its own takes are the "me" of `blockers`).
+        shown: per seat, the cards it took from the table and still holds (public).
+        blockers: per seat, the ranks it took a card of while `seat` was publicly known
+            to hold that rank (it knew, and took one anyway).
+    """
+
+    def __init__(self, seat: int, players: int) -> None:
+        self.seat = seat
+        self.shown: list[set[Card]] = [set() for _ in range(players)]
+        self.blockers: list[set[Rank]] = [set() for _ in range(players)]
+        self._done = 0
+        self._first: Event | None = None
+
+    def update(self, log: Sequence[Event]) -> PublicCollections:
+        """Fold the events not folded yet; start over for another game's log."""
+        if self._done > len(log) or (log and self._first is not None and log[0] is not self._first):
+            self.__init__(self.seat, len(self.shown))  # type: ignore[misc]
+        if log:
+            self._first = log[0]
+        for event in log[self._done :]:
+            kind = type(event)
+            if kind is Swapped:
+                assert isinstance(event, Swapped)
+                mine = {c.rank for c in self.shown[self.seat]}
+                if event.seat != self.seat and event.taken.rank in mine:
+                    self.blockers[event.seat].add(event.taken.rank)
+                self.shown[event.seat].discard(event.put)
+                self.shown[event.seat].add(event.taken)
+            elif kind is Kemps or kind is NewHand:
+                assert isinstance(event, Kemps | NewHand)
+                self.shown[event.seat].clear()
+        self._done = len(log)
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class TomPlan:
+    """A turn's swaps and the reasons for them, with the order of knowledge each used.
+
+    Attributes:
+        swaps: the swaps, in order.
+        collect: the rank collected.
+        reasons: sentences, each naming whose knowledge it is ("I know …", "North knows
+            I …"), in the order they were used.
+        names: the hidden cards the reasons name (the seat's own).
+        concluded: the facts acted on: `Holds` (first order, from the public log) and
+            `Knows` (second order).
+    """
+
+    swaps: tuple[Swap, ...]
+    collect: Rank | None
+    reasons: tuple[str, ...]
+    names: frozenset[Hashable]
+    concluded: tuple[Fact, ...]
+
+    def __str__(self) -> str:
+        return " ".join(self.reasons)
+
+    def thought(self, text: str, card: Card | None) -> Thought:
+        """A decision's thought: `text`, naming the own cards it names and the card put
+        down, with the facts acted on."""
+        names = self.names if card is None else self.names | {card}
+        return Thought(text, names, self.concluded)
+
+
+def _plural(rank: Rank) -> str:
+    return f"{rank.text}s"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return ", ".join(str(c) for c in cards)
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class _Reading:
+    """One turn's reading of the view: who is known or likely to collect what."""
+
+    def __init__(self, view: KempsView, public: PublicCollections) -> None:
+        self.view = view
+        self.me = view.seat
+        self.names = view.game.seat_names
+        self.opponents = [s for s in range(view.game.num_players) if s != self.me]
+        self.public = public
+        knowledge = view.knowledge
+        layout = knowledge.layout
+        matrix: npt.NDArray[np.float64] = knowledge.marginals()
+        self._index = layout.card_index
+        cards = layout.cards
+        ranks = [cards[i].rank for i in range(0, len(cards), OF_A_KIND)]  # type: ignore[attr-defined]
+        # The expected number of each rank's cards in each opponent's hand.
+        per_rank = matrix[:, : view.game.num_players].reshape(len(ranks), OF_A_KIND, -1).sum(axis=1)
+        self.expected = {r: per_rank[i] for i, r in enumerate(ranks)}
+        self._shown: dict[tuple[int, Rank], list[Card]] = {}
+        self._interested: dict[Rank, tuple[int, float]] = {}
+
+    def shown(self, seat: int, rank: Rank) -> list[Card]:
+        """The cards of `rank` everybody saw `seat` take and knows it still holds."""
+        key = (seat, rank)
+        found = self._shown.get(key)
+        if found is None:
+            found = sorted((c for c in self.public.shown[seat] if c.rank is rank), key=self._index)
+            self._shown[key] = found
+        return found
+
+    def interest(self, seat: int, rank: Rank) -> float:
+        """How strongly `seat` seems to collect `rank`: its expected cards of it, and
+        again the ones it took (taking shows intent)."""
+        return float(self.expected[rank][seat]) + len(self.shown(seat, rank))
+
+    def most_interested(self, rank: Rank) -> tuple[int, float]:
+        """The opponent most interested in `rank`, and how much."""
+        found = self._interested.get(rank)
+        if found is None:
+            best = max(self.opponents, key=lambda s: self.interest(s, rank))
+            found = self._interested[rank] = (best, self.interest(best, rank))
+        return found
+
+    def blocker(self, rank: Rank) -> int | None:
+        """An opponent known to have taken `rank` against us and still holding it."""
+        for seat in self.opponents:
+            if rank in self.public.blockers[seat] and self.shown(seat, rank):
+                return seat
+        return None
+
+    def why_interested(self, seat: int, rank: Rank) -> tuple[str, tuple[Fact, ...]]:
+        """First-order: 'I know West collects Qs (West took Q♠)' or 'West likely …'."""
+        name, took = self.names[seat], self.shown(seat, rank)
+        if took:
+            return (
+                f"I know {name} collects {_plural(rank)} ({name} took {_cards(took)}).",
+                tuple(Holds(seat, c) for c in took),
+            )
+        expected = float(self.expected[rank][seat])
+        return (
+            f"{name} likely collects {_plural(rank)} ({expected:.1f} expected in its hand).",
+            (),
+        )
+
+
+def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
+    """Tom's plan for this turn (see the module docstring)."""
+    read = _Reading(view, public)
+    me, names = read.me, read.names
+    hand, table = list(view.hand), list(view.table)
+    budget = view.game.max_swaps  # type: ignore[attr-defined]
+    reasons: list[str] = []
+    named: set[Hashable] = set()
+    concluded: list[Fact] = []
+
+    def outlook(rank: Rank) -> tuple[float, int, int]:
+        mine = sum(c.rank is rank for c in hand)
+        takes = min(sum(c.rank is rank for c in table), HAND_SIZE - mine, budget)
+        # Only the cards opponents took count against a rank: a card merely dealt to an
+        # opponent comes back to the table when it collects something else.
+        taken = sum(len(read.shown(s, rank)) for s in read.opponents)
+        score = mine + takes - OPPONENT_CARD * taken
+        if read.blocker(rank) is not None:
+            score -= BLOCKED
+        hidden = mine - len(read.shown(me, rank))
+        return score, mine + takes, hidden
+
+    ranks = list(dict.fromkeys(c.rank for c in hand + table))
+    outlooks = {r: outlook(r) for r in ranks}
+    # A Kemps this turn beats everything; then the best outlook, then the rank showing least.
+    target = max(ranks, key=lambda r: (outlooks[r][1] == OF_A_KIND, outlooks[r][0], outlooks[r][2]))
+
+    shown_mine = read.shown(me, target)
+    if shown_mine:
+        concluded += [Knows(s, Holds(me, c)) for s in read.opponents for c in shown_mine]
+        knowers = _names([names[s] for s in read.opponents])
+        reasons.append(f"{knowers} know I collect {_plural(target)} (I took {_cards(shown_mine)}).")
+    for rank in ranks:
+        blocker = read.blocker(rank)
+        if blocker is None or rank is target or not read.shown(me, rank):
+            continue
+        took = read.shown(blocker, rank)
+        concluded.append(Knows(blocker, Holds(me, read.shown(me, rank)[0])))
+        reasons.append(
+            f"{names[blocker]} knows I collect {_plural(rank)} (I took "
+            f"{_cards(read.shown(me, rank))}) and took {_cards(took)} anyway: it blocks me, "
+            f"so I switch to {_plural(target)}."
+        )
+    if not shown_mine and outlooks[target][2] > 0 and outlooks[target][1] < OF_A_KIND:
+        reasons.append(
+            f"Nobody knows I collect {_plural(target)}: my {_plural(target)} are hidden."
+        )
+    reasons.append(f"I collect {_plural(target)}.")
+
+    # The cards the opponents want least go first; the ones they collect stay.
+    def giveaway(card: Card) -> float:
+        return read.most_interested(card.rank)[1]
+
+    spares = sorted((c for c in hand if c.rank is not target), key=giveaway)
+    swaps: list[Swap] = []
+    taken_cards: list[Card] = []
+    put_down: set[Card] = set()
+
+    def swap(taken: Card) -> Card:
+        put = spares.pop(0)
+        slot = table.index(taken)
+        swaps.append(Swap(slot, put))
+        taken_cards.append(taken)
+        hand[hand.index(put)] = taken
+        table[slot] = put
+        put_down.add(put)
+        return put
+
+    for card in [c for c in table if c.rank is target]:
+        if spares and len(swaps) < budget:
+            swap(card)
+    # Block: take a card an opponent collects, paying with a card wanted less.
+    candidates = sorted(
+        (c for c in table if c.rank is not target and c not in put_down),
+        key=lambda c: -giveaway(c),
+    )
+    for card in candidates:
+        seat, want = read.most_interested(card.rank)
+        if not spares or len(swaps) >= budget or want < BLOCK_AT or giveaway(spares[0]) >= want:
+            continue
+        why, facts = read.why_interested(seat, card.rank)
+        reasons.append(f"{why} I take {card} from the table to block it.")
+        concluded += facts
+        swap(card)
+    kept = [c for c in spares if giveaway(c) >= BLOCK_AT]
+    for card in kept:
+        seat, _ = read.most_interested(card.rank)
+        why, facts = read.why_interested(seat, card.rank)
+        reasons.append(f"{why} I keep {card}.")
+        named.add(card)
+        concluded += facts
+    if swaps:
+        moves = "; ".join(f"{t} for {s.card}" for t, s in zip(taken_cards, swaps, strict=True))
+        reasons.append(f"My swaps: {moves}.")
+    else:
+        reasons.append("No swap helps.")
+    named.update(c for c in view.hand if c.rank is target)
+    return TomPlan(tuple(swaps), target, tuple(reasons), frozenset(named), tuple(concluded))
+
+
+@register_strategy("kemps", "tom")
+class Tom(ReportPlayer):
+    """Plans each turn with `plan_tom` and plays it swap by swap, then ends the turn."""
+
+    name = "tom"
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self._public: PublicCollections | None = None
+
+    def plan(self, view: KempsView) -> TomPlan:
+        """This turn's plan, from the public log folded so far."""
+        if self._public is None or self._public.seat != view.seat:
+            self._public = PublicCollections(view.seat, view.game.num_players)
+        return plan_tom(view, self._public.update(view.log))
+
+
+__all__ = ["Knows", "PublicCollections", "Tom", "TomPlan", "plan_tom"]

@@ -1,0 +1,90 @@
+"""`kemps-tom`: the higher-order agent `tom` against each of the 2023 report's strategies.
+
+One tournament per opponent: `tom` and two players of the opponent's strategy at the
+three seats of the 52-card game, seats rotated (every block of three games puts `tom` at
+each seat once). `tom` beats an opponent when its mean number of Kemps per game is above
+the opponent's with the two 95% intervals apart; its win rate against the fair 1/3 is
+given beside it.
+"""
+
+from __future__ import annotations
+
+from epigames.tournament.config import TournamentConfig, checked_config
+from epigames.tournament.experiments.base import Suite
+from epigames.tournament.seeds import ROTATE
+from epigames.tournament.stats import Line, Summary
+
+NAME = "kemps-tom"
+GAME = "kemps"
+#: A multiple of six: every seating of the rotation cycle equally often.
+GAMES = 5_004
+SEED = 2026
+OPPONENTS = ("greedy", "kbgreedy", "blocking")
+TITLE = "Kemps, 3 players: tom against two greedy, two kbgreedy or two blocking players"
+
+
+def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
+    """One tournament per opponent, `tom` and two of it (`kemps-tom-greedy`, …)."""
+    suffix = "" if games == GAMES else f"-n{games}"
+    return [
+        checked_config(
+            GAME,
+            ("tom", opponent, opponent),
+            games,
+            seed=SEED,
+            seat_scheme=ROTATE,
+            name=f"{NAME}-{opponent}{suffix}",
+        )
+        for opponent in OPPONENTS
+    ]
+
+
+def _line(summary: Summary, strategy: str) -> Line:
+    return next(line for line in summary.strategies if line.label == strategy)
+
+
+def _mean(line: Line) -> str:
+    return f"{line.mean_return:.3f} ({line.return_low:.3f}–{line.return_high:.3f})"
+
+
+def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
+    """The report: per opponent, both sides' mean Kemps with intervals, tom's win rate,
+    capped games and the verdict, each computed from the stored games."""
+    lines = [
+        f"# {NAME}: {TITLE}",
+        "",
+        f"Game `{GAME}` (52 cards, 6 on the table, at most 10,000 turns). Each tournament "
+        "seats `tom` and two players of one strategy, seats rotated; a seat's return is its "
+        "number of Kemps. Intervals are 95%: normal for the mean Kemps per game (the "
+        "opponent's over both of its seats), Wilson for the win rate (a tie among k "
+        "winners counts 1/k; a fair share is 1/3).",
+        "",
+        "| opponent | games | tom: Kemps per game | opponent: Kemps per seat | tom's win rate "
+        "| capped games | tom beats it? |",
+        "|---|---:|---|---|---|---:|---|",
+    ]
+    reading = []
+    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
+        tom, other = _line(summary, "tom"), _line(summary, opponent)
+        if tom.return_low > other.return_high:
+            verdict = "yes"
+        elif tom.return_high < other.return_low:
+            verdict = "no, it loses"
+        else:
+            verdict = "not shown (intervals overlap)"
+        reading.append(
+            f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
+            f"Kemps per game more than each `{opponent}` player and wins "
+            f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
+        )
+        lines.append(
+            f"| {opponent} | {summary.games} | {_mean(tom)} | {_mean(other)} "
+            f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
+            f"| {summary.capped_games} | {verdict} |"
+        )
+        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
+    lines += ["", *(f"- {sentence}" for sentence in reading), "", f"Reproduce: `{command}`", ""]
+    return "\n".join(lines)
+
+
+SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)

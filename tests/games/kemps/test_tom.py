@@ -1,0 +1,76 @@
+"""`tom`: deterministic, and what it says others know follows from the public log."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from epigames.cards import Card, Holds
+from epigames.games import play_match
+from epigames.games.events import Event, PublicAnnouncement
+from epigames.games.kemps import Kemps, Swapped
+from epigames.games.kemps.strategies.tom import Knows
+
+SMALL = "kemps(ranks=7)"
+
+
+def taken_and_kept(events: Sequence[Event], card: Card) -> int | None:
+    """The seat everybody saw take `card` from the table and not give it up since."""
+    holder = None
+    for event in events:
+        if isinstance(event, Swapped):
+            if event.taken == card:
+                holder = event.seat
+            elif event.put == card:
+                holder = None
+        elif isinstance(event, Kemps) and card in event.cards:
+            holder = None
+    return holder
+
+
+def test_tom_is_deterministic_for_a_seed() -> None:
+    lineup = ["tom", "greedy", "tom"]
+    first, again = play_match(SMALL, lineup, 11), play_match(SMALL, lineup, 11)
+    assert first.history == again.history
+    assert [e.thought for e in first.transcript] == [e.thought for e in again.transcript]
+
+
+def test_what_tom_says_others_know_follows_from_the_public_log() -> None:
+    """Every `Holds` and `Knows` tom acts on is a card publicly taken and kept."""
+    checked = {"knows": 0, "holds": 0}
+    texts = []
+    for seed in range(6):
+        lineup = ["greedy", "blocking", "greedy"]
+        lineup[seed % 3] = "tom"
+        result = play_match(SMALL, lineup, seed)
+        public = [e for e in result.events if isinstance(e, PublicAnnouncement)]
+        for entry in result.transcript:
+            if result.strategies[entry.seat] != "tom":
+                continue
+            before = [e for e in result.events[: entry.first_event] if e in public]
+            texts.append(str(entry.thought))
+            for fact in entry.thought.concluded:
+                if isinstance(fact, Knows):
+                    assert fact.agent != entry.seat
+                    assert isinstance(fact.known, Holds) and fact.known.holder == entry.seat
+                    assert taken_and_kept(before, fact.known.card) == entry.seat
+                    checked["knows"] += 1
+                else:
+                    assert isinstance(fact, Holds) and fact.holder != entry.seat
+                    assert taken_and_kept(before, fact.card) == fact.holder
+                    checked["holds"] += 1
+    assert checked["knows"] > 0 and checked["holds"] > 0
+    # The thoughts say whose knowledge they use: the opponents' of tom, and tom's own.
+    assert any("know I collect" in text for text in texts)
+    assert any(text.startswith("I know") or " I know " in text for text in texts)
+
+
+def test_tom_beats_kbgreedy_on_a_small_deck() -> None:
+    """Over a few rotated games tom collects more Kemps than a kbgreedy player."""
+    tom = other = 0.0
+    for seed in range(9):
+        lineup = ["kbgreedy"] * 3
+        lineup[seed % 3] = "tom"
+        returns = play_match(SMALL, lineup, seed).returns
+        tom += returns[seed % 3]
+        other += (sum(returns) - returns[seed % 3]) / 2
+    assert tom > other
