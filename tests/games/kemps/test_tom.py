@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from epigames.cards import Card, Holds
+from epigames.cards import Card, Holds, Rank
 from epigames.games import play_match
 from epigames.games.events import Event, PublicAnnouncement
 from epigames.games.kemps import Kemps, Swapped
-from epigames.games.kemps.strategies.tom import Knows
+from epigames.games.kemps.strategies.tom import Knows, PublicCollections, plan_tom
+from tests.games.kemps.test_rules import cards, start
 
 SMALL = "kemps(ranks=7)"
 
@@ -74,3 +75,22 @@ def test_tom_beats_kbgreedy_on_a_small_deck() -> None:
         tom += returns[seed % 3]
         other += (sum(returns) - returns[seed % 3]) / 2
     assert tom > other
+
+
+def test_tom_switches_when_an_opponent_blocks_its_rank() -> None:
+    """West takes a 5 after South was seen to take one: South knows West knows, and
+    leaves the 5s."""
+    deal = "5♦ 5♠ 3♦ 3♣ 4♠ 6♣  2♥ 5♥ 4♥ 6♦  6♥ 2♠ 4♣ 3♥  2♣ 2♦ 3♠ 4♦"
+    state = start("kemps(ranks=5)", cards(deal))
+    for action in ("swap 1 2♥", "done", "swap 2 6♥", "done", "done"):
+        state.apply(state.game.parse_action(action))
+    view = state.observation(0)
+    public = PublicCollections(0, 3).update(view.log)
+    assert public.blockers[1] == {Rank.FIVE} and not public.blockers[2]
+    plan = plan_tom(view, public)
+    assert plan.collect is Rank.SIX
+    assert (
+        "West knows I collect 5s (I took 5♦) and took 5♠ anyway: it blocks me, so I "
+        "switch to 6s." in str(plan)
+    )
+    assert Knows(1, Holds(0, Card.parse("5♦"))) in plan.concluded
