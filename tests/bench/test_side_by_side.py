@@ -42,7 +42,7 @@ def test_side_by_side_alternates_and_divides_the_medians() -> None:
     out = io.StringIO()
     seeds.print_side_by_side(Console(file=out, width=200), "title", [row])
     text = out.getvalue()
-    assert "5.0×" in text and "≥ 5× met" in text and "5.00" in text  # 20 / 4 before
+    assert "5.0×" in text and "≥ 5× met" in text and "1.25" in text  # 5x now over 4x before
 
 
 def test_the_mesa_line_up_rotates_as_the_mesa_program_rolls_its_strategies() -> None:

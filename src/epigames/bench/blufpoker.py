@@ -49,9 +49,9 @@ SIDE_BY_SIDE: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
 LABELS = {"configuration 1": "knowledge ×3", "configuration 2": "naive ×2 + knowledge"}
 #: What the issue asks of ours against the report's program, run side by side.
 GOAL = 20.0
-#: Our wall-clock games/s before issue 15's work (commit 981e02c, this bench's loop, load
-#: about 1), per configuration.
-BEFORE = {"configuration 1": 0.0, "configuration 2": 0.0}
+#: Ours / the 2020 program before issue 15's work (commit 981e02c), side by side as here
+#: (median of 3, load average about 16; docs/architecture.md), per configuration.
+BEFORE = {"configuration 1": 2.03, "configuration 2": 1.88}
 
 
 def games_per_second(players: tuple[str, ...], games: int) -> tuple[float, float]:
