@@ -81,7 +81,7 @@ def test_real_kwartet_random_players(tmp_path: Path) -> None:
     rows = {k[0]: k for k in _keys(path)}
     for i in (0, 31, 59):
         result = play_match(SMALL_GAME, rows[i][2], game_seed(3, i))  # type: ignore[arg-type]
-        assert rows[i][3:] == (result.returns, result.winners, result.moves)
+        assert rows[i][3:] == (result.returns, result.winners, result.moves, result.capped)
     summary = load_summary(str(path))
     assert summary.complete and summary.strategies[0].games == 180
     assert summary.strategies[0].fractional_wins == pytest.approx(60)
