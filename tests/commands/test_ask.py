@@ -67,6 +67,10 @@ def test_dice(capsys: pytest.CaptureFixture[str]) -> None:
         (["blufpoker", "holds(0, A♥)"], "unknown atom 'holds(0, A♥)' for blufpoker; its atoms"),
         ([GAME, "cup_653"], "unknown atom 'cup_653'; atoms name who holds a card"),
         ([GAME, "--players", "random,,random,random", "top"], "empty name"),
+        (
+            ["kwartet(players=6,kinds=13)", "holds(0, ⟨1,1⟩)"],
+            "too large for an exact answer: 6 holders have unknown cards",
+        ),
     ],
 )
 def test_errors_exit_2_with_one_message(

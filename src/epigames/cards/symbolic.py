@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     # be a circle.
     from epigames.cards.knowledge import CardKnowledge
 
-__all__ = ["CardStructure", "card_formula"]
+__all__ = ["MAX_COMBINATIONS", "CardStructure", "StructureTooLargeError", "card_formula"]
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _HOLDS = re.compile(r"holds\(([^()\"]*)\)")
@@ -86,6 +86,17 @@ def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:
     return below[k]
 
 
+#: The most hand-size combinations (`CardStructure.hand_size_combinations`) a structure is
+#: built for. The 52-card Kwartet for four players has 38,416 (a law of 0.55 million
+#: nodes); for five 191,664 (3.9 million nodes, 175 s to build and 405 MB at load 15);
+#: for six 810,000 (not built in 400 s). See docs/logic.md, Limits.
+MAX_COMBINATIONS = 60_000
+
+
+class StructureTooLargeError(InputError):
+    """A state whose knowledge structure is too large to build (see `MAX_COMBINATIONS`)."""
+
+
 @dataclass(frozen=True, eq=False)
 class CardStructure:
     """The knowledge structure of a card game's public information.
@@ -124,13 +135,43 @@ class CardStructure:
         }
         return cls(layout, atom, public, tuple(not_all))
 
+    def hand_size_combinations(self) -> int:
+        """How many combinations of the holders' numbers of unknown cards the law tracks.
+
+        The counts tie every card to every other, so the law's BDD keeps, between one
+        card and the next, how many unknown cards each holder has taken so far: its size
+        grows with this product of (unknown cards + 1) over the holders (measured: 2 to
+        15 nodes per combination on the full decks).
+        """
+        public = self.public
+        combinations = 1
+        for h, count in enumerate(public.counts):
+            combinations *= count - public.holding[h].bit_count() + 1
+        return combinations
+
     @cached_property
     def structure(self) -> KnowledgeStructure:
         """The knowledge structure; agents are the players' holder names.
 
         Raises:
+            StructureTooLargeError: more than `MAX_COMBINATIONS` hand-size combinations.
             SymbolicUnavailableError: the package `dd` is not installed.
         """
+        combinations = self.hand_size_combinations()
+        if combinations > MAX_COMBINATIONS:
+            free = [
+                f"{self.layout.holders[h]} {n - self.public.holding[h].bit_count()}"
+                for h, n in enumerate(self.public.counts)
+                if n > self.public.holding[h].bit_count()
+            ]
+            raise StructureTooLargeError(
+                f"this state is too large for an exact answer: {len(free)} holders have "
+                f"unknown cards ({', '.join(free)}), {combinations:,} combinations of their "
+                f"numbers for the knowledge structure to track, more than the "
+                f"{MAX_COMBINATIONS:,} it builds in reasonable time and memory (docs/logic.md, "
+                "Limits); ask at a later step, when fewer cards are unknown, or on a smaller "
+                "deck or fewer players"
+            )
         public, layout, atom, not_all = self.public, self.layout, self.atom, self.not_all
         manager = Manager()
         holders = range(layout.n_holders)
