@@ -11,9 +11,9 @@ with a step back now and then. The clients never pause (closed loop, as if every
 played at top speed), so a latency includes the queue in the server. Both phases run for
 a bounded time. The table (Markdown, as docs/web.md shows it) gives per kind of request
 its count, requests/s, p50/p95/p99 latency seen by the clients and p50/p99 inside the
-server (`Server-Timing`), errors, and the CPU one request of that kind costs in-process,
-measured one at a time before the load; then the load average and the server's memory:
-at start, after each round of load and after its games are closed.
+server (`Server-Timing`), errors, and the CPU one request of that kind costs, measured
+one at a time before the load (the app called as ASGI in-process); then the load average
+and the server's memory: at start, after each round of load and after its games are closed.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,34 +255,48 @@ async def _health(send: Send, n: int, stop: float) -> None:
 def _cpu_per_request(games: int) -> dict[str, float]:
     """CPU seconds per request of each kind, one request at a time in this process.
 
-    The app with its middleware, driven through httpx's in-process ASGI transport (whose
-    own cost is in the health row) as one client of the load drives it, for `games` games
-    after one to warm up (the first request of a route builds its handling).
+    The app with its middleware, called directly as ASGI (no HTTP parsing, no client) as
+    one client of the load drives it, for `games` games after one to warm up (the first
+    request of a route builds its handling).
     """
-    import httpx
-
     from epigames.web.app import create_app
 
     app = create_app()
     cpu: dict[str, list[float]] = {"health": [], "start game": [], "step": []}
 
+    async def send(kind: str, request: str, payload: Any) -> Reply | None:
+        method, target = request.split(" ", 1)
+        path, _, query = target.partition("?")
+        body = b"" if payload is None else json.dumps(payload).encode()
+        scope = {
+            "type": "http", "http_version": "1.1", "method": method, "scheme": "http",
+            "path": path, "raw_path": path.encode(), "query_string": query.encode(),
+            "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+            "headers": [(b"host", b"bench"), (b"content-length", str(len(body)).encode()),
+                        (b"content-type", b"application/json")],
+        }  # fmt: skip
+        sent: list[MutableMapping[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def respond(message: MutableMapping[str, Any]) -> None:
+            sent.append(message)
+
+        started = time.process_time()
+        await app(scope, receive, respond)
+        cpu[kind].append(time.process_time() - started)
+        status = sent[0]["status"]
+        content = b"".join(m.get("body", b"") for m in sent[1:])
+        return Reply(status, {}, content) if status < 400 else None
+
     async def drive() -> None:
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-
-            async def send(kind: str, request: str, payload: Any) -> Reply | None:
-                method, target = request.split(" ", 1)
-                started = time.process_time()
-                r = await client.request(method, target, json=payload)
-                cpu[kind].append(time.process_time() - started)
-                return Reply(r.status_code, dict(r.headers), r.content) if r.is_success else None
-
-            for n in range(games + 1):
-                if n == 1:
-                    for times in cpu.values():
-                        times.clear()
-                await send("health", "GET /api/health", None)
-                await _play_one(send, n, random.Random(n), float("inf"))
+        for n in range(games + 1):
+            if n == 1:
+                for times in cpu.values():
+                    times.clear()
+            await send("health", "GET /api/health", None)
+            await _play_one(send, n, random.Random(n), float("inf"))
 
     asyncio.run(drive())
     return {kind: sum(v) / len(v) for kind, v in cpu.items() if v}
@@ -399,7 +413,7 @@ def run(console: Console, quick: bool) -> None:
     console.print(
         "p50/p95/p99: seen by the clients, closed loop (the 50 clients never pause), so they "
         "include the queue in the one server process; server p50/p99: from the request to "
-        "its response inside the server (Server-Timing); CPU ms: one request at a time "
-        "in-process (the health row is mostly the in-process client's own cost).",
+        "its response inside the server (Server-Timing); CPU ms: one request at a time, "
+        "the app called in-process (no HTTP parsing).",
         highlight=False,
     )

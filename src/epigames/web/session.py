@@ -31,6 +31,9 @@ HUMAN = "human"
 CHECKPOINT_EVERY = 24
 #: Most pictures a session keeps built (building one may take a while).
 PICTURE_CACHE = 64
+#: A frame whose log tail has at most this many entries, and that replays at most
+#: `CHECKPOINT_EVERY` moves, is cheap (`Session.cheap`): about a millisecond to serve.
+CHEAP_ENTRIES = 200
 
 
 class SessionError(EpigamesError):
@@ -305,6 +308,16 @@ class Session:
             state.apply(action)
         self._cursor = (frame, state)
         return state
+
+    def cheap(self, frame: int, perspective: int | None, since: int) -> bool:
+        """Whether serving `frame` from `perspective` (log entries from `since` on) is cheap.
+
+        Its state replays at most `CHECKPOINT_EVERY` moves anyway; a seat's perspective may
+        have to work out who reads the thoughts up to it (`ensure_readers`), and the log
+        holds at most an event count plus a decision per frame.
+        """
+        readers = perspective is None or frame - self._readers_done <= CHECKPOINT_EVERY
+        return readers and self.event_counts[frame] + frame - since <= CHEAP_ENTRIES
 
     def picture_cached(
         self, frame: int, subject: str, seat: int | None, build: Callable[[], KripkePicture]

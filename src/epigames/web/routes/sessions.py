@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from epigames.errors import InputError
@@ -138,7 +139,7 @@ def close_session(sid: str, store: Store) -> dict[str, Any]:
 
 
 @router.get("/{sid}/frames/{frame}")
-def frame(
+async def frame(
     sid: str,
     frame: int,
     store: Store,
@@ -150,6 +151,23 @@ def frame(
 
     With `guide`, every log entry also says in plain words what it shows (`explain`).
     """
+    # A step forward is well under a millisecond of work, less than the hop to a worker
+    # thread costs: it is served here on the event loop. Anything more (`Session.cheap`),
+    # or a session busy on another thread, goes to a worker thread.
+    session = store.get(sid)
+    if session.lock.acquire(blocking=False):
+        try:
+            seat = views.seen_as(session, perspective)
+            if session.cheap(session.check_frame(frame), seat, since):
+                return views.frame_json(session, frame, seat, since, guide)
+        finally:
+            session.lock.release()
+    return await run_in_threadpool(_frame, store, sid, frame, perspective, since, guide)
+
+
+def _frame(
+    store: SessionStore, sid: str, frame: int, perspective: str | None, since: int, guide: bool
+) -> dict[str, Any]:
     with store.using(sid) as session:
         seat = views.seen_as(session, perspective)
         return views.frame_json(session, frame, seat, since, guide)
