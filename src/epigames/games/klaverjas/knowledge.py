@@ -10,7 +10,9 @@ deal: earlier deals say nothing about this one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from functools import reduce
+from operator import or_
 
 from epigames.cards import TABLE, CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
@@ -59,6 +61,12 @@ def suit_pieces(ranks: int) -> tuple[tuple[int, ...], ...]:
     return tuple(pieces)
 
 
+@functools.cache
+def _card_bits(layout: CardLayout) -> dict[Hashable, int]:
+    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
+    return {card: 1 << i for i, card in enumerate(layout.cards)}
+
+
 class PublicTracker:
     """Folds a deal's public events into `PublicInfo`, on demand and incrementally.
 
@@ -69,10 +77,20 @@ class PublicTracker:
     each seat lacks what its plays showed, less the cards played since.
     """
 
-    __slots__ = ("_counts", "_done", "_lacking", "_layout", "_public", "_start", "_table")
+    __slots__ = (
+        "_bits",
+        "_counts",
+        "_done",
+        "_lacking",
+        "_layout",
+        "_public",
+        "_start",
+        "_table",
+    )
 
     def __init__(self, layout: CardLayout) -> None:
         self._layout = layout
+        self._bits = _card_bits(layout)
         self._start = -1
         self._done = 0
         self._public: PublicInfo | None = None
@@ -107,7 +125,7 @@ class PublicTracker:
             assert self._public is not None
             return self._public
         public = self._public
-        card_index = self._layout.card_index
+        bit = self._bits.__getitem__
         for event in public_events[done:n]:
             if public is None:
                 public = self._restart(start_from_counts(self._layout, event.facts))
@@ -117,11 +135,10 @@ class PublicTracker:
                     public = card_played(public, event)
                     continue
                 seat = event.seat
-                if event.lacks:
-                    lacking = self._lacking
-                    for card in event.lacks:
-                        lacking[seat] |= 1 << card_index(card)
-                self._table |= 1 << card_index(event.card)
+                lacks = event.lacks
+                if lacks:
+                    self._lacking[seat] |= reduce(or_, map(bit, lacks))
+                self._table |= bit(event.card)
                 counts[seat] -= 1
                 counts[TABLE_HOLDER] += 1
             else:

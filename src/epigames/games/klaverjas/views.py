@@ -46,6 +46,11 @@ class KlaverjasView(RecordView[PublicTracker]):
         self.playing_team, self.scores = table.playing, table.totals
         self.points, self.roem = table.points, table.roem
 
+    @property
+    def game(self) -> KlaverjasGame:
+        """The game being played (its parameters: `ranks`, `rules`, …)."""
+        return self._game
+
     @cached_property
     def knowledge(self) -> CardKnowledge:
         """What this seat knows about where this deal's cards are: public plays + own hand.

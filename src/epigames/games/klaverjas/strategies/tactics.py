@@ -32,14 +32,15 @@ score of at least 50 (say J and 9 with two more trumps), else passes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import ClassVar, NamedTuple, Protocol, cast
+from typing import ClassVar, NamedTuple, Protocol
 
-from epigames.cards import Card, CardKnowledge, Holds, Suit, Trick
+from epigames.cards import Card, CardKnowledge, CardLayout, Holds, Suit, Trick
 from epigames.cards.deck import CARDS
 from epigames.cards.public import iter_bits
+from epigames.cards.slots import slot_maker
 from epigames.cards.tricks import KLAVERJAS
 from epigames.games.core import View
 from epigames.games.events import Fact
@@ -182,8 +183,23 @@ class DealCounts:
         return deals_count(left, self.sizes)
 
 
-def _no_index(card: Hashable) -> int:
-    raise AssertionError("ExactBeliefs reads card indices only after the knowledge is made")
+_Pieces = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# id(layout) → the layout and, for the layouts of `layout_for`, its ranks, their mask and
+# per suit the table of `suit_pieces`: asked on every decision that reads the knowledge.
+_PIECES: dict[int, tuple[CardLayout, _Pieces]] = {}
+
+
+def _pieces_of(layout: CardLayout) -> _Pieces | None:
+    got = _PIECES.get(id(layout))
+    if got is not None and got[0] is layout:
+        return got[1]
+    ranks = layout.n_cards // 4
+    if layout is not layout_for(ranks):
+        return None  # another layout: `may_hold_mask` maps its cards one by one
+    a, b, c, d = suit_pieces(ranks)
+    pieces = (ranks, (1 << ranks) - 1, a, b, c, d)
+    _PIECES[id(layout)] = (layout, pieces)  # cached by `layout_for`: its id stays its own
+    return pieces
 
 
 class ExactBeliefs:
@@ -193,7 +209,7 @@ class ExactBeliefs:
     the first question: a decision the tactics take without asking costs nothing.
     """
 
-    __slots__ = ("_deals", "_index", "_knowledge", "_masks", "_pieces", "_players", "_view")
+    __slots__ = ("_deals", "_knowledge", "_masks", "_pieces", "_players", "_view")
 
     def __init__(self, knowledge: CardKnowledge | KlaverjasView) -> None:
         self._knowledge: CardKnowledge | None = None
@@ -203,12 +219,8 @@ class ExactBeliefs:
         else:
             self._knowledge = knowledge
         self._masks: tuple[int, ...] = ()
-        self._index: Callable[[Hashable], int] = _no_index
         # The deck's ranks, their mask, and per suit the table of `suit_pieces`.
-        self._pieces: (
-            tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-            | None
-        ) = None
+        self._pieces: _Pieces | None = None
         self._players: list[int | None] = [None] * PLAYERS
         # The other seats, their possible cards (`Card.index` masks), their hand sizes
         # and the number of consistent deals: made on the first probability asked.
@@ -221,12 +233,7 @@ class ExactBeliefs:
             if knowledge is None:
                 assert self._view is not None
                 knowledge = self._knowledge = self._view.knowledge
-            layout = knowledge.layout
-            self._index = layout.card_index
-            ranks = layout.n_cards // 4
-            if layout is layout_for(ranks):
-                a, b, c, d = suit_pieces(ranks)
-                self._pieces = (ranks, (1 << ranks) - 1, a, b, c, d)
+            self._pieces = _pieces_of(knowledge.public.layout)
             self._masks = knowledge.possible_masks()
         return self._masks
 
@@ -261,7 +268,8 @@ class ExactBeliefs:
     def knows_holds(self, player: int, card: Card) -> bool:
         """Whether every consistent deal gives `card` to `player`."""
         masks = self._possible()
-        c = self._index(card)
+        assert self._knowledge is not None
+        c = self._knowledge.layout.card_index(card)
         return all((mask >> c & 1) == (h == player) for h, mask in enumerate(masks))
 
     def deals(self) -> int:
@@ -450,7 +458,7 @@ class Position:
             top = trumps_left[0]
             theirs = [c for p in opponents for c in self.may_hold_suit(p, trump)]
             mine = [c for c in self.high if c.suit is trump]
-            if mine and mine[0] == top and theirs:
+            if mine and mine[0] is top and theirs:
                 card = self.high[0]
                 return Choice(
                     card,
@@ -506,11 +514,14 @@ class Position:
         trump, trick = self.trump, self.trick
         led_card = trick.plays[0].card
         led = led_card.suit
-        after = self.may_hold_suit(opponent, led)
         best = self.high[0]
+        # The two cases that need no knowledge come first: it is made on the first question.
+        if led is trump and best.suit is not trump:
+            return self.lowest("I hold no trump")
+        if led is not trump and best.suit is trump:
+            return self.lowest("I must trump, so I trump as low as I can")
+        after = self.may_hold_suit(opponent, led)
         if led is trump:
-            if best.suit is not trump:
-                return self.lowest("I hold no trump")
             if not after:
                 return self.lowest("the next player holds no trump, so I save my high trumps")
             if not self.beats(best, after[0]):
@@ -522,8 +533,6 @@ class Position:
                 if card2.suit is trump and self.beats(best, card2):
                     return self.highest(f"it beats {card2} and {after[0]}", (after[0],))
             return self.lowest("I cannot take the trick for sure")
-        if best.suit is trump:
-            return self.lowest("I must trump, so I trump as low as I can")
         if not after:
             if self.may_hold_suit(opponent, trump):
                 return self.lowest(f"the next player holds no {led} but may trump")
@@ -703,6 +712,18 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
 
 
 _Cards = tuple[Card, ...]
+# One `Thought` and `Decision` per card played: made through the slots and in C, and the
+# names of a thought that names only its card shared per card.
+_thought = slot_maker(Thought)
+_decision = tuple.__new__
+_NAMES: dict[Card, frozenset[Card]] = {}
+
+
+def _names(card: Card) -> frozenset[Card]:
+    got = _NAMES.get(card)
+    if got is None:
+        got = _NAMES[card] = frozenset((card,))
+    return got
 
 
 class TacticsPlayer(Strategy):
@@ -717,10 +738,10 @@ class TacticsPlayer(Strategy):
         table = view.table
         trick, trump = table.trick, table.trump
         assert trick is not None and trump is not None
-        mask = deck_mask(getattr(view.game, "ranks", 8)) & ~table.played_mask
+        unplayed = deck_mask(view.game.ranks) & ~table.played_mask
         # Trump is chosen, so the legal actions are cards.
-        legal = cast(_Cards, view.legal_actions)
-        return self.make_position(view, legal, trick, trump, mask)
+        legal: _Cards = view.legal_actions  # type: ignore[assignment]
+        return self.make_position(view, legal, trick, trump, unplayed)
 
     def make_position(
         self, view: KlaverjasView, legal: _Cards, trick: Trick, trump: Suit, unplayed: int
@@ -737,11 +758,12 @@ class TacticsPlayer(Strategy):
         if len(legal) == 1:
             card = legal[0]  # what `Position.choose` says, without building the position
             assert isinstance(card, Card)
-            return Decision(card, Thought(_ONLY.format(card), frozenset((card,))))
+            return _decision(Decision, (card, _thought(_ONLY.format(card), _names(card), ())))
         choice = self.position(view).choose()
-        return Decision(
-            choice.card, Thought(choice.text, frozenset(choice.names), choice.concluded)
-        )
+        names = choice.names
+        card = choice.card
+        shown = _names(card) if len(names) == 1 and names[0] is card else frozenset(names)
+        return _decision(Decision, (card, _thought(choice.text, shown, choice.concluded)))
 
 
 @register_strategy("klaverjas", "tactics2017")
