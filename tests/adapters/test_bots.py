@@ -21,7 +21,12 @@ from epigames.games import (
     strategies_for,
     strategy_choices,
 )
-from epigames.tournament import TournamentStore, checked_config, run_tournament
+from epigames.tournament import (
+    TournamentStore,
+    checked_config,
+    parse_strategies,
+    run_tournament,
+)
 from tests.adapters.settings import small_games
 from tests.commands.helpers import run
 
@@ -129,7 +134,12 @@ def test_the_choice_does_not_depend_on_hidden_cards(game: str) -> None:
         assert _choice(state, seat, seed) == _choice(other, seat, seed)
 
 
-def test_the_bot_is_at_the_cli_tournament_and_play(capsys: pytest.CaptureFixture[str]) -> None:
+def test_player_lists_keep_the_bots_parameters_together() -> None:
+    names = parse_strategies(f" {QUICK}, greedy ,silent")
+    assert names == (QUICK, "greedy", "silent")
+
+
+def test_the_bot_plays_at_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
     game = GAMES[registered_games().index("kwartet")]
     players = f"{QUICK},greedy,silent"
     code, out, err = run(["play", game, "--players", players, "--seed", "2"], capsys)
