@@ -743,7 +743,8 @@ def assert_stacked(pg: Any, selectors: list[str]) -> None:
 
 
 def assert_cards_readable(pg: Any) -> None:
-    """Cards on the table are drawn at full size: 44 px wide at least, their kind 16 px high."""
+    """Cards on the table (hands and kinds laid down) are drawn at full size: 44 px wide at
+    least, their kind 16 px high."""
     sizes = pg.eval_on_selector_all(
         "#table .card",
         """cards => cards.map((c) => {
@@ -781,6 +782,11 @@ def test_kwartet_on_a_phone(browser: Any, server: str, width: int) -> None:
     assert too_small_to_tap(pg) == []
     if width == 390:
         pg.locator("#page-game .center").screenshot(path=str(DOCS_IMG / "web-kwartet-phone.png"))
+    pg.click("#end-btn")  # every kind laid down: drawn full-size too, with the result
+    playwright.expect(pg.locator("#table .kw-over")).to_contain_text("Game over")
+    assert pg.locator("#table svg[aria-label='kinds laid down'] .card").count() == 26
+    assert_cards_readable(pg)
+    assert_fits(pg, f"a finished Kwartet game at {width} px")
     pg.select_option("#seats select[data-seat='0']", "human")
     pg.click("#play-btn")
     pg.wait_for_selector("#human-bar:not(.hidden) .ask-card")

@@ -88,11 +88,12 @@ function tableParts(data) {
 }
 
 // A laid-down kind: two of its cards and a bar in the colour of the seat that laid it down.
-function laidDownSvg([kind, seat], x, y, names) {
+function laidDownSvg([kind, seat], x, y, names, scale = 0.9) {
   const g = svg("g", {});
-  g.append(cardSvg({ kind, member: 4, text: `kind ${kind}` }, { x: x + 4, y: y - 4, scale: 0.9 }));
-  g.append(cardSvg({ kind, member: 1, text: `kind ${kind}` }, { x, y, scale: 0.9 }));
-  g.append(svg("rect", { x, y: y + 60, width: 42, height: 6, rx: 3, fill: seatColor(seat) }));
+  g.append(cardSvg({ kind, member: 4, text: `kind ${kind}` }, { x: x + 4, y: y - 4, scale }));
+  g.append(cardSvg({ kind, member: 1, text: `kind ${kind}` }, { x, y, scale }));
+  g.append(svg("rect", { x, y: y + CARD_H * scale, width: CARD_W * scale, height: 6, rx: 3,
+    fill: seatColor(seat) }));
   g.append(svg("title", {}, `kind ${kind} laid down by ${names[seat]}`));
   return g;
 }
@@ -226,11 +227,12 @@ function stackedTable(el, data, ctx) {
     box.append(root);
   });
   if (parts.down.length) {
-    const step = 56, perRow = Math.max(1, Math.floor((width - 8) / step));
-    const height = Math.ceil(parts.down.length / perRow) * 82 + 8;
+    const step = 60, rowH = 86, perRow = Math.max(1, Math.floor((width - 8) / step));
+    const height = Math.ceil(parts.down.length / perRow) * rowH + 8;
     const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "kinds laid down" });
     parts.down.forEach((laid, k) => {
-      root.append(laidDownSvg(laid, 8 + (k % perRow) * step, 10 + Math.floor(k / perRow) * 82, parts.names));
+      const x = 8 + (k % perRow) * step, y = 10 + Math.floor(k / perRow) * rowH;
+      root.append(laidDownSvg(laid, x, y, parts.names, 1));
     });
     box.append(root);
   }
