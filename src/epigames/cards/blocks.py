@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
+from operator import mul
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.problem import Problem
@@ -23,6 +24,8 @@ from epigames.cards.public import iter_bits
 
 Usage = tuple[int, ...]
 Assignment = tuple[int, ...]
+Group = tuple[Usage, tuple[Assignment, ...]]
+Placed = tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +140,7 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
 class _Raw:
     """A block's assignments grouped by usage over all holders, before capacities apply."""
 
-    __slots__ = ("cards", "groups", "limit")
+    __slots__ = ("active", "cards", "groups", "limit")
 
     def __init__(
         self,
@@ -151,6 +154,9 @@ class _Raw:
         # Per holder, the most cards any group gives it: capacities at least this large
         # keep every group, so the per-group capacity check can be skipped.
         self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n_holders))
+        # Per tuple of active holders, for capacities that keep every group (the usual
+        # case): the groups' usages over those holders and the cards each group places.
+        self.active: dict[tuple[int, ...], tuple[tuple[Group, ...], tuple[Placed, ...]]] = {}
 
 
 _RAW: dict[tuple[object, ...], _Raw] = {}
@@ -161,7 +167,7 @@ def _raw(
 ) -> _Raw:
     # Keyed on the block's own cards, allowed holders and constraints (cheap to build);
     # capacities change on almost every move, so they are applied afterwards, not keyed.
-    may = tuple(m & bmask for m in problem.may)
+    may = tuple([m & bmask for m in problem.may])
     key = (bmask, may, tuple(bcons), tuple(bexcl))
     raw = _RAW.get(key)
     if raw is not None:
@@ -205,12 +211,22 @@ def _block(
 ) -> Block:
     raw = _raw(problem, bmask, bcons, bexcl)
     caps = problem.caps
-    loose = all(cap >= most for cap, most in zip(caps, raw.limit, strict=True))
+    if all(cap >= most for cap, most in zip(caps, raw.limit, strict=True)):
+        # Every group fits: only the shifts depend on the capacities.
+        got = raw.active.get(active)
+        if got is None:
+            every = tuple(
+                [(tuple([usage[h] for h in active]), assigns) for usage, assigns, _ in raw.groups]
+            )
+            got = raw.active[active] = (every, tuple([where for _, _, where in raw.groups]))
+        every, every_placed = got
+        every_shift = tuple([sum(map(mul, usage, strides)) for usage, _ in every])
+        return Block(raw.cards, every, every_shift, every_placed)
     kept = []
     shifts = []
     placed = []
     for usage, assigns, where in raw.groups:
-        if not loose and any(n > cap for n, cap in zip(usage, caps, strict=True)):
+        if any(n > cap for n, cap in zip(usage, caps, strict=True)):
             continue
         kept.append((tuple(usage[h] for h in active), assigns))
         shift = 0
