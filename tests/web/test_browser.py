@@ -108,6 +108,30 @@ def set_range(pg: Any, selector: str, value: int) -> None:
     )
 
 
+def start_playing(pg: Any, seat: int) -> None:
+    """Seat a person at `seat`, the agents at full speed, and press Play with the keyboard."""
+    pg.select_option(f"#seats select[data-seat='{seat}']", "human")
+    set_range(pg, "#speed", 20)
+    pg.focus("#play-btn")
+    pg.keyboard.press("Enter")
+
+
+def wait_turn_or_end(pg: Any, focused: str, before: str) -> bool:
+    """Wait for the person's next turn (`focused` has the focus in a new frame) or the end.
+
+    Returns whether the game is over.
+    """
+    pg.wait_for_function(
+        """([focused, before]) =>
+            document.querySelector('#turn').textContent.includes('Game over') ||
+            (document.activeElement.matches('#human-bar:not(.hidden) ' + focused) &&
+             document.querySelector('#frame-label').textContent !== before)""",
+        arg=[focused, before],
+        timeout=30000,
+    )
+    return "Game over" in pg.inner_text("#turn")
+
+
 def frame_label(pg: Any) -> tuple[int, int]:
     text = pg.inner_text("#frame-label")  # "move 3 / 120"
     now, last = text.replace("move", "").split("/")
@@ -317,17 +341,10 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
     South, who moves first: a later seat's turn may never come (the agents may take it all)."""
     expect = playwright.expect
     set_game(page, "kwartet", {"players": "3", "kinds": "3"})
-    page.select_option("#seats select[data-seat='0']", "human")
-    set_range(page, "#speed", 20)
-    page.focus("#play-btn")
-    page.keyboard.press("Enter")
-    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
-        (document.activeElement.matches('#human-bar:not(.hidden) .ask-card') &&
-         document.querySelector('#frame-label').textContent !== before)"""
+    start_playing(page, 0)
     before, moves = "", 0
     for _ in range(300):
-        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
-        if "Game over" in page.inner_text("#turn"):
+        if wait_turn_or_end(page, ".ask-card", before):
             break
         assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
         targets = page.locator("#human-bar .target")
@@ -358,17 +375,10 @@ def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) 
     focus. Bob, not Ann: Ann's opening roll is automatic, so Bob is sure to move (believe or
     call), while Ann's first turn may never come (Bob's agent calls, one penalty ends it)."""
     set_game(page, "blufpoker", {"players": "2", "penalties": "1"})
-    page.select_option("#seats select[data-seat='1']", "human")
-    set_range(page, "#speed", 20)
-    page.focus("#play-btn")
-    page.keyboard.press("Enter")
-    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
-        (document.activeElement.matches('#human-bar:not(.hidden) button[data-action]') &&
-         document.querySelector('#frame-label').textContent !== before)"""
+    start_playing(page, 1)
     before, moves = "", 0
     for _ in range(300):
-        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
-        if "Game over" in page.inner_text("#turn"):
+        if wait_turn_or_end(page, "button[data-action]", before):
             break
         assert page.locator("#table .bp-cupbox .die").count() > 0
         before = page.inner_text("#frame-label")
@@ -447,10 +457,7 @@ def test_play_klaverjas_tricks_with_the_keyboard(page: Any, tmp_path: Path) -> N
     """South plays two turns with Enter and Space only; trick, trump and matrix are drawn."""
     expect = playwright.expect
     set_game(page, "klaverjas", {"deals": "1"})
-    page.select_option("#seats select[data-seat='2']", "human")
-    set_range(page, "#speed", 20)
-    page.focus("#play-btn")
-    page.keyboard.press("Enter")
+    start_playing(page, 2)
     # Deal 1: West deals, North names trump and leads; South's first turn is in trick 1.
     first = focused_card(page)
     hand = page.locator("#table .kj-seat.bottom .kj-hand button")
@@ -688,10 +695,7 @@ def test_play_a_whole_klaverjas_game_with_the_keyboard(page: Any) -> None:
     expect = playwright.expect
     page.set_viewport_size({"width": 1280, "height": 900})
     set_game(page, "klaverjas", {"deals": "1"})
-    page.select_option("#seats select[data-seat='2']", "human")
-    set_range(page, "#speed", 20)
-    page.focus("#play-btn")
-    page.keyboard.press("Enter")
+    start_playing(page, 2)
     played = ""
     for turn in range(8):  # eight tricks: South plays one card in each
         played = focused_card(page, played)
@@ -813,17 +817,10 @@ def test_play_kemps_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> N
     move button, spelled out against the table), then "done" (the first, which has the focus)."""
     expect = playwright.expect
     set_game(page, "kemps", {"ranks": "5"}, seed=3, agents="greedy")
-    page.select_option("#seats select[data-seat='1']", "human")
-    set_range(page, "#speed", 20)
-    page.focus("#play-btn")
-    page.keyboard.press("Enter")
-    turn_or_end = """before => document.querySelector('#turn').textContent.includes('Game over') ||
-        (document.activeElement.matches('#human-bar:not(.hidden) button[data-action]') &&
-         document.querySelector('#frame-label').textContent !== before)"""
+    start_playing(page, 1)
     before, moves, swapped = "", 0, False
     for _ in range(300):
-        page.wait_for_function(turn_or_end, arg=before, timeout=30000)
-        if "Game over" in page.inner_text("#turn"):
+        if wait_turn_or_end(page, "button[data-action]", before):
             break
         expect(page.locator("#table .kp-slot")).to_have_count(6)
         expect(page.locator("#table .kp-seat[data-seat='1'] .kp-card:not(.back)")).to_have_count(4)
