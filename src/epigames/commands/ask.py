@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from epigames.errors import InputError
+from epigames.commands.play import strategy_names
 from epigames.games import load_game
 from epigames.games.ask import DICE_ATOMS, ask as ask_state
 from epigames.games.steps import match_at
@@ -62,11 +62,7 @@ def ask(
     checked on a knowledge structure (BDDs), dice formulas on the cup's Kripke model.
     """
     loaded = load_game(game)
-    names = [n.strip() for n in players.split(",")] if players.strip() else []
-    if players.strip() and not all(names):
-        raise InputError(f"--players {players!r} has an empty name; expected NAME,NAME,…")
-    names = names or ["random"] * loaded.num_players
-    match = match_at(loaded, names, seed, at)
+    match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)
     answer = ask_state(match.state, formula)
     seats = loaded.seat_names
     typer.echo(f"{loaded}  seed {seed}  after step {at}")

@@ -95,7 +95,7 @@ def play(
     """
     loaded = load_game(game)
     viewer = loaded.seat_index(seat) if seat else None
-    names = _strategy_names(players, loaded.num_players)
+    names = strategy_names(players, loaded.num_players)
     match = Match(loaded, names, seed)
     if as_json:
         for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
@@ -106,7 +106,8 @@ def play(
         print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
 
 
-def _strategy_names(players: str, seats: int) -> list[str]:
+def strategy_names(players: str, seats: int) -> list[str]:
+    """The names in a `--players` text (commas inside parentheses kept); `random` by default."""
     if not players.strip():
         return ["random"] * seats
     names = split_strategy_names(players)
