@@ -35,7 +35,7 @@ def _spiel_game(game: Game) -> SpielGame:
     """The OpenSpiel game of an epigames game, made once per process."""
     spiel = _GAMES.get(game)
     if spiel is None:
-        params = {p.name: getattr(game, p.name) for p in type(game).params}
+        params = {p.name: getattr(game, p.attr) for p in type(game).params}
         spiel = _GAMES[game] = spiel_game_class(game.name)(params)
     return spiel
 

@@ -128,7 +128,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hint
             utility_sum=None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        given = {p.name: getattr(game, p.name) for p in cls.params}
+        given = {p.name: getattr(game, p.attr) for p in cls.params}
         # pybind11 drops attributes set before the base class is initialised.
         super().__init__(_game_type(cls), info, given)
         self.tables = _Tables(game, actions, chance)

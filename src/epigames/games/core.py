@@ -98,14 +98,14 @@ class Game(abc.ABC):
 
     def __post_init__(self) -> None:
         for param in self.params:
-            param.check(getattr(self, param.name), self.name)
+            param.check(getattr(self, param.attr), self.name)
         self._check_teams()
 
     def __str__(self) -> str:
         """The canonical game string: every parameter, in declared order."""
         if not self.params:
             return self.name
-        body = ",".join(f"{p.name}={format_value(getattr(self, p.name))}" for p in self.params)
+        body = ",".join(f"{p.name}={format_value(getattr(self, p.attr))}" for p in self.params)
         return f"{self.name}({body})"
 
     @property
@@ -567,7 +567,7 @@ def register_game(cls: G) -> G:
     if not cls.name or cls.name in _GAMES:
         raise ValueError(f"game name {cls.name!r} is empty or already registered")
     fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    declared = {p.name for p in cls.params}
+    declared = {p.attr for p in cls.params}
     if fields != declared:
         raise ValueError(f"{cls.name}: fields {sorted(fields)} != params {sorted(declared)}")
     _GAMES[cls.name] = cls
@@ -636,9 +636,9 @@ def _load(text: str) -> Game:
             raise UnknownParameterError(
                 f"{name} has no parameter {key!r}; choose one of: {choices}"
             )
-        if key in values:
+        if param.attr in values:
             raise GameStringError(f"{name}: parameter {key!r} is given twice in {text!r}")
-        values[key] = param.parse(raw, name)
+        values[param.attr] = param.parse(raw, name)
     return cls(**values)
 
 

@@ -47,6 +47,8 @@ class Param:
         max: largest allowed value (numbers only), or None.
         choices: allowed values (strings only), or None for any.
         help: one line for `--help` texts and listings.
+        field: the field name on the game dataclass when it differs from `name` (a name
+            the `Game` base class already uses, such as `teams`).
     """
 
     name: str
@@ -56,6 +58,12 @@ class Param:
     max: float | None = None
     choices: tuple[str, ...] | None = None
     help: str = ""
+    field: str = ""
+
+    @property
+    def attr(self) -> str:
+        """The field name on the game dataclass."""
+        return self.field or self.name
 
     def __post_init__(self) -> None:
         if self.type not in _TYPE_WORDS:

@@ -1,4 +1,5 @@
-"""Kemps actions: a swap with the table, the end of a turn; the deck of a game."""
+"""Kemps actions: a swap with the table, the end of a turn, the team game's signal and
+calls; the deck of a game."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ OF_A_KIND = 4
 
 
 class KempsActionError(InputError):
-    """Text that is not a Kemps action (`swap 3 7♥`, `done`) or card."""
+    """Text that is not a Kemps action (`swap 3 7♥`, `done`, `signal`, `kemps 2`, …) or card."""
 
 
 @functools.cache
@@ -68,24 +69,71 @@ class Done:
         return "done"
 
 
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """End the turn and make the team's secret signal (team game: the hand is four of a kind)."""
+
+    def __str__(self) -> str:
+        return "signal"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Make no call in a call window (team game)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """Call "Kemps!" for one's partner `seat`, or "Stop Kemps" against opponent `seat` (`stop`)."""
+
+    seat: int
+    stop: bool
+
+    def __str__(self) -> str:
+        return f"{'stop' if self.stop else 'kemps'} {self.seat}"
+
+
 DONE = Done()
+SIGNAL = Signal()
+PASS = Pass()
+
+#: An action of either game.
+KempsAction = Swap | Done | Signal | Pass | Call
 
 
-def parse_action(text: str) -> Swap | Done | Card:
-    """Read `swap 3 7♥`, `done` (or `pass`), or a card drawn by chance (`7♥`).
+def parse_action(text: str, teams: bool = False) -> KempsAction | Card:
+    """Read `swap 3 7♥`, `done`, or a card drawn by chance (`7♥`); in the team game also
+    `signal`, `pass` (no call) and the calls `kemps SEAT` and `stop SEAT`. In the 2023 game
+    `pass` ends the turn, as `done` does.
 
     Raises:
         KempsActionError: none of these.
     """
     stripped = text.strip()
-    if stripped.lower() in ("done", "pass"):
+    lower = stripped.lower()
+    words = lower.split()
+    if teams and lower == "pass":
+        return PASS
+    if teams and lower == "signal":
+        return SIGNAL
+    if teams and len(words) == 2 and words[0] in ("kemps", "stop"):
+        if not words[1].isdigit():
+            raise KempsActionError(
+                f"cannot read action {text!r}; expected '{words[0]} SEAT' with a seat number"
+            )
+        return Call(int(words[1]), words[0] == "stop")
+    if lower in ("done", "pass"):
         return DONE
-    if stripped.lower().startswith("swap"):
+    if lower.startswith("swap"):
         return Swap.parse(stripped)
     try:
         return Card.parse(stripped)
     except InputError:
+        extra = ", 'signal', 'pass', 'kemps SEAT', 'stop SEAT'" if teams else ""
         raise KempsActionError(
             f"cannot read action {text!r}; expected 'swap SLOT CARD' (e.g. 'swap 3 7♥'), "
-            "'done', or a card drawn by chance"
+            f"'done'{extra}, or a card drawn by chance"
         ) from None

@@ -3,7 +3,8 @@
 Holders in the facts are layout indices: the seats, then the table, the deck, the discard
 pile and the cards out of the game (`holders`). Everything but a seat's own cards is
 public: the table lies face up, a retired table goes to the discard pile in view, and a
-Kemps shows the four cards that leave the game.
+Kemps shows the four cards that leave the game. In the team game a signal is seen by the
+partners alone (`Signalled`); a call and its outcome are public.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import ClassVar
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
 from epigames.cards.fact_types import CardFact
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
-from epigames.games.events import Fact, PublicAnnouncement
+from epigames.games.events import Fact, GroupObservation, PublicAnnouncement
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +37,34 @@ def _cards(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards) or "nothing"
 
 
+def _after_swaps(swaps: int) -> str:
+    return f"after {swaps} swap{'s' * (swaps != 1)}" if swaps else "without a swap"
+
+
+def _leave(seat: int, cards: tuple[Card, ...], reshuffled: bool, players: int) -> tuple[Fact, ...]:
+    """The seat held the four cards; they go out of the game; the reshuffle if any (the
+    deck is short of a new hand)."""
+    at = Places.of(players)
+    held: tuple[Fact, ...] = tuple(Holds(seat, c) for c in cards)
+    out = tuple(Moved(c, seat, at.out) for c in cards)
+    shuffle = (Reshuffled(at.discard, at.deck),) if reshuffled else ()
+    return (*held, *out, *shuffle)
+
+
 @dataclass(frozen=True, slots=True)
 class NoKemps(CardFact):
     """``holder``'s four cards are not four of a kind (its turn ended without a Kemps)."""
 
     name: ClassVar[str] = "no_kemps"
+    places: ClassVar[bool] = False
+    holder: int
+
+
+@dataclass(frozen=True, slots=True)
+class OneRank(CardFact):
+    """``holder``'s four cards are of one rank (a team signal says so to the partner)."""
+
+    name: ClassVar[str] = "one_rank"
     places: ClassVar[bool] = False
     holder: int
 
@@ -110,15 +134,103 @@ class TurnEnded(PublicAnnouncement):
     @property
     def text(self) -> str:
         """E.g. `West ends the turn after 2 swaps: no Kemps.`"""
-        did = (
-            f"after {self.swaps} swap{'s' * (self.swaps != 1)}" if self.swaps else "without a swap"
-        )
-        return f"{self.name_of(self.seat)} ends the turn {did}: no Kemps."
+        return f"{self.name_of(self.seat)} ends the turn {_after_swaps(self.swaps)}: no Kemps."
 
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat's hand is not four of a kind."""
         return (NoKemps(self.seat),)
+
+
+@dataclass(frozen=True, slots=True)
+class TeamTurnEnded(PublicAnnouncement):
+    """A seat ends its turn in the team game: nobody may call for itself, so it says nothing
+    of the hand."""
+
+    kind: ClassVar[str] = "turn"
+    seat: int
+    swaps: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `West ends the turn after 2 swaps.`"""
+        return f"{self.name_of(self.seat)} ends the turn {_after_swaps(self.swaps)}."
+
+
+@dataclass(frozen=True, slots=True)
+class Signalled(GroupObservation):
+    """A seat makes its team's secret signal: seen by the team alone (`seats`)."""
+
+    kind: ClassVar[str] = "signal"
+    seat: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `South makes the team's secret signal: four of a kind.`"""
+        return f"{self.name_of(self.seat)} makes the team's secret signal: four of a kind."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The seat's four cards are of one rank."""
+        return (OneRank(self.seat),)
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(PublicAnnouncement):
+    """A seat makes no call in a call window."""
+
+    kind: ClassVar[str] = "pass"
+    seat: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `East does not call.`"""
+        return f"{self.name_of(self.seat)} does not call."
+
+
+@dataclass(frozen=True, slots=True)
+class Called(PublicAnnouncement):
+    """A call and its outcome: "Kemps!" for a partner or "Stop Kemps" against an opponent
+    (`stop`); when right, the target's four cards (`cards`) leave the game."""
+
+    kind: ClassVar[str] = "call"
+    seat: int
+    target: int
+    stop: bool
+    cards: tuple[Card, ...]
+    scores: tuple[int, ...]
+    reshuffled: bool
+    players: int
+
+    @property
+    def right(self) -> bool:
+        """Whether the target held four of a kind."""
+        return bool(self.cards)
+
+    @property
+    def text(self) -> str:
+        """E.g. `North calls Kemps! for South: right, four 7s leave the game.`"""
+        who, target = self.name_of(self.seat), self.name_of(self.target)
+        call = f"Stop Kemps against {target}" if self.stop else f"Kemps! for {target}"
+        team = self.scores[self.seat]
+        if self.right:
+            rank = self.cards[0].rank.text
+            shuffle = " The discard pile is shuffled into the deck." if self.reshuffled else ""
+            return (
+                f"{who} calls {call}: right, four {rank}s leave the game "
+                f"({who}'s team has {team}).{shuffle}"
+            )
+        return (
+            f"{who} calls {call}: wrong, {target} has no four of a kind ({who}'s team has {team})."
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """Right: the target held the cards, they go out of the game, the reshuffle if any;
+        wrong: the target's hand is not four of a kind."""
+        if not self.right:
+            return (NoKemps(self.target),)
+        return _leave(self.target, self.cards, self.reshuffled, self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,11 +258,7 @@ class Kemps(PublicAnnouncement):
     def facts(self) -> tuple[Fact, ...]:
         """The seat held the four cards; they go out of the game; the reshuffle if any
         (the deck is short of a new hand)."""
-        at = Places.of(self.players)
-        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
-        out = tuple(Moved(c, self.seat, at.out) for c in self.cards)
-        shuffle = (Reshuffled(at.discard, at.deck),) if self.reshuffled else ()
-        return (*held, *out, *shuffle)
+        return _leave(self.seat, self.cards, self.reshuffled, self.players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,15 +342,20 @@ class GameOver(PublicAnnouncement):
 
 
 __all__ = [
+    "Called",
     "Dealt",
     "GameDealt",
     "GameOver",
     "Kemps",
     "NewHand",
     "NoKemps",
+    "OneRank",
+    "Passed",
     "Places",
+    "Signalled",
     "Swapped",
     "TableCleared",
     "TableDealt",
+    "TeamTurnEnded",
     "TurnEnded",
 ]

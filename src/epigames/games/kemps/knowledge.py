@@ -12,13 +12,27 @@ only by public moves (its swaps, its Kemps) until it draws a new hand, so the fa
 exact when updated move by move: a card the seat puts down was in that hand, and is
 struck from the set; a card it takes was not, so the fact was satisfied and is dropped;
 a new hand drops all of the seat's facts.
+
+The team game adds a private fact: a partner's signal says "my four cards are of one
+rank", a disjunction over the ranks, which the engine's conjunctive facts cannot hold.
+The partner keeps it as a case split (`HoldsAll`: the signaller holds all of one of these
+sets of cards), updated by the public moves as the not-all facts are, and its knowledge
+(`SplitKnowledge`) combines one `KempsKnowledge` per case, each with the case's cards
+held, weighted by its number of consistent deals. The cases are disjoint (the signaller's
+hand was four cards of one rank), so counts, probabilities and samples stay exact.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
 
 from epigames.cards import (
     DECK,
@@ -28,13 +42,15 @@ from epigames.cards import (
     CardKnowledge,
     CardLayout,
     Drew,
+    Holds,
     Moved,
     PublicInfo,
 )
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.cards.public import iter_bits
 from epigames.games.events import Event
-from epigames.games.kemps.actions import OF_A_KIND, kemps_deck
+from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
 from epigames.games.recorded import PublicFold
 
@@ -157,6 +173,159 @@ class KempsKnowledge(CardKnowledge):
         }
 
 
+@dataclass(frozen=True, slots=True)
+class HoldsAll:
+    """What a signal told the partner: `seat` holds all the cards of one of `cases`
+    (bitmasks, disjoint ranks at first; cards leave a case as the seat puts them down)."""
+
+    seat: int
+    cases: tuple[int, ...]
+
+    def after(self, layout: CardLayout, fact: object) -> HoldsAll | None:
+        """The fact after a public fact; None once it says nothing more.
+
+        Raises:
+            InconsistentCardsError: no case is left (the log contradicts the signal).
+        """
+        kind, seat, cases = type(fact), self.seat, self.cases
+        if kind is Moved:
+            assert isinstance(fact, Moved)
+            bit = 1 << layout.card_index(fact.card)
+            # A card of the case leaving the seat was one of its cards; leaving another
+            # holder, the case is wrong; a card outside it leaving a full hand of the case
+            # (four cards) shows the case wrong too.
+            cases = tuple(
+                m & ~bit if m & bit else m
+                for m in cases
+                if (m & bit and fact.src == seat)
+                or (not m & bit and not (fact.src == seat and _full(m)))
+            )
+        elif kind is Holds:
+            assert isinstance(fact, Holds)
+            bit = 1 << layout.card_index(fact.card)
+            cases = tuple(
+                m
+                for m in cases
+                if (fact.holder == seat and (m & bit or not _full(m)))
+                or (fact.holder != seat and not m & bit)
+            )
+        elif kind is NoKemps:
+            assert isinstance(fact, NoKemps)
+            if fact.holder == seat:
+                cases = tuple(m for m in cases if not _full(m))
+        if not cases:
+            raise InconsistentCardsError(
+                f"{layout.holders[seat]} signalled four of a kind the log contradicts"
+            )
+        if 0 in cases:
+            return None  # one case is satisfied whatever the seat holds now
+        return HoldsAll(seat, cases)
+
+
+def _full(mask: int) -> bool:
+    return mask.bit_count() == HAND_SIZE
+
+
+def signal_cases(layout: CardLayout, seen: int) -> tuple[int, ...]:
+    """The ranks a signal may be about: those with no card in `seen` (bitmask of the cards
+    the partner knows are not with the signaller)."""
+    return tuple(m for m in rank_masks(layout) if not m & seen)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SplitKnowledge(KempsKnowledge):
+    """A seat's knowledge under signals: the union of disjoint cases, each a
+    `KempsKnowledge` with a case's cards held, weighted by its consistent deals."""
+
+    cases: tuple[tuple[int, KempsKnowledge], ...] = ()
+
+    @classmethod
+    def split(
+        cls, public: PublicKemps, seat: int, hand: Sequence[Hashable], signals: Sequence[HoldsAll]
+    ) -> KempsKnowledge:
+        """The knowledge of `seat` holding `hand`, told `signals`: one case per choice of a
+        case from each signal; a single consistent case is a plain `KempsKnowledge`."""
+        layout = public.public.layout
+        mask = layout.card_mask(hand)
+        found: list[tuple[int, KempsKnowledge]] = []
+        for choice in itertools.product(*(s.cases for s in signals)):
+            holds = tuple(
+                (c, s.seat) for s, m in zip(signals, choice, strict=True) for c in iter_bits(m)
+            )
+            case = KempsKnowledge(
+                public.public, seat, mask, seen_holds=holds, not_all=public.not_all
+            )
+            try:
+                weight = case.worlds_count()
+                case.possible_masks()
+            except InconsistentCardsError:
+                continue
+            if weight:
+                found.append((weight, case))
+        if not found:
+            raise InconsistentCardsError(f"no deal fits what {layout.holders[seat]} was told")
+        if len(found) == 1:
+            return found[0][1]
+        return cls(public.public, seat, mask, not_all=public.not_all, cases=tuple(found))
+
+    def worlds_count(self) -> int:
+        """The number of consistent deals, over every case."""
+        return sum(w for w, _ in self.cases)
+
+    def _possible_masks(self) -> tuple[int, ...]:
+        masks = [0] * self.layout.n_holders
+        for _, case in self.cases:
+            for h, cards in enumerate(case.possible_masks()):
+                masks[h] |= cards
+        return tuple(masks)
+
+    def known_holders(self) -> tuple[int, ...]:
+        """Per card index, the holder every case agrees on, or -1."""
+        known = [list(case.known_holders()) for _, case in self.cases]
+        return tuple(
+            column[0] if all(h == column[0] for h in column) else -1
+            for column in zip(*known, strict=True)
+        )
+
+    def holder(self, card: Hashable) -> int | None:
+        """The holder of `card` if known in every case, else None."""
+        h = self.known_holders()[self.layout.card_index(card)]
+        return h if h >= 0 else None
+
+    def probability(self, card: Hashable, holder: object) -> Fraction:
+        """Exact: each case's probability weighted by its deals."""
+        total = self.worlds_count()
+        return sum(
+            (Fraction(w, total) * case.probability(card, holder) for w, case in self.cases),  # type: ignore[arg-type]
+            Fraction(0),
+        )
+
+    def marginals(self) -> npt.NDArray[np.float64]:
+        """All probabilities (cards × holders), each case weighted by its deals."""
+        total = self.worlds_count()
+        matrix = sum(case.marginals() * (w / total) for w, case in self.cases)
+        result = np.array(matrix, dtype=np.float64)
+        result.setflags(write=False)
+        return result
+
+    def sample_world(self, rng: random.Random | np.random.Generator) -> tuple[int, ...]:
+        """A uniformly random consistent deal: a case by its weight, then a deal of it."""
+        total = self.worlds_count()
+        if isinstance(rng, random.Random):
+            pick = rng.randrange(total)
+        else:
+            pick = int(rng.integers(total)) if total < 2**63 else int(rng.random() * total)
+        for weight, case in self.cases:
+            if pick < weight:
+                return case.sample_world(rng)
+            pick -= weight
+        raise AssertionError("the weights sum to the total")
+
+    def knows(self, formula: object) -> bool:
+        """Whether every case knows `formula` (modal ones: each case's structure)."""
+        return all(case.knows(formula) for _, case in self.cases)  # type: ignore[arg-type]
+
+
 class PublicTracker(PublicFold[PublicKemps]):
     """Folds a log's public announcements into `PublicKemps`, on demand and incrementally."""
 
@@ -173,4 +342,14 @@ class PublicTracker(PublicFold[PublicKemps]):
         return folded.apply(event)
 
 
-__all__ = ["KempsKnowledge", "NotAll", "PublicKemps", "PublicTracker", "layout_for", "rank_masks"]
+__all__ = [
+    "HoldsAll",
+    "KempsKnowledge",
+    "NotAll",
+    "PublicKemps",
+    "PublicTracker",
+    "SplitKnowledge",
+    "layout_for",
+    "rank_masks",
+    "signal_cases",
+]

@@ -4,7 +4,8 @@
 scores, the cards out of the game, this turn's swaps) follows the public announcements;
 `hands[s]` is seat `s`'s own record of its hand, in hand order (a card taken from the
 table takes the place of the card put down), following its private `Dealt` observations
-and its own public moves.
+and its own public moves. In the team game `window` is the call window under way (the
+seats still to ask) and `signals[s]` what seat `s` was told by its partner's signals.
 """
 
 from __future__ import annotations
@@ -12,16 +13,20 @@ from __future__ import annotations
 from epigames.cards import Card, CardLayout
 from epigames.games.events import Event
 from epigames.games.kemps.events import (
+    Called,
     Dealt,
     GameDealt,
     Kemps,
     NewHand,
+    Passed,
+    Signalled,
     Swapped,
     TableCleared,
     TableDealt,
+    TeamTurnEnded,
     TurnEnded,
 )
-from epigames.games.kemps.knowledge import PublicTracker
+from epigames.games.kemps.knowledge import HoldsAll, PublicTracker, signal_cases
 
 
 class Records:
@@ -39,7 +44,10 @@ class Records:
         put_down: cards put down in the turn under way, which may not be taken back.
         turns: turns completed (public).
         announcements: every public announcement so far, in order (append-only).
+        layout: the game's card layout.
         tracker: folds `announcements` into card knowledge when a view asks for it.
+        window: the seats a call window still asks, in order (team game; empty: none open).
+        signals: `signals[s]` = the live facts seat `s` was told by signals (team game).
     """
 
     __slots__ = (
@@ -47,18 +55,22 @@ class Records:
         "deck",
         "discard",
         "hands",
+        "layout",
         "out",
         "put_down",
         "scores",
+        "signals",
         "sizes",
         "swaps",
         "table",
         "tracker",
         "turns",
+        "window",
     )
 
     def __init__(self, players: int, layout: CardLayout) -> None:
         self.announcements: list[Event] = []
+        self.layout = layout
         self.tracker = PublicTracker(layout)
         self.hands: list[tuple[Card, ...]] = [()] * players
         self.table: tuple[Card, ...] = ()
@@ -70,6 +82,8 @@ class Records:
         self.swaps = 0
         self.put_down: frozenset[Card] = frozenset()
         self.turns = 0
+        self.window: tuple[int, ...] = ()
+        self.signals: list[tuple[HoldsAll, ...]] = [()] * players
 
     def copy(self) -> Records:
         """An independent copy (the values are shared: they never change)."""
@@ -79,12 +93,15 @@ class Records:
         other.announcements = list(self.announcements)
         other.tracker = self.tracker.copy()
         other.hands = list(self.hands)
+        other.signals = list(self.signals)
         return other
 
     def absorb(self, event: Event) -> None:
         """Update the records with one event (public or private)."""
         if event.public:
             self.announcements.append(event)
+            if any(self.signals):
+                self._update_signals(event)
         kind = type(event)
         if kind is Swapped:
             assert isinstance(event, Swapped)
@@ -99,6 +116,31 @@ class Records:
             self.put_down = self.put_down | {event.put}
         elif kind is TurnEnded:
             self._end_turn()
+        elif kind is TeamTurnEnded:
+            assert isinstance(event, TeamTurnEnded)
+            self._end_turn()
+            n = len(self.sizes)
+            # Every seat may call, starting after the one that moved (docs/turns.md).
+            self.window = tuple((event.seat + step) % n for step in range(1, n + 1))
+        elif kind is Passed:
+            self.window = self.window[1:]
+        elif kind is Called:
+            assert isinstance(event, Called)
+            self.window = ()
+            self.scores = event.scores
+            if event.right:
+                self.hands[event.target] = ()
+                self.sizes = _replace(self.sizes, event.target, 0)
+                self.out = (*self.out, *event.cards)
+                self._reshuffle(event.reshuffled)
+        elif kind is Signalled:
+            assert isinstance(event, Signalled)
+            layout = self.layout
+            public = layout.card_mask((*self.table, *self.out))
+            for seat in event.seats - {event.seat}:
+                seen = public | layout.card_mask(self.hands[seat])
+                told = HoldsAll(event.seat, signal_cases(layout, seen))
+                self.signals[seat] = (*self.signals[seat], told)
         elif kind is Kemps:
             assert isinstance(event, Kemps)
             self.hands[event.seat] = ()
@@ -128,6 +170,20 @@ class Records:
             self.table = event.table
             self.sizes = event.hand_sizes
             self.deck = event.deck_size
+
+    def _update_signals(self, event: Event) -> None:
+        layout = self.layout
+        for seat, told in enumerate(self.signals):
+            kept = []
+            for fact in told:
+                live: HoldsAll | None = fact
+                for public in event.facts:
+                    if live is None:
+                        break
+                    live = live.after(layout, public)
+                if live is not None:
+                    kept.append(live)
+            self.signals[seat] = tuple(kept)
 
     def _end_turn(self) -> None:
         self.swaps = 0

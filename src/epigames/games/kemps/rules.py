@@ -17,6 +17,16 @@ the old table included, shuffled into the deck first if the deck is short).
 Every shuffle is explicit chance: each card drawn from the deck is a chance outcome,
 every card in the deck equally likely. A seat's return is its number of Kemps. A game
 also stops after `max_turns` turns, reported as capped (`GameOver.capped`).
+
+With `teams=true` it is the real team game (4, 6 or 8 seats, partners opposite, a table of
+4 by default) made turn-based: a player whose four cards are of one rank may end its turn
+with its team's secret signal, seen by its partner alone; nobody scores for itself. After
+every turn a call window asks every seat in order, starting after the player who moved:
+pass, call "Kemps!" for one's partner, or "Stop Kemps" against an opponent; the first call
+ends the window. A right call scores 1 for the caller's team and the target's four cards
+leave the game (a new hand is drawn); a wrong one costs the caller's team 1 and shows that
+the target's hand is not four of a kind. The game ends when a team reaches `target`, or
+when a right call leaves no new hand to deal. Partners share their team's score.
 """
 
 from __future__ import annotations
@@ -41,21 +51,31 @@ from epigames.games.kemps.actions import (
     DONE,
     HAND_SIZE,
     OF_A_KIND,
+    PASS,
+    SIGNAL,
+    Call,
     Done,
+    KempsAction,
+    Pass,
+    Signal,
     Swap,
     kemps_deck,
     parse_action,
 )
 from epigames.games.kemps.events import (
+    Called,
     Dealt,
     GameDealt,
     GameOver,
     Kemps,
     NewHand,
+    Passed,
     Places,
+    Signalled,
     Swapped,
     TableCleared,
     TableDealt,
+    TeamTurnEnded,
     TurnEnded,
 )
 from epigames.games.kemps.knowledge import layout_for
@@ -65,20 +85,39 @@ from epigames.games.params import GameStringError, Param
 from epigames.games.picture import HasPictures, KripkePicture, subject_card
 from epigames.games.recorded import RecordedViews
 
-SEAT_NAMES = ("South", "West", "North", "East", "Southwest", "Northeast")
+SEAT_NAMES = (
+    "South",
+    "West",
+    "North",
+    "East",
+    "Southwest",
+    "Northeast",
+    "Northwest",
+    "Southeast",
+)
+#: Seats and table of the team game when the game string does not give them (spec §C.2).
+TEAM_PLAYERS, TEAM_TABLE = 4, 4
 #: A chance draw that goes to the table rather than to a seat.
 _TO_TABLE = -1
 
 
 @register_game
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class KempsGame(Game):
-    """Kemps as the 2023 program plays it: collect four of a kind by swapping with the table."""
+    """Kemps as the 2023 program plays it: collect four of a kind by swapping with the table
+    (with `teams`, the real team game)."""
 
     name: ClassVar[str] = "kemps"
     params: ClassVar[tuple[Param, ...]] = (
-        Param("players", int, 3, min=2, max=len(SEAT_NAMES), help="number of seats"),
-        Param("table", int, 6, min=1, max=12, help="cards face up on the table"),
+        Param(
+            "players",
+            int,
+            3,
+            min=2,
+            max=len(SEAT_NAMES),
+            help="number of seats (4 by default in the team game: 4, 6 or 8)",
+        ),
+        Param("table", int, 6, min=1, max=12, help="cards face up (4 by default in the team game)"),
         Param("ranks", int, 13, min=2, max=13, help="ranks in the deck (4 cards each), from 2 up"),
         Param("max_swaps", int, 4, min=1, max=8, help="swaps a player may make in one turn"),
         Param(
@@ -90,6 +129,14 @@ class KempsGame(Game):
             help="turns in a row without a change after which the table is replaced",
         ),
         Param("max_turns", int, 10_000, min=1, help="turns after which the game is capped"),
+        Param(
+            "teams",
+            bool,
+            False,
+            help="the real team game: signals, Kemps! and Stop Kemps",
+            field="team_game",
+        ),
+        Param("target", int, 3, min=1, max=100, help="team game: the score that wins"),
     )
     players: int = 3
     table: int = 6
@@ -97,8 +144,58 @@ class KempsGame(Game):
     max_swaps: int = 4
     redeal_after: int = 3
     max_turns: int = 10_000
+    team_game: bool = False
+    target: int = 3
+
+    def __init__(
+        self,
+        players: int | None = None,
+        table: int | None = None,
+        ranks: int = 13,
+        max_swaps: int = 4,
+        redeal_after: int = 3,
+        max_turns: int = 10_000,
+        team_game: bool = False,
+        target: int = 3,
+    ) -> None:
+        """Seats and table default by game: 3 and 6 (2023), 4 and 4 (the team game)."""
+        teams = team_game
+        values = {
+            "players": players if players is not None else (TEAM_PLAYERS if teams else 3),
+            "table": table if table is not None else (TEAM_TABLE if teams else 6),
+            "ranks": ranks,
+            "max_swaps": max_swaps,
+            "redeal_after": redeal_after,
+            "max_turns": max_turns,
+            "team_game": teams,
+            "target": target,
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
+    def __str__(self) -> str:
+        """The canonical game string; the 2023 game's leaves out the team parameters."""
+        text = Game.__str__(self)
+        if self.team_game:
+            return text
+        return text.replace(f",teams=false,target={self.target})", ")")
 
     def __post_init__(self) -> None:
+        if self.team_game and self.players % 2:
+            raise GameStringError(
+                f"{self.name}: teams=true needs an even number of players (4, 6 or 8), "
+                f"not players={self.players}"
+            )
+        if self.team_game and self.players < 4:
+            raise GameStringError(
+                f"{self.name}: teams=true needs 4, 6 or 8 players, not players={self.players}"
+            )
+        if not self.team_game and self.players > 6:
+            raise GameStringError(
+                f"{self.name}: {self.players} players only in the team game (teams=true); "
+                "the 2023 game has 2 to 6"
+            )
         super().__post_init__()
         cards = self.ranks * OF_A_KIND
         # The first deal needs the table and every hand (the deck may be empty).
@@ -116,8 +213,23 @@ class KempsGame(Game):
         return SEAT_NAMES[: self.players]
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The team game's partnerships, seat i with the seat opposite (i + players/2);
+        in the 2023 game every seat plays for itself."""
+        if not self.team_game:
+            return Game.teams.fget(self)  # type: ignore[attr-defined,no-any-return]
+        half = self.players // 2
+        return tuple((s, s + half) for s in range(half))
+
+    def partner(self, seat: int) -> int:
+        """The seat opposite `seat` (team game)."""
+        return (seat + self.players // 2) % self.players
+
+    @property
     def returns_range(self) -> tuple[float, float]:
-        """From no Kemps to every rank."""
+        """From no Kemps to every rank; the team game from a wrong call every turn to the target."""
+        if self.team_game:
+            return (-self.max_turns, self.target)
         return (0, self.ranks)
 
     @property
@@ -125,10 +237,16 @@ class KempsGame(Game):
         """Every card of this game, rank by rank."""
         return kemps_deck(self.ranks)
 
-    def distinct_actions(self) -> list[Swap | Done]:
-        """Every action some state allows: `done`, and a swap of each slot for each card."""
-        swaps = [Swap(slot, card) for slot in range(self.table) for card in self.deck]
-        return [DONE, *swaps]
+    def distinct_actions(self) -> list[KempsAction]:
+        """Every action some state allows: `done`, a swap of each slot for each card; in
+        the team game also `signal`, `pass` and each call against each seat."""
+        swaps: list[KempsAction] = [
+            Swap(slot, card) for slot in range(self.table) for card in self.deck
+        ]
+        if not self.team_game:
+            return [DONE, *swaps]
+        calls = [Call(seat, stop) for seat in range(self.players) for stop in (False, True)]
+        return [DONE, *swaps, SIGNAL, PASS, *calls]
 
     def distinct_chance_outcomes(self) -> list[Card]:
         """Every chance outcome: the card drawn next."""
@@ -139,8 +257,9 @@ class KempsGame(Game):
         return KempsState(self)
 
     def parse_action(self, text: str) -> Hashable:
-        """Read `swap 3 7♥` (slot from 1), `done`, or a card drawn by chance (`7♥`)."""
-        return parse_action(text)
+        """Read `swap 3 7♥` (slot from 1), `done`, a card drawn by chance (`7♥`); in the
+        team game `signal`, `pass`, `kemps SEAT`, `stop SEAT`."""
+        return parse_action(text, self.team_game)
 
 
 class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
@@ -171,6 +290,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         ]
         self._drawn: list[Card] = []
         self._changed = False  # whether the turn whose new hand is being drawn swapped
+        self._drawer = 0  # whose new hand is being drawn
+        self._window: list[int] = []  # the seats a call window still asks (team game)
         self._start_log(n)
         self._records = Records(n, layout_for(game.ranks, game.seat_names))
 
@@ -191,8 +312,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         """Turns completed."""
         return self._turns
 
-    def legal_actions(self) -> list[Swap | Done]:
-        """`done`, then every allowed swap (none at chance nodes and at the end)."""
+    def legal_actions(self) -> list[KempsAction]:
+        """`done`, then every allowed swap (none at chance nodes and at the end); in the
+        team game `signal` when the hand allows it, and in a call window the calls."""
         if self._player < 0:
             return []
         return list(self.observation(self._player).legal_actions)
@@ -215,6 +337,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._history.append(action)
             self._draw(action)
             return
+        if p >= 0 and self._window:
+            self._answer(p, action)
+            return
         if p >= 0 and type(action) is Swap:
             slot, card = action.slot, action.card
             table = self._table
@@ -222,6 +347,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
                 0 <= slot < len(table)
                 and table[slot] not in self._put_down
                 and card in self._hands[p]
+                and self._swaps < self.game.max_swaps
             ):
                 self._history.append(action)
                 self._swap(p, slot, card)
@@ -231,9 +357,45 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._history.append(action)
             self._end_turn(p)
             return
+        elif p >= 0 and type(action) is Signal and self.game.team_game:
+            if not _one_rank(self._hands[p]):
+                raise _with_reason(
+                    illegal_action(self, action), "the signal needs four cards of one rank"
+                )
+            self._history.append(action)
+            self._end_turn(p, signal=True)
+            return
+        raise illegal_action(self, action)
+
+    def _answer(self, p: int, action: Hashable) -> None:
+        """A seat's answer in a call window: pass, or a call that ends it."""
+        if type(action) is Pass:
+            self._history.append(action)
+            self._window.pop(0)
+            self._publish(Passed(p, names=self._names))
+            if self._window:
+                self._player = self._window[0]
+            else:
+                self._after_turn(self._changed)
+            return
+        if type(action) is Call and 0 <= action.seat < self.game.players:
+            partner = self.game.partner(p)
+            opponent = self.game.team_of(action.seat) != self.game.team_of(p)
+            if (action.seat == partner and not action.stop) or (action.stop and opponent):
+                self._history.append(action)
+                self._call(p, action.seat, action.stop)
+                return
+            why = (
+                f"Stop Kemps is called against an opponent, not {self._names[action.seat]}"
+                if action.stop
+                else f"Kemps! is called for one's partner, {self._names[partner]}"
+            )
+            raise _with_reason(illegal_action(self, action), why)
         raise illegal_action(self, action)
 
     def _why_not(self, p: int, slot: int, card: Card) -> str:
+        if self._swaps >= self.game.max_swaps:
+            return f"{self.game.max_swaps} swaps is the most in one turn"
         table = self._table
         if not 0 <= slot < len(table):
             return f"the table has slots 1 to {len(table)}"
@@ -255,6 +417,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         other._scores = list(self._scores)
         other._put_down = set(self._put_down)
         other._queue, other._drawn = list(self._queue), list(self._drawn)
+        other._window = list(self._window)
         self._clone_records(other)
         return other
 
@@ -305,7 +468,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         player back the card it put down, a Kemps gives back its four cards, and each
         hidden draw (another seat's first hand or new hand) gets the cards that player
         holds at that point. Table draws and the seat's own draws stay as they were.
-        Replaying the history with those draws leads to the sampled deal.
+        In the team game a signal the seat did not see becomes `done` where the sampled
+        hand is not four of a kind (the seat cannot tell the two apart). Replaying the
+        history with those draws leads to the sampled deal.
         """
         if self._player == CHANCE and not self._records.announcements:
             dealt = list(self._history)  # mid-deal: nothing seen yet, any order will do
@@ -326,6 +491,10 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
                     hands[who][hands[who].index(taken)] = put
                 elif kind == "kemps":
                     hands[who] = list(cards)
+                elif kind == "signal":
+                    unseen = self.game.team_game and who not in (seat, self.game.partner(seat))
+                    if unseen and not _one_rank(hands[who]):
+                        history[i] = DONE
                 else:  # the last card of a hand drawn
                     if who != seat:
                         history[i - len(hands[who]) + 1 : i + 1] = hands[who]
@@ -357,7 +526,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._publish(TableDealt(tuple(drawn), n, names=names))
             self._player = self._seat
         else:  # a new hand after a Kemps
-            s = self._seat
+            s = self._drawer
             self._hands[s] = drawn
             self._publish(NewHand(s, len(drawn), n, names=names))
             self._publish(Dealt(s, tuple(drawn), names=names))
@@ -371,33 +540,75 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._put_down.add(card)
         self._swaps += 1
         self._publish(Swapped(p, slot, taken, card, self.game.players, names=self._names))
-        if self._swaps >= self.game.max_swaps:
+        # The team game's player still chooses between `done` and the signal.
+        if self._swaps >= self.game.max_swaps and not self.game.team_game:
             self._end_turn(p)
 
-    def _end_turn(self, p: int) -> None:
+    def _end_turn(self, p: int, signal: bool = False) -> None:
         changed = self._swaps > 0
         hand = self._hands[p]
-        if len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1:
+        if self.game.team_game:
+            if signal:
+                team = frozenset((p, self.game.partner(p)))
+                self._publish(Signalled(team, p, names=self._names))
+            self._publish(TeamTurnEnded(p, self._swaps, names=self._names))
+            # Every seat may call (public, so being asked shows nothing): docs/turns.md.
+            n = self.game.players
+            self._changed = changed
+            self._window = [(p + step) % n for step in range(1, n + 1)]
+            self._player = self._window[0]
+            return
+        if _one_rank(hand):
             self._scores[p] += 1
-            cards = tuple(sorted(hand))
-            self._hands[p] = []
-            self._out.extend(cards)
-            more = len(self._deck) + len(self._discard) >= HAND_SIZE
-            reshuffled = more and len(self._deck) < HAND_SIZE
-            if reshuffled:
-                self._deck.extend(self._discard)
-                self._discard.clear()
+            cards, more, reshuffled = self._out_of_game(p)
             n = self.game.players
             self._publish(Kemps(p, cards, self._scores[p], reshuffled, n, names=self._names))
             if more:
-                self._changed = changed
-                self._queue = [p] * HAND_SIZE
-                self._player = CHANCE
+                self._new_hand(p, changed)
                 return
             self._finish(capped=False)
             return
         self._publish(TurnEnded(p, self._swaps, names=self._names))
         self._after_turn(changed)
+
+    def _new_hand(self, seat: int, changed: bool) -> None:
+        """Draw `seat` a new hand, then go on after the turn (`changed`: it swapped)."""
+        self._changed = changed
+        self._drawer = seat
+        self._queue = [seat] * HAND_SIZE
+        self._player = CHANCE
+
+    def _out_of_game(self, seat: int) -> tuple[tuple[Card, ...], bool, bool]:
+        """The seat's four cards leave the game: the cards, whether a new hand can be
+        drawn, and whether the discard pile was shuffled into the deck for it."""
+        cards = tuple(sorted(self._hands[seat]))
+        self._hands[seat] = []
+        self._out.extend(cards)
+        more = len(self._deck) + len(self._discard) >= HAND_SIZE
+        reshuffled = more and len(self._deck) < HAND_SIZE
+        if reshuffled:
+            self._deck.extend(self._discard)
+            self._discard.clear()
+        return cards, more, reshuffled
+
+    def _call(self, p: int, target: int, stop: bool) -> None:
+        """Resolve a call by `p` against (Stop Kemps) or for (Kemps!) `target`."""
+        self._window = []
+        right = _one_rank(self._hands[target])
+        team = self.game.teams[self.game.team_of(p)]
+        for seat in team:
+            self._scores[seat] += 1 if right else -1
+        scores, n = tuple(self._scores), self.game.players
+        if not right:
+            self._publish(Called(p, target, stop, (), scores, False, n, names=self._names))
+            self._after_turn(self._changed)
+            return
+        cards, more, reshuffled = self._out_of_game(target)
+        self._publish(Called(p, target, stop, cards, scores, reshuffled, n, names=self._names))
+        if self._scores[p] >= self.game.target or not more:
+            self._finish(capped=False)
+            return
+        self._new_hand(target, self._changed)
 
     def _after_turn(self, changed: bool) -> None:
         self._idle = 0 if changed else self._idle + 1
@@ -429,6 +640,11 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._publish(GameOver(tuple(self._scores), capped, names=self._names))
 
 
+def _one_rank(hand: list[Card]) -> bool:
+    """Whether a hand is four of a kind."""
+    return len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1
+
+
 def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:
     """The error with the reason the move is not allowed before the list of legal ones."""
     text = str(error)
@@ -438,7 +654,8 @@ def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:
 
 def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
     """Per step of a history, what it did to the hands, in order: a swap `(taken, put)`,
-    a Kemps (its cards), the last draw of a seat's hand; found by replaying it."""
+    a Kemps or a right call (the cards that left), the last draw of a seat's hand, a
+    signal; found by replaying it."""
     state = game.new_initial_state()
     steps: list[list[_Undo]] = []
     for action in history:
@@ -450,11 +667,15 @@ def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
                 step.append(("draw", queue[0], ()))
         elif type(action) is Swap:
             step.append(("swap", player, (state._table[action.slot], action.card)))
+        elif type(action) is Signal:
+            step.append(("signal", player, ()))
         events = len(state.events)
         state.apply(action)
         for event in state.events[events:]:
             if type(event) is Kemps:
                 step.append(("kemps", event.seat, event.cards))
+            elif type(event) is Called and event.right:
+                step.append(("kemps", event.target, event.cards))
         steps.append(step)
     return steps
 

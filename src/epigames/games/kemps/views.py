@@ -6,8 +6,21 @@ import functools
 from typing import TYPE_CHECKING, Any, Final
 
 from epigames.cards import Card
-from epigames.games.kemps.actions import DONE, Done, Swap
-from epigames.games.kemps.knowledge import KempsKnowledge, PublicKemps, PublicTracker
+from epigames.games.kemps.actions import (
+    DONE,
+    OF_A_KIND,
+    PASS,
+    SIGNAL,
+    Call,
+    KempsAction,
+    Swap,
+)
+from epigames.games.kemps.knowledge import (
+    KempsKnowledge,
+    PublicKemps,
+    PublicTracker,
+    SplitKnowledge,
+)
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
@@ -42,6 +55,15 @@ class KempsView(RecordView[PublicTracker]):
         self.put_down: Final = records.put_down
         #: Turns completed (public).
         self.turns: Final = records.turns
+        #: Team game: the seats the call window under way still asks (empty: no window).
+        self.window: Final = records.window
+        #: Team game: what the partner's signals told this seat, still true now.
+        self.told: Final = records.signals[seat]
+
+    @property
+    def kemps_game(self) -> KempsGame:
+        """The game, typed as Kemps."""
+        return self._kemps_game
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -58,25 +80,45 @@ class KempsView(RecordView[PublicTracker]):
         """What this seat knows about where every card is: public facts + own hand.
 
         Exact (sound and complete) and computed lazily; holders are layout indices: the
-        seats, then the table, the deck, the discard pile and out of the game.
+        seats, then the table, the deck, the discard pile and out of the game. A partner's
+        signal makes it a case split (`SplitKnowledge`) while it says more than the log.
 
         Raises:
             ValueError: before the first deal is over.
         """
+        if self.told:
+            return SplitKnowledge.split(self.public, self.seat, self.hand, self.told)
         return KempsKnowledge.of(self.public, self.seat, self.hand)
 
     @functools.cached_property
-    def legal_actions(self) -> tuple[Swap | Done, ...]:
-        """`done`, then every swap of a table card (not one put down this turn) for a hand card."""
+    def legal_actions(self) -> tuple[KempsAction, ...]:
+        """`done`, then every swap of a table card (not one put down this turn) for a hand
+        card; in the team game `signal` after `done` when the hand is four of a kind, and
+        in a call window `pass`, Kemps! for the partner and Stop Kemps against each opponent."""
         if not self.is_my_turn:
             return ()
+        game = self._kemps_game
+        if self.window:
+            partner = game.partner(self.seat)
+            mine = game.team_of(self.seat)
+            stops = [Call(s, True) for s in range(game.players) if game.team_of(s) != mine]
+            return (PASS, Call(partner, False), *stops)
         swaps = [
             Swap(slot, card)
             for slot, taken in enumerate(self.table)
             if taken not in self.put_down
             for card in self.hand
         ]
-        return (DONE, *swaps)
+        if not game.team_game:
+            return (DONE, *swaps)
+        signal = [SIGNAL] if self.four_of_a_kind else []
+        return (DONE, *signal, *(swaps if self.swaps < game.max_swaps else ()))
+
+    @property
+    def four_of_a_kind(self) -> bool:
+        """Whether the seat's own four cards are of one rank."""
+        hand = self.hand
+        return len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1
 
     def _extra_dict(self) -> dict[str, Any]:
         return {
@@ -88,6 +130,17 @@ class KempsView(RecordView[PublicTracker]):
             "out": [str(c) for c in self.out],
             "scores": list(self.scores),
             "swaps": self.swaps,
+            **self._team_dict(),
+        }
+
+    def _team_dict(self) -> dict[str, Any]:
+        """The team game's window and signals (nothing in the 2023 game)."""
+        if not self._kemps_game.team_game:
+            return {}
+        names = self._kemps_game.seat_names
+        return {
+            "window": list(self.window),
+            "signalled": sorted({names[fact.seat] for fact in self.told}),
         }
 
     def summary(self) -> str:

@@ -31,8 +31,9 @@ from typing import Protocol
 
 from epigames.cards import Card, Rank
 from epigames.games.core import View
-from epigames.games.kemps.actions import DONE, OF_A_KIND, Swap
+from epigames.games.kemps.actions import OF_A_KIND, Swap
 from epigames.games.kemps.strategies.seedkb import SeedKnowledge
+from epigames.games.kemps.strategies.simple import end_turn, team_move
 from epigames.games.kemps.views import KempsView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
@@ -215,18 +216,23 @@ class ReportPlayer(Strategy):
         return plan_turn(view, self.rng, self.kb_based, self.blocking, self.seed_compat, seed_kb)
 
     def choose(self, view: View) -> Decision:
-        """The next swap of this turn's plan, or `done`."""
+        """The next swap of this turn's plan, or `done` (the team game: the signal as soon
+        as the hand allows, and Kemps! on the partner's signal)."""
         assert isinstance(view, KempsView)
+        if view.window:
+            move = team_move(view)
+            assert move is not None
+            return move
         if self._plan is None or self._turn != view.turns or view.swaps == 0:
             self._plan = self.plan(view)
             self._turn = view.turns
         plan = self._plan
-        if view.swaps < len(plan.swaps):
+        if view.swaps < min(len(plan.swaps), view.kemps_game.max_swaps):
             action = plan.swaps[view.swaps]
             taken = view.table[action.slot]
             text = f"{plan} I take {taken} and put down {action.card}."
             return Decision(action, plan.thought(text, action.card))
-        return Decision(DONE, plan.thought(f"{plan} I end my turn.", None))
+        return end_turn(view, plan.thought(f"{plan} I end my turn.", None))
 
 
 @register_strategy("kemps", "greedy")

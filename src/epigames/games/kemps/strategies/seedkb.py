@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from epigames.cards import Card, Rank
 from epigames.games.events import Event
 from epigames.games.kemps.events import (
+    Called,
     Dealt,
     GameDealt,
     Kemps,
@@ -114,9 +115,10 @@ class SeedKnowledge:
                 self.others[event.taken] = 1 << event.seat
                 self.do_not_collect.discard(event.put.rank)
             self.others[event.put] = _NOBODY
-        elif kind is Kemps:
-            assert isinstance(event, Kemps)
-            if event.seat != self.seat:
+        elif kind is Kemps or (kind is Called and event.right):  # type: ignore[attr-defined]
+            assert isinstance(event, Kemps | Called)
+            seat = event.seat if isinstance(event, Kemps) else event.target
+            if seat != self.seat:
                 self.do_not_collect.add(event.cards[0].rank)
             else:  # the program marks these four as its own, not the new hand
                 for card in event.cards:
