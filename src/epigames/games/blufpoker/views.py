@@ -48,7 +48,6 @@ class BlufpokerView(View):
         self._log_source, self._log_length = log, len(log)
         self._phase = phase
         self.board = board
-        self._note = note
         #: The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`).
         self.phase: Final = PHASES[phase]
         #: The bid to beat (None before the first) and its bidder (-1 before the first).
@@ -67,16 +66,14 @@ class BlufpokerView(View):
         #: it rolled this turn.
         self.untouched: Final[Dice] = note[0] if note is not None else ()
         self.fresh: Final[Dice] = note[1] if note is not None else ()
+        #: What this seat saw under the cup, while that is still what it holds; else None.
+        self.cup: Final[Roll | None] = (
+            None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
+        )
 
     def events_since(self, index: int) -> list[Event]:
         """The events this seat observed from position `index` of its log on (cheap)."""
         return self._log_source[index : self._log_length]
-
-    @property
-    def cup(self) -> Roll | None:
-        """What this seat saw under the cup, while that is still what it holds; else None."""
-        note = self._note
-        return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
 
     def private_items(self) -> frozenset[Hashable]:
         """The roll this seat saw under the cup, while the cup still holds it."""
