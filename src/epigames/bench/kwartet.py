@@ -60,8 +60,8 @@ SEED_MESA = Path("quartet-mesa-2023") / "run.py"
 #: What the issue asks of ours against each seed program, run side by side.
 GOAL = 10.0
 #: Ours / the seed program before issue 15's work (commit 981e02c), side by side as here
-#: (median of 3, load average 13 to 15; docs/kwartet.md), per setting.
-BEFORE = {"2020": 1.39, "mesa": 1.45}
+#: (median of 3, load average about 1; docs/kwartet.md), per setting.
+BEFORE = {"2020": 1.83, "mesa": 1.60}
 
 
 def games_per_second(players: tuple[str, ...], games: int) -> tuple[float, float]:
