@@ -2,7 +2,8 @@
 // perspective may see it, card backs otherwise), the deck, the discard pile, the cards out of
 // the game and the Kemps scored. A table card that changed since the last frame drawn is
 // marked, so a swap shows where it happened. A person's moves are buttons: "done", or a swap
-// written out as "take J♦ from slot 4, put down 10♣". Only the frame JSON is drawn.
+// written out as "take J♦ from slot 4, put down 10♣", and in the team game the signal and
+// the calls. Only the frame JSON is drawn: a signal shows only where this seat saw it.
 import { h, seatColor, seatInk } from "../api.js";
 import { renderMoves as genericMoves } from "./generic.js";
 import { parseCard } from "./klaverjas.js";
@@ -53,7 +54,8 @@ export function renderTable(el, data) {
     seats.append(h("div", { class: "kp-seat" + (data.current_player === s ? " to-move" : ""), "data-seat": s,
       style: `--c:${seatColor(s)};--ci:${seatInk(s)}` },
       h("div", { class: "name" }, name + (data.human === s ? " (you)" : ""),
-        h("span", { class: "kp-score", title: "Kemps scored" }, ` · ${scores[s]} Kemps`)),
+        h("span", { class: "kp-score", title: any.window ? "the team's score" : "Kemps scored" },
+          any.window ? ` · team ${scores[s]}` : ` · ${scores[s]} Kemps`)),
       h("div", { class: "kp-hand", role: "img", "aria-label": label }, ...hand)));
   });
 
@@ -66,7 +68,9 @@ export function renderTable(el, data) {
     h("span", {}, h("b", {}, String(any.deck ?? 0)), " in the deck"),
     h("span", {}, h("b", {}, String(any.discard ?? 0)), " on the discard pile"),
     h("span", {}, h("b", {}, String((any.out || []).length)), " out of the game"),
-    (any.swaps ?? 0) > 0 ? h("span", {}, `${any.swaps} swap${any.swaps === 1 ? "" : "s"} this turn`) : null);
+    (any.swaps ?? 0) > 0 ? h("span", {}, `${any.swaps} swap${any.swaps === 1 ? "" : "s"} this turn`) : null,
+    (any.window || []).length ? h("span", {}, "calls: Kemps! or Stop Kemps! may be called now") : null,
+    (any.signalled || []).length ? h("span", { class: "kp-signal" }, `signal seen from ${any.signalled.join(", ")}`) : null);
 
   const wrap = h("div", { class: "kp" }, seats, h("div", { class: "kp-middle" }, slots, piles));
   if (data.terminal && data.winners) {
@@ -75,17 +79,25 @@ export function renderTable(el, data) {
   el.replaceChildren(wrap);
 }
 
-// "swap 4 10♣" read against the table: take the slot's card, put the hand card there.
-export function moveLabel(action, table) {
-  const m = /^swap (\d+) (\S+)$/.exec(action);
-  if (!m) return action === "done" ? "done: end my turn" : action;
-  const slot = Number(m[1]);
-  return `take ${table[slot - 1] ?? "?"} from slot ${slot}, put down ${m[2]}`;
+// A move in words: "swap 4 10♣" read against the table (take the slot's card, put the
+// hand card there); the team game's signal and calls with the seat they name.
+export function moveLabel(action, table, names = []) {
+  const swap = /^swap (\d+) (\S+)$/.exec(action);
+  if (swap) return `take ${table[Number(swap[1]) - 1] ?? "?"} from slot ${swap[1]}, put down ${swap[2]}`;
+  const call = /^(kemps|stop) (\d+)$/.exec(action);
+  if (call) {
+    const who = names[Number(call[2])] ?? call[2];
+    return call[1] === "kemps" ? `call Kemps! for ${who}` : `call Stop Kemps! against ${who}`;
+  }
+  const words = { done: "done: end my turn", pass: "pass: no call", signal: "signal to my partner" };
+  return words[action] ?? action;
 }
 
 export function renderMoves(el, data, ctx) {
   const shown = genericMoves(el, data, ctx);
   const view = data.table.views[String(data.human)] || Object.values(data.table.views)[0] || {};
-  for (const b of el.querySelectorAll("button[data-action]")) b.textContent = moveLabel(b.dataset.action, view.table || []);
+  for (const b of el.querySelectorAll("button[data-action]")) {
+    b.textContent = moveLabel(b.dataset.action, view.table || [], data.seat_names);
+  }
   return shown;
 }
