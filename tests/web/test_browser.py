@@ -842,3 +842,37 @@ def test_play_kemps_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> N
     expect(page.locator("#matrix table")).to_have_count(1)
     assert_accessible(page, "a Kemps game played to the end")
     page.screenshot(path=str(tmp_path / "kemps-played.png"), full_page=True)
+
+
+def test_play_the_kemps_team_game_with_the_keyboard(page: Any) -> None:
+    """West plays the team game to its end by keyboard: in its first call window it Tabs to
+    "Stop Kemps!" against an opponent and calls it (right or wrong, the log says so); after
+    that Enter takes the first move ("done", "pass")."""
+    expect = playwright.expect
+    set_game(page, "kemps", {"players": "4", "table": "4", "ranks": "5"}, seed=0, agents="greedy")
+    page.check("[data-param='teams']")
+    page.dispatch_event("[data-param='teams']", "change")
+    page.wait_for_selector("#seats[data-ready='1']")
+    for select in page.query_selector_all("#seats select"):
+        select.select_option("greedy")
+    start_playing(page, 1)
+    before, moves, called = "", 0, False
+    for _ in range(300):
+        if wait_turn_or_end(page, "button[data-action]", before):
+            break
+        expect(page.locator("#table .kp-slot")).to_have_count(4)
+        before = page.inner_text("#frame-label")
+        stop = page.locator("#human-bar button[data-action^='stop']")
+        if not called and stop.count():
+            while not page.evaluate("document.activeElement.dataset.action").startswith("stop"):
+                page.keyboard.press("Tab")
+            label = page.evaluate("document.activeElement.textContent")
+            assert label.startswith("call Stop Kemps! against ")
+            called = True
+        page.keyboard.press("Enter")
+        moves += 1
+    assert "Game over" in page.inner_text("#turn")
+    assert called
+    expect(page.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    expect(page.locator("#log li", has_text="Stop Kemps")).not_to_have_count(0)
+    assert_accessible(page, "a Kemps team game played to the end")
