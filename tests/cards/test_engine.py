@@ -19,9 +19,8 @@ from epigames.cards import (
     kripke_worlds,
     spectator_kripke,
 )
-from epigames.errors import EpigamesError
+from epigames.errors import EpigamesError, InputError
 from epigames.logic import parse
-from epigames.logic.formula import FormulaError
 from tests.cards.formulas import card_formula
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
@@ -178,9 +177,9 @@ def test_unknown_names() -> None:
     with pytest.raises(UnknownCardError, match="P9"):
         public.holds("a", "P9")
     knowledge = CardKnowledge.public_view(public)
-    # xor is a connective the engine decides; modal operators are the logic engine's.
+    # xor is a connective the engine decides; a modal formula needs a seat's knowledge.
     assert knowledge.knows(card_formula(("xor", True, False)))
-    with pytest.raises(FormulaError, match="who holds which card"):
+    with pytest.raises(InputError, match="public view is nobody's knowledge"):
         knowledge.knows(parse('K_P1 "holds(P1, a)"'))
     with pytest.raises(UnknownCardError, match="unknown atom 'p'"):
         knowledge.knows(parse("p"))

@@ -6,7 +6,8 @@ seat's view is asked what the engine answers: for Kwartet each card's known hold
 possible holders, the number of consistent deals and every probability (as the float
 rounding of the exact fraction); for Blufpoker the worlds the seat considers possible,
 the roll it knows and, once defined, the probability of every world. One SHA-256 per
-block of `BLOCK` seeds is kept in `tests/golden/knowledge-trace.json`, computed with the
+block of `BLOCK` seeds is kept in `tests/golden/knowledge/trace.json` (a folder of its
+own: `test_golden` owns every `*.json` beside this module), computed with the
 engine as it was before the speed work of issue 15; an optimisation must not move them.
 
 When a change of what the engines answer is intended, regenerate and review:
@@ -25,7 +26,7 @@ from epigames.games import Match
 from epigames.games.blufpoker.dice import ROLLS
 from epigames.games.blufpoker.knowledge import CupKnowledge
 
-GOLDEN = Path(__file__).with_name("knowledge-trace.json")
+GOLDEN = Path(__file__).with_name("knowledge") / "trace.json"
 BLOCK = 100
 #: (game, line-up, seeds) per case: small settings, strategies that read the knowledge;
 #: 1,000 games per game (Kwartet's two variants share them).
