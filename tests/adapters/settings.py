@@ -12,8 +12,11 @@ SMALL: dict[str, str] = {
     "klaverjas": "klaverjas(ranks=3,deals=1)",
     "kemps": "kemps(players=2,table=3,ranks=4,max_turns=20)",
 }
+#: Further settings of a game with a mode of its own: the Kemps team game (calls, signals;
+#: seats and table given, since OpenSpiel fills in the 2023 defaults of the others).
+MORE: tuple[str, ...] = ("kemps(players=4,table=4,ranks=5,max_turns=20,teams=true)",)
 
 
 def small_games() -> list[str]:
     """One small game string per registered game."""
-    return [SMALL.get(name, name) for name in registered_games()]
+    return [SMALL.get(name, name) for name in registered_games()] + list(MORE)

@@ -43,6 +43,7 @@ SETTINGS: dict[str, list[str]] = {
         "kemps(ranks=5,max_turns=40)",
         "kemps(players=2,table=4,ranks=5,max_turns=60)",
         "kemps(players=4,table=3,ranks=6,max_swaps=1,redeal_after=1,max_turns=40)",
+        "kemps(teams=true,ranks=6,max_turns=30)",
     ],
 }
 
