@@ -84,6 +84,7 @@ LINEUPS: dict[str, tuple[str, ...]] = {
     ),
     "kemps(ranks=5,max_turns=40)": ("greedy", "kbgreedy", "blocking"),
     "kemps(players=2,table=4,ranks=5,max_turns=60)": ("blocking2023", "random"),
+    "kemps(teams=true,ranks=6,max_turns=30)": ("greedy", "random", "kbgreedy", "random"),
     "kemps(players=4,table=3,ranks=6,max_swaps=1,redeal_after=1,max_turns=40)": (
         "greedy",
         "kbgreedy2023",
