@@ -1,0 +1,54 @@
+"""The team game's rules seen from outside: who sees a signal, the call window, bad calls."""
+
+from __future__ import annotations
+
+import pytest
+
+from epigames.errors import InputError
+from epigames.games import Match, load_game
+from epigames.games.kemps.events import Signalled
+
+GAME = "kemps(teams=true,ranks=6,max_turns=60)"
+
+
+def test_partners_sit_opposite_and_share_the_team_score() -> None:
+    game = load_game(GAME)
+    assert game.teams == ((0, 2), (1, 3))
+    for seed in range(6):
+        state = Match(game, ["greedy", "random", "kbgreedy", "random"], seed).run()
+        returns = state.returns
+        assert returns[0] == returns[2] and returns[1] == returns[3]
+
+
+def test_only_the_partner_sees_a_signal() -> None:
+    seen = 0
+    for seed in range(20):
+        match = Match(GAME, ["greedy"] * 4, seed)
+        match.run()
+        for event in match.state.events:
+            if isinstance(event, Signalled):
+                partner = (event.seat + 2) % 4
+                assert event.visible_to(event.seat) and event.visible_to(partner)
+                opponents = ((event.seat + 1) % 4, (event.seat + 3) % 4)
+                assert not any(event.visible_to(s) for s in opponents)
+                seen += 1
+    assert seen > 0, "no seeded game had a signal: choose other seeds"
+
+
+def test_a_call_window_follows_every_turn_and_refuses_bad_calls() -> None:
+    match = Match(GAME, ["random"] * 4, 3, humans={1})
+    match.advance()
+    state = match.state
+    # West's first decision: its own turn or a call window after South's turn.
+    legal = {str(a) for a in state.legal_actions()}
+    if "pass" not in legal:
+        match.apply(state.game.parse_action("done"))
+        match.advance()
+        legal = {str(a) for a in match.state.legal_actions()}
+    assert "pass" in legal
+    assert {"kemps 3", "stop 0", "stop 2"} <= legal
+    with pytest.raises(InputError, match="against an opponent, not East"):
+        match.apply(match.state.game.parse_action("stop 3"))  # Stop Kemps against the partner
+    with pytest.raises(InputError, match="for one's partner, East"):
+        match.apply(match.state.game.parse_action("kemps 0"))  # Kemps! for an opponent
+    match.apply(match.state.game.parse_action("pass"))  # nothing was lost: the call is still open
