@@ -125,6 +125,24 @@ class PublicAnnouncement(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Passed(PublicAnnouncement):
+    """A seat lets its chance go by (no trump in bidding, no call in a call window).
+
+    A game subclasses it only to say it in its own words (`says`).
+    """
+
+    kind: ClassVar[str] = "pass"
+    #: What the seat is said to do, after its name.
+    says: ClassVar[str] = "passes."
+    seat: int
+
+    @property
+    def text(self) -> str:
+        """E.g. `East passes.`"""
+        return f"{self.name_of(self.seat)} {self.says}"
+
+
+@dataclass(frozen=True, slots=True)
 class PrivateObservation(Event):
     """An event only `seat` observes (e.g. its own hand after the deal)."""
 

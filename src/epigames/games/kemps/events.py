@@ -15,7 +15,7 @@ from typing import ClassVar
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
 from epigames.cards.fact_types import CardFact
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
-from epigames.games.events import Fact, GroupObservation, PublicAnnouncement
+from epigames.games.events import Fact, GroupObservation, Passed as SeatPassed, PublicAnnouncement
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,16 +176,10 @@ class Signalled(GroupObservation):
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(PublicAnnouncement):
-    """A seat makes no call in a call window."""
+class Passed(SeatPassed):
+    """A seat makes no call in a call window: `East does not call.`"""
 
-    kind: ClassVar[str] = "pass"
-    seat: int
-
-    @property
-    def text(self) -> str:
-        """E.g. `East does not call.`"""
-        return f"{self.name_of(self.seat)} does not call."
+    says: ClassVar[str] = "does not call."
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,11 @@ from typing import ClassVar
 
 from epigames.cards import Card, Count, Lacks, Moved, Suit
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
-from epigames.games.events import Fact, PublicAnnouncement
+from epigames.games.events import (
+    Fact,
+    Passed as Passed,  # in bidding: no trump chosen
+    PublicAnnouncement,
+)
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 
 #: The holder index of the table, where played cards go (the seats are 0..3).
@@ -34,19 +38,6 @@ class DealDone(PublicAnnouncement):
     def facts(self) -> tuple[Fact, ...]:
         """Each seat's card count."""
         return tuple(Count(s, n) for s, n in enumerate(self.hand_sizes))
-
-
-@dataclass(frozen=True, slots=True)
-class Passed(PublicAnnouncement):
-    """In bidding, a seat does not choose trump."""
-
-    kind: ClassVar[str] = "pass"
-    seat: int
-
-    @property
-    def text(self) -> str:
-        """E.g. `East passes.`"""
-        return f"{self.name_of(self.seat)} passes."
 
 
 @dataclass(frozen=True, slots=True)
