@@ -6,7 +6,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -215,15 +215,19 @@ def _who_knows(children: frozenset[int]) -> str:
     return f"children {_children_text(children)} know"
 
 
+def _how_many(flag: str, who: str) -> Any:
+    """The option for a puzzle's number of agents (`-n`)."""
+    return typer.Option(flag, "-n", min=1, max=MAX_CHILDREN, help=f"How many {who}.")
+
+
+def _which(flag: str, short: str, who: str) -> Any:
+    """The option for which agents a puzzle picks out, as numbers from 1."""
+    return typer.Option(flag, short, help=f"{who}, e.g. 1,3 (default: all).")
+
+
 def puzzle_muddy(
-    children: Annotated[
-        int,
-        typer.Option("--children", "-n", min=1, max=MAX_CHILDREN, help="How many children."),
-    ] = 3,
-    muddy: Annotated[
-        str | None,
-        typer.Option("--muddy", "-m", help="The muddy children, e.g. 1,3 (default: all)."),
-    ] = None,
+    children: Annotated[int, _how_many("--children", "children")] = 3,
+    muddy: Annotated[str | None, _which("--muddy", "-m", "The muddy children")] = None,
     engine: Annotated[
         str,
         typer.Option(
@@ -322,14 +326,8 @@ def puzzle_sum_and_product(
 
 
 def puzzle_drinking(
-    logicians: Annotated[
-        int,
-        typer.Option("--logicians", "-n", min=1, max=MAX_CHILDREN, help="How many logicians."),
-    ] = 3,
-    thirsty: Annotated[
-        str | None,
-        typer.Option("--thirsty", "-t", help="Who wants a beer, e.g. 1,3 (default: all)."),
-    ] = None,
+    logicians: Annotated[int, _how_many("--logicians", "logicians")] = 3,
+    thirsty: Annotated[str | None, _which("--thirsty", "-t", "Who wants a beer")] = None,
 ) -> None:
     """Logicians at a bar: "does everyone want a beer?", answered in turn (symbolic engine)."""
     from epigames.logic.puzzles import drinking_logicians
