@@ -18,23 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from epigames.logic.formula import (
-    And,
-    Atom,
-    Bot,
-    C,
-    Cw,
-    D,
-    Dw,
-    Exists,
-    Forall,
-    Formula,
-    Iff,
-    Implies,
-    K,
-    Kw,
-    Top,
-)
+from epigames.logic import formula as fm
 from epigames.logic.smcdel.errors import SmcdelModelError, SmcdelUnknownAgentError
 from epigames.logic.syntax import Dialect, FormulaParser, Token
 
@@ -61,8 +45,9 @@ _CANON = {
     "ONEOF": "oneof", "Forall": "forall", "ForAll": "forall", "Exists": "exists",
     "K": "K", "Kw": "Kw", "→": "->", "¬": "~", "∧": "&", "∨": "|",
 }  # fmt: skip
-_GROUP_OPS: dict[str, Callable[[tuple[str, ...], Formula], Formula]] = {
-    "comknow that": C, "comknow whether": Cw, "distknow that": D, "distknow whether": Dw,
+_GROUP_OPS: dict[str, Callable[[tuple[str, ...], fm.Formula], fm.Formula]] = {
+    "comknow that": fm.C, "comknow whether": fm.Cw,
+    "distknow that": fm.D, "distknow whether": fm.Dw,
 }  # fmt: skip
 _INFIX = {"knows that", "knows whether", *_GROUP_OPS}
 
@@ -183,7 +168,7 @@ class SmcdelFormulaParser(FormulaParser):
 
     # the grammar
 
-    def formula(self) -> Formula:
+    def formula(self) -> fm.Formula:
         """`->` and `iff` at one level, grouping to the left, as in SMCDEL's grammar."""
         f = self.boolean()
         levels = 0
@@ -193,26 +178,26 @@ class SmcdelFormulaParser(FormulaParser):
             self.enter(op)
             levels += 1
             g = self.boolean()
-            f = Implies(f, g) if op.value == "->" else Iff(f, g)
+            f = fm.Implies(f, g) if op.value == "->" else fm.Iff(f, g)
         self.leave(levels)
         return f
 
-    def quantified(self) -> Formula:
+    def quantified(self) -> fm.Formula:
         """`Forall 1,2 φ`: φ reaches as far as it can (no precedence in SMCDEL's grammar)."""
-        cls = Forall if self.advance().value == "forall" else Exists
+        cls = fm.Forall if self.advance().value == "forall" else fm.Exists
         names = self.quantified_variables()
         return cls(names, self.formula())
 
-    def atomic(self) -> Formula | None:
+    def atomic(self) -> fm.Formula | None:
         t = self.tok
         if t.kind == "int":
-            return Atom(str(self.variable()))
+            return fm.Atom(str(self.variable()))
         if self.at("top") or self.at("bot"):
             self.advance()
-            return Top() if t.value == "top" else Bot()
+            return fm.Top() if t.value == "top" else fm.Bot()
         return None
 
-    def prefixed(self) -> Formula:
+    def prefixed(self) -> fm.Formula:
         t = self.tok
         if t.kind == "ident":
             return self.infix()
@@ -229,7 +214,7 @@ class SmcdelFormulaParser(FormulaParser):
             agent = self.agent(self.advance())
             # No precedence in SMCDEL's grammar: the argument reaches as far as it can.
             arg = self.formula()
-            return K(agent, arg) if v == "K" else Kw(agent, arg)
+            return fm.K(agent, arg) if v == "K" else fm.Kw(agent, arg)
         if v == "(":  # a group, as `unary` saw (it reads other parentheses itself)
             self.advance()
             group = self.agent_list()
@@ -247,7 +232,7 @@ class SmcdelFormulaParser(FormulaParser):
     def quantified_variables(self) -> tuple[str, ...]:
         return tuple(str(v) for v in self.int_list())
 
-    def infix(self) -> Formula:
+    def infix(self) -> fm.Formula:
         name = self.tok
         op = self.peek()
         if not (op.kind == "op" and op.value in _INFIX):
@@ -264,7 +249,7 @@ class SmcdelFormulaParser(FormulaParser):
         agent = self.agent(name)
         self.advance()
         if op.value == "knows that":
-            return K(agent, self.unary())
+            return fm.K(agent, self.unary())
         if self.at("(") and not self.paren_is_prefix():
             # `a knows whether (φ1, φ2, …)`: a knows whether each of them.
             self.advance()
@@ -274,11 +259,11 @@ class SmcdelFormulaParser(FormulaParser):
                 args.append(self.formula())
             self.expect(")", "',' or ')'")
             if len(args) == 1:
-                return Kw(agent, args[0])
-            return And(tuple(Kw(agent, a) for a in args))
-        return Kw(agent, self.unary())
+                return fm.Kw(agent, args[0])
+            return fm.And(tuple(fm.Kw(agent, a) for a in args))
+        return fm.Kw(agent, self.unary())
 
-    def group_modal(self, group: tuple[str, ...]) -> Formula:
+    def group_modal(self, group: tuple[str, ...]) -> fm.Formula:
         op = self.tok
         if not (op.kind == "op" and op.value in _GROUP_OPS):
             raise self.fail("'comknow that|whether' or 'distknow that|whether'")
@@ -291,7 +276,7 @@ def parse_smcdel_formula(
     text: str,
     variables: Iterable[int] | None = None,
     agents: Iterable[str] | None = None,
-) -> Formula:
+) -> fm.Formula:
     """Read one formula in SMCDEL's syntax.
 
     Args:
