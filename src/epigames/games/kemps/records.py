@@ -12,20 +12,7 @@ from __future__ import annotations
 
 from epigames.cards import Card, CardLayout
 from epigames.games.events import Event
-from epigames.games.kemps.events import (
-    Called,
-    Dealt,
-    GameDealt,
-    Kemps,
-    NewHand,
-    Passed,
-    Signalled,
-    Swapped,
-    TableCleared,
-    TableDealt,
-    TeamTurnEnded,
-    TurnEnded,
-)
+from epigames.games.kemps import events as ev
 from epigames.games.kemps.knowledge import HoldsAll, PublicTracker, signal_cases
 
 
@@ -103,8 +90,8 @@ class Records:
             if any(self.signals):
                 self._update_signals(event)
         kind = type(event)
-        if kind is Swapped:
-            assert isinstance(event, Swapped)
+        if kind is ev.Swapped:
+            assert isinstance(event, ev.Swapped)
             table = list(self.table)
             table[event.slot] = event.put
             self.table = tuple(table)
@@ -114,18 +101,18 @@ class Records:
                 self.hands[event.seat] = tuple(hand)
             self.swaps += 1
             self.put_down = self.put_down | {event.put}
-        elif kind is TurnEnded:
+        elif kind is ev.TurnEnded:
             self._end_turn()
-        elif kind is TeamTurnEnded:
-            assert isinstance(event, TeamTurnEnded)
+        elif kind is ev.TeamTurnEnded:
+            assert isinstance(event, ev.TeamTurnEnded)
             self._end_turn()
             n = len(self.sizes)
             # Every seat may call, starting after the one that moved (docs/turns.md).
             self.window = tuple((event.seat + step) % n for step in range(1, n + 1))
-        elif kind is Passed:
+        elif kind is ev.Passed:
             self.window = self.window[1:]
-        elif kind is Called:
-            assert isinstance(event, Called)
+        elif kind is ev.Called:
+            assert isinstance(event, ev.Called)
             self.window = ()
             self.scores = event.scores
             if event.right:
@@ -133,40 +120,40 @@ class Records:
                 self.sizes = _replace(self.sizes, event.target, 0)
                 self.out = (*self.out, *event.cards)
                 self._reshuffle(event.reshuffled)
-        elif kind is Signalled:
-            assert isinstance(event, Signalled)
+        elif kind is ev.Signalled:
+            assert isinstance(event, ev.Signalled)
             layout = self.layout
             public = layout.card_mask((*self.table, *self.out))
             for seat in event.seats - {event.seat}:
                 seen = public | layout.card_mask(self.hands[seat])
                 told = HoldsAll(event.seat, signal_cases(layout, seen))
                 self.signals[seat] = (*self.signals[seat], told)
-        elif kind is Kemps:
-            assert isinstance(event, Kemps)
+        elif kind is ev.Kemps:
+            assert isinstance(event, ev.Kemps)
             self.hands[event.seat] = ()
             self.sizes = _replace(self.sizes, event.seat, 0)
             self.out = (*self.out, *event.cards)
             self.scores = _replace(self.scores, event.seat, event.score)
             self._reshuffle(event.reshuffled)
             self._end_turn()
-        elif kind is NewHand:
-            assert isinstance(event, NewHand)
+        elif kind is ev.NewHand:
+            assert isinstance(event, ev.NewHand)
             self.deck -= event.n
             self.sizes = _replace(self.sizes, event.seat, event.n)
-        elif kind is Dealt:
-            assert isinstance(event, Dealt)
+        elif kind is ev.Dealt:
+            assert isinstance(event, ev.Dealt)
             self.hands[event.seat] = tuple(event.cards)
-        elif kind is TableCleared:
-            assert isinstance(event, TableCleared)
+        elif kind is ev.TableCleared:
+            assert isinstance(event, ev.TableCleared)
             self.discard += len(event.cards)
             self.table = ()
             self._reshuffle(event.reshuffled)
-        elif kind is TableDealt:
-            assert isinstance(event, TableDealt)
+        elif kind is ev.TableDealt:
+            assert isinstance(event, ev.TableDealt)
             self.table = event.cards
             self.deck -= len(event.cards)
-        elif kind is GameDealt:
-            assert isinstance(event, GameDealt)
+        elif kind is ev.GameDealt:
+            assert isinstance(event, ev.GameDealt)
             self.table = event.table
             self.sizes = event.hand_sizes
             self.deck = event.deck_size

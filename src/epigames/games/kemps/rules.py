@@ -47,6 +47,7 @@ from epigames.games.core import (
     register_game,
     replayed,
 )
+from epigames.games.kemps import events as ev
 from epigames.games.kemps.actions import (
     DONE,
     HAND_SIZE,
@@ -61,22 +62,6 @@ from epigames.games.kemps.actions import (
     Swap,
     kemps_deck,
     parse_action,
-)
-from epigames.games.kemps.events import (
-    Called,
-    Dealt,
-    GameDealt,
-    GameOver,
-    Kemps,
-    NewHand,
-    Passed,
-    Places,
-    Signalled,
-    Swapped,
-    TableCleared,
-    TableDealt,
-    TeamTurnEnded,
-    TurnEnded,
 )
 from epigames.games.kemps.knowledge import layout_for
 from epigames.games.kemps.records import Records
@@ -271,7 +256,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         n = game.players
         self.game: KempsGame = game
         self._names = game.seat_names
-        self._at = Places.of(n)
+        self._at = ev.Places.of(n)
         self._deck: list[Card] = list(game.deck)
         self._discard: list[Card] = []
         self._table: list[Card] = []
@@ -372,7 +357,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if type(action) is Pass:
             self._history.append(action)
             self._window.pop(0)
-            self._publish(Passed(p, names=self._names))
+            self._publish(ev.Passed(p, names=self._names))
             if self._window:
                 self._player = self._window[0]
             else:
@@ -517,19 +502,19 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             for s in range(n):
                 self._hands[s] = drawn[size + HAND_SIZE * s : size + HAND_SIZE * (s + 1)]
             sizes = tuple(len(h) for h in self._hands)
-            self._publish(GameDealt(tuple(self._table), sizes, len(self._deck), names=names))
+            self._publish(ev.GameDealt(tuple(self._table), sizes, len(self._deck), names=names))
             for s in range(n):
-                self._publish(Dealt(s, tuple(self._hands[s]), names=names))
+                self._publish(ev.Dealt(s, tuple(self._hands[s]), names=names))
             self._player = self._seat
         elif not self._table:  # a new table
             self._table = drawn
-            self._publish(TableDealt(tuple(drawn), n, names=names))
+            self._publish(ev.TableDealt(tuple(drawn), n, names=names))
             self._player = self._seat
         else:  # a new hand after a Kemps
             s = self._drawer
             self._hands[s] = drawn
-            self._publish(NewHand(s, len(drawn), n, names=names))
-            self._publish(Dealt(s, tuple(drawn), names=names))
+            self._publish(ev.NewHand(s, len(drawn), n, names=names))
+            self._publish(ev.Dealt(s, tuple(drawn), names=names))
             self._after_turn(self._changed)
 
     def _swap(self, p: int, slot: int, card: Card) -> None:
@@ -539,7 +524,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         table[slot] = card
         self._put_down.add(card)
         self._swaps += 1
-        self._publish(Swapped(p, slot, taken, card, self.game.players, names=self._names))
+        self._publish(ev.Swapped(p, slot, taken, card, self.game.players, names=self._names))
         # The team game's player still chooses between `done` and the signal.
         if self._swaps >= self.game.max_swaps and not self.game.team_game:
             self._end_turn(p)
@@ -550,8 +535,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if self.game.team_game:
             if signal:
                 team = frozenset((p, self.game.partner(p)))
-                self._publish(Signalled(team, p, names=self._names))
-            self._publish(TeamTurnEnded(p, self._swaps, names=self._names))
+                self._publish(ev.Signalled(team, p, names=self._names))
+            self._publish(ev.TeamTurnEnded(p, self._swaps, names=self._names))
             # Every seat may call (public, so being asked shows nothing): docs/turns.md.
             n = self.game.players
             self._changed = changed
@@ -562,13 +547,13 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._scores[p] += 1
             cards, more, reshuffled = self._out_of_game(p)
             n = self.game.players
-            self._publish(Kemps(p, cards, self._scores[p], reshuffled, n, names=self._names))
+            self._publish(ev.Kemps(p, cards, self._scores[p], reshuffled, n, names=self._names))
             if more:
                 self._new_hand(p, changed)
                 return
             self._finish(capped=False)
             return
-        self._publish(TurnEnded(p, self._swaps, names=self._names))
+        self._publish(ev.TurnEnded(p, self._swaps, names=self._names))
         self._after_turn(changed)
 
     def _new_hand(self, seat: int, changed: bool) -> None:
@@ -600,11 +585,11 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._scores[seat] += 1 if right else -1
         scores, n = tuple(self._scores), self.game.players
         if not right:
-            self._publish(Called(p, target, stop, (), scores, False, n, names=self._names))
+            self._publish(ev.Called(p, target, stop, (), scores, False, n, names=self._names))
             self._after_turn(self._changed)
             return
         cards, more, reshuffled = self._out_of_game(target)
-        self._publish(Called(p, target, stop, cards, scores, reshuffled, n, names=self._names))
+        self._publish(ev.Called(p, target, stop, cards, scores, reshuffled, n, names=self._names))
         if self._scores[p] >= self.game.target or not more:
             self._finish(capped=False)
             return
@@ -630,14 +615,14 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if reshuffled:
             self._deck.extend(self._discard)
             self._discard.clear()
-        self._publish(TableCleared(old, reshuffled, self.game.players, names=self._names))
+        self._publish(ev.TableCleared(old, reshuffled, self.game.players, names=self._names))
         self._queue = [_TO_TABLE] * size
         self._player = CHANCE
 
     def _finish(self, capped: bool) -> None:
         self._capped = capped
         self._player = TERMINAL
-        self._publish(GameOver(tuple(self._scores), capped, names=self._names))
+        self._publish(ev.GameOver(tuple(self._scores), capped, names=self._names))
 
 
 def _one_rank(hand: list[Card]) -> bool:
@@ -672,9 +657,9 @@ def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
         events = len(state.events)
         state.apply(action)
         for event in state.events[events:]:
-            if type(event) is Kemps:
+            if type(event) is ev.Kemps:
                 step.append(("kemps", event.seat, event.cards))
-            elif type(event) is Called and event.right:
+            elif type(event) is ev.Called and event.right:
                 step.append(("kemps", event.target, event.cards))
         steps.append(step)
     return steps
