@@ -12,16 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import singledispatchmethod
 
-from epigames.cards.fact_types import (
-    Count,
-    Drew,
-    Holds,
-    HoldsAtLeastOne,
-    Lacks,
-    Moved,
-    Removed,
-    Reshuffled,
-)
+from epigames.cards import fact_types as ft
 from epigames.games.blufpoker.dice import dice_text
 from epigames.games.blufpoker.events import (
     Believes,
@@ -45,10 +36,10 @@ def _items(values: Iterable[object]) -> str:
     return f"{', '.join(texts[:-1])} and {texts[-1]}"
 
 
-def _run_key(fact: Holds | Lacks | Moved) -> tuple[type, int, int]:
+def _run_key(fact: ft.Holds | ft.Lacks | ft.Moved) -> tuple[type, int, int]:
     """Facts with the same key read as one phrase over their cards."""
-    if isinstance(fact, Moved):
-        return (Moved, fact.src, fact.dst)
+    if isinstance(fact, ft.Moved):
+        return (ft.Moved, fact.src, fact.dst)
     return (type(fact), fact.holder, -1)
 
 
@@ -93,15 +84,15 @@ class Guide:
         return str(fact)
 
     @fact.register
-    def _(self, fact: Holds) -> str:
+    def _(self, fact: ft.Holds) -> str:
         return f"{self.who(fact.holder)} holds {fact.card}"
 
     @fact.register
-    def _(self, fact: Lacks) -> str:
+    def _(self, fact: ft.Lacks) -> str:
         return f"{self.who(fact.holder)} does not hold {fact.card}"
 
     @fact.register
-    def _(self, fact: HoldsAtLeastOne) -> str:
+    def _(self, fact: ft.HoldsAtLeastOne) -> str:
         # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
         # cards, which are not placed by it.
         kinds = {getattr(card, "kind", None) for card in fact.cards}
@@ -110,23 +101,23 @@ class Guide:
         return f"{self.who(fact.holder)} holds at least one of {_items(fact.cards)}"
 
     @fact.register
-    def _(self, fact: Count) -> str:
+    def _(self, fact: ft.Count) -> str:
         return f"{self.who(fact.holder)} has {_cards(fact.n)}"
 
     @fact.register
-    def _(self, fact: Moved) -> str:
+    def _(self, fact: ft.Moved) -> str:
         return f"{fact.card} goes from {self.hand(fact.src)} to {self.hand(fact.dst)}"
 
     @fact.register
-    def _(self, fact: Removed) -> str:
+    def _(self, fact: ft.Removed) -> str:
         return f"{_items(fact.cards)} leave the game"
 
     @fact.register
-    def _(self, fact: Reshuffled) -> str:
+    def _(self, fact: ft.Reshuffled) -> str:
         return f"the cards of {self.who(fact.src)} are shuffled into {self.who(fact.dst)}"
 
     @fact.register
-    def _(self, fact: Drew) -> str:
+    def _(self, fact: ft.Drew) -> str:
         return f"{self.who(fact.holder)} draws {_cards(fact.n)} face down from {self.who(fact.src)}"
 
     @fact.register
@@ -170,25 +161,25 @@ class Guide:
     def facts(self, facts: Sequence[Fact]) -> str:
         """Facts in words; a run of cards one seat holds, lacks or moves reads as one phrase."""
         phrases: list[str] = []
-        run: list[Holds | Lacks | Moved] = []
+        run: list[ft.Holds | ft.Lacks | ft.Moved] = []
 
         def flush() -> None:
             if len(run) > 1:
                 cards = _items(f.card for f in run)
                 first = run[0]
-                if isinstance(first, Moved):
+                if isinstance(first, ft.Moved):
                     phrases.append(
                         f"{cards} go from {self.hand(first.src)} to {self.hand(first.dst)}"
                     )
                 else:
-                    verb = "holds" if isinstance(first, Holds) else "does not hold"
+                    verb = "holds" if isinstance(first, ft.Holds) else "does not hold"
                     phrases.append(f"{self.who(first.holder)} {verb} {cards}")
             elif run:
                 phrases.append(self.fact(run[0]))
             run.clear()
 
         for fact in facts:
-            if not isinstance(fact, Holds | Lacks | Moved):
+            if not isinstance(fact, ft.Holds | ft.Lacks | ft.Moved):
                 flush()
                 phrases.append(self.fact(fact))
                 continue
