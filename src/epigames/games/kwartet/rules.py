@@ -21,15 +21,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from epigames.games.core import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    State,
-    illegal_action,
-    register_game,
-    replayed,
-)
+from epigames.games import core
+from epigames.games.core import CHANCE, TERMINAL
 from epigames.games.dealing import redeal
 from epigames.games.kwartet.cards import (
     ASKS,
@@ -50,9 +43,9 @@ from epigames.games.picture import HasPictures, KripkePicture
 from epigames.games.recorded import RecordedViews
 
 
-@register_game
+@core.register_game
 @dataclass(frozen=True)
-class KwartetGame(Game):
+class KwartetGame(core.Game):
     """Kwartet: collect complete kinds (quartets) by asking opponents for cards."""
 
     name: ClassVar[str] = "kwartet"
@@ -107,7 +100,7 @@ def _asked_events(game: KwartetGame) -> dict[int, Asked]:
     return {}
 
 
-class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
+class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures):
     """A Kwartet position. Cards are ints (`Card.index`) inside; values at the edges."""
 
     view_class = KwartetView
@@ -181,7 +174,7 @@ class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
             self._history.append(action)
             self._deal(action.index)
             return
-        raise illegal_action(self, action)
+        raise core.illegal_action(self, action)
 
     def returns(self) -> tuple[float, ...]:
         """Points so far."""
@@ -233,7 +226,7 @@ class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
             # Mid-deal a seat has seen nothing yet: any order of the dealt cards will do.
             dealt = list(self._history[: self._dealt])
             rng.shuffle(dealt)
-            return replayed(self, [*dealt, *self._history[self._dealt :]])
+            return core.replayed(self, [*dealt, *self._history[self._dealt :]])
         world = list(self.observation(seat).knowledge.sample_world(rng))
         first_from: dict[int, int] = {}
         for event in self._events:
@@ -245,7 +238,7 @@ class KwartetState(RecordedViews[Records, KwartetView], State, HasPictures):
                         world[card] = event.seat  # removed: it was last with the layer
         origins = [(CARDS[card], first_from.get(card, world[card])) for card in range(deck)]
         deal = redeal(origins, n, 0, rng)
-        return replayed(self, [*deal, *self._history[deck:]], seat)
+        return core.replayed(self, [*deal, *self._history[deck:]], seat)
 
     # --- the rules -------------------------------------------------------------
 
