@@ -76,6 +76,25 @@ class Strategy(abc.ABC):
         """Pick one of `view.legal_actions` (it is this seat's turn)."""
 
 
+class UniformRandom(Strategy):
+    """A uniformly random legal action: the baseline every game has, and a fuzzer for its rules.
+
+    A game's subclass may say the choice in its own words (`explain`).
+    """
+
+    name = "random"
+
+    def choose(self, view: View) -> Decision:
+        """Any legal action, uniformly."""
+        legal = view.legal_actions
+        action = legal[int(self.rng.random() * len(legal))]
+        return Decision(action, self.explain(view, action))
+
+    def explain(self, view: View, action: Hashable) -> Thought:
+        """The thought behind a random `action`."""
+        return Thought(f"I pick {action} at random among {len(view.legal_actions)} legal actions.")
+
+
 #: Draws a state its seat cannot tell from the true one, from the given generator.
 Resampler = Callable[[random.Random], State]
 

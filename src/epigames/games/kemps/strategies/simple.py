@@ -3,28 +3,26 @@ game's signal and call policy that the report's strategies share."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from epigames.games.core import View
 from epigames.games.kemps.actions import DONE, OF_A_KIND, PASS, SIGNAL, Call, Swap
 from epigames.games.kemps.views import KempsView
-from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
+from epigames.games.strategy import Decision, Thought, UniformRandom, register_strategy
 
 
 @register_strategy("kemps", "random")
-class RandomPlayer(Strategy):
+class RandomPlayer(UniformRandom):
     """Ends the turn or makes a swap, uniformly at random among the legal actions."""
 
-    name = "random"
-
-    def choose(self, view: View) -> Decision:
-        """A uniformly random legal action."""
+    def explain(self, view: View, action: Hashable) -> Thought:
+        """Which swap, or the end of the turn."""
         assert isinstance(view, KempsView)
-        legal = view.legal_actions
-        action = legal[int(self.rng.random() * len(legal))]
         if isinstance(action, Swap):
             taken = view.table[action.slot]
             text = f"I take {taken} and put down {action.card} at random."
-            return Decision(action, Thought(text, frozenset([action.card])))
-        return Decision(action, Thought("I end my turn at random."))
+            return Thought(text, frozenset([action.card]))
+        return Thought("I end my turn at random.")
 
 
 def team_move(view: KempsView) -> Decision | None:

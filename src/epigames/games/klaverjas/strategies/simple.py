@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from epigames.cards import Card
 from epigames.games.core import View
-from epigames.games.klaverjas.views import KlaverjasView
-from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
+from epigames.games.klaverjas.actions import Bid
+from epigames.games.strategy import Thought, UniformRandom, register_strategy
 
 
 @register_strategy("klaverjas", "random")
-class RandomPlayer(Strategy):
+class RandomPlayer(UniformRandom):
     """Plays a uniformly random legal card; calls trump or passes uniformly at random."""
 
-    name = "random"
-
-    def choose(self, view: View) -> Decision:
-        """A uniformly random legal action."""
-        assert isinstance(view, KlaverjasView)
-        legal = view.legal_actions
-        action = legal[int(self.rng.random() * len(legal))]
+    def explain(self, view: View, action: Hashable) -> Thought:
+        """The card, the pass or the trump."""
         if isinstance(action, Card):
-            return Decision(action, Thought(f"I play {action} at random.", frozenset([action])))
+            return Thought(f"I play {action} at random.", frozenset([action]))
+        assert isinstance(action, Bid)
         if action.suit is None:
-            return Decision(action, Thought("I pass at random."))
-        return Decision(action, Thought(f"I choose {action.suit} as trump at random."))
+            return Thought("I pass at random.")
+        return Thought(f"I choose {action.suit} as trump at random.")
