@@ -48,3 +48,24 @@ def test_bad_input_is_one_error_line(
 
 def test_dealt_is_private() -> None:
     assert not Dealt.public
+
+
+TEAM_SPEC = "kemps(teams=true,players=4,table=4,ranks=5,max_turns=200)"
+
+
+@pytest.mark.parametrize(("seat", "sees_signal"), [("South", True), ("West", False)])
+def test_the_team_signal_reaches_the_partner_only(
+    seat: str, sees_signal: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In seed 1 North signals four of a kind and South calls Kemps! for it: North's partner
+    South is shown the signal; opponent West sees only that North ended its turn."""
+    args = ["play", TEAM_SPEC, "-p", "greedy,greedy,greedy,greedy", "--seed", "1"]
+    code, out, _ = run([*args, "--seat", seat, "--json"], capsys)
+    assert code == 0
+    events = [e for e in map(json.loads, out.splitlines()) if e["type"] == "event"]
+    texts = [e["text"] for e in events]
+    assert ("signal" in {e["kind"] for e in events}) is sees_signal
+    assert ("North makes the team's secret signal: four of a kind." in texts) is sees_signal
+    assert "North ends the turn after 3 swaps." in texts
+    called = "South calls Kemps! for North: right, four 2s leave the game (South's team has 1)."
+    assert called in texts
