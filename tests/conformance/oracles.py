@@ -15,7 +15,7 @@ from epigames.games import State
 from epigames.games.blufpoker import BlufpokerState
 from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.events import CupSeen, DiceRolled, Opened
-from epigames.games.kemps import Dealt as KempsDealt, KempsState
+from epigames.games.kemps import KempsState
 from epigames.games.klaverjas import Dealt as KlaverjasDealt, KlaverjasState
 from epigames.games.klaverjas.strategies.mc import MonteCarlo
 from epigames.games.kwartet import KwartetState
@@ -113,14 +113,15 @@ def klaverjas_hidden(state: State, seat: int) -> set[str]:
 
 
 def kemps_hidden(state: State, seat: int) -> set[str]:
-    """Other seats' cards never named in a public event, and the text of their `Dealt`.
+    """Other seats' cards never named in a public event, and the text of every event the
+    seat does not observe (other seats' `Dealt`, new hands, a team signal it is not shown).
 
     A card in a hand may have been on the table before (then everyone saw it), so only
     the cards never named publicly and the hands as dealt are tokens.
     """
     assert isinstance(state, KempsState)
     public = " ".join(json.dumps(e.to_dict(), ensure_ascii=False) for e in state.events if e.public)
-    hidden = {e.text for e in state.events if isinstance(e, KempsDealt) and e.seat != seat}
+    hidden = {e.text for e in state.events if not e.visible_to(seat)}
     for other, hand in enumerate(state.hands()):
         if other != seat:
             hidden.update(str(c) for c in hand if str(c) not in public)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from epigames.errors import InputError
 from epigames.games import Match, load_game
 from epigames.games.kemps.events import Signalled
+from tests.conformance.oracles import kemps_hidden
 
 GAME = "kemps(teams=true,ranks=6,max_turns=60)"
 
@@ -33,6 +36,32 @@ def test_only_the_partner_sees_a_signal() -> None:
                 assert not any(event.visible_to(s) for s in opponents)
                 seen += 1
     assert seen > 0, "no seeded game had a signal: choose other seeds"
+
+
+def test_no_view_shows_a_signal_it_was_not_given() -> None:
+    """Played by greedy players (random ones seldom hold four of a kind): after a signal,
+    an opponent's whole view (JSON and summary) holds no hidden token — the signal's text
+    among them — while the partner's view does show the signal."""
+    checked = 0
+    for seed in range(6):
+        match = Match(GAME, ["greedy"] * 4, seed)
+        while not match.state.is_terminal():
+            before = len(match.state.events)
+            match.step()
+            state = match.state
+            new = [e for e in state.events[before:] if isinstance(e, Signalled)]
+            if not new:
+                continue
+            signal = new[0]
+            for seat in range(4):
+                view = state.observation(seat)
+                text = json.dumps(view.to_dict(), ensure_ascii=False) + view.summary()
+                hidden = kemps_hidden(state, seat)
+                assert (signal.text in hidden) is not signal.visible_to(seat)
+                assert not {token for token in hidden if token in text}
+                assert (signal.text in text) is signal.visible_to(seat)
+                checked += 1
+    assert checked > 0, "no seeded game had a signal: choose other seeds"
 
 
 def test_a_call_window_follows_every_turn_and_refuses_bad_calls() -> None:
