@@ -13,6 +13,7 @@ from epigames.games import load_game
 from epigames.web.app import create_app
 from epigames.web.builders import watch_session
 from epigames.web.middleware import MAX_BODY
+from epigames.web.session import AHEAD
 from epigames.web.store import SessionStore
 from tests.web.conftest import new_game, played_game
 
@@ -111,10 +112,10 @@ def test_oversized_requests(client: TestClient) -> None:
 def test_unknown_session_and_frame(client: TestClient) -> None:
     assert "no game 'nope'" in detail(client.get("/api/sessions/nope/frames/0"), 404)
     info = new_game(client, game=KW, strategies=["random"] * 4, seed=5)
-    sid, last = info["session"], info["last_frame"]
-    assert isinstance(last, int)
+    sid = info["session"]
+    last = frame(client, sid, -1)["frame"]  # the end: the watched game is played out
     assert "no frame" in detail(client.get(f"/api/sessions/{sid}/frames/{last + 1}"), 404)
-    assert frame(client, sid, -1)["frame"] == last
+    assert "no frame" in detail(client.get(f"/api/sessions/{sid}/frames/{last + 10**6}"), 404)
     assert "no seat 'Mars'" in detail(
         client.get(f"/api/sessions/{sid}/frames/0", params={"perspective": "Mars"}), 422
     )
@@ -131,8 +132,12 @@ def test_watch_matches_play_match(client: TestClient) -> None:
 
     info = new_game(client, game=KW, strategies=["random"] * 4, seed=11)
     result = play_match(KW, ["random"] * 4, 11)
-    assert info["last_frame"] == result.moves and info["finished"] is True
+    # Played as far as it is watched: `AHEAD` frames at the start, the rest on demand.
+    assert result.moves > AHEAD
+    assert info["last_frame"] == AHEAD and info["finished"] is False
     end = frame(client, info["session"], -1)
+    info = client.get(f"/api/sessions/{info['session']}").json()
+    assert info["last_frame"] == end["frame"] == result.moves and info["finished"] is True
     assert end["terminal"] and end["returns"] == list(result.returns)
     decisions = [e for e in end["log"] if e["type"] == "decision"]
     assert [d["thought"] for d in decisions] == [t.thought.text for t in result.transcript]
@@ -142,8 +147,8 @@ def test_watch_matches_play_match(client: TestClient) -> None:
 
 def test_frames_step_back_and_forth_consistently(client: TestClient) -> None:
     info = new_game(client, game=KW, strategies=["random"] * 4, seed=3)
-    sid, last = info["session"], info["last_frame"]
-    assert isinstance(last, int)
+    sid = info["session"]
+    last = frame(client, sid, -1)["frame"]  # played out, so `last_frame` stays put below
     forward = [frame(client, sid, k, 1) for k in range(last + 1)]
     order = list(range(last, -1, -1))
     random.Random(0).shuffle(order)

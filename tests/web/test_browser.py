@@ -133,9 +133,11 @@ def wait_turn_or_end(pg: Any, focused: str, before: str) -> bool:
 
 
 def frame_label(pg: Any) -> tuple[int, int]:
-    text = pg.inner_text("#frame-label")  # "move 3 / 120"
+    """The frame shown and the last one played ("move 3 / 33…" while a watched game is
+    played on as far as it is watched, "move 3 / 120" once every frame is played)."""
+    text = pg.inner_text("#frame-label")
     now, last = text.replace("move", "").split("/")
-    return int(now), int(last)
+    return int(now), int(last.strip().removesuffix("…"))
 
 
 def wait_frame(pg: Any, frame: int) -> None:
@@ -163,10 +165,11 @@ def test_watch_a_kwartet_game_to_the_end(page: Any, tmp_path: Path) -> None:
         "document.querySelector('#frame-label').textContent.includes('move 12 /')"
     )
     page.screenshot(path=str(tmp_path / "watch-playing.png"))
+    assert page.inner_text("#frame-label").endswith("…")  # played on as it is watched
     page.click("#end-btn")
     page.wait_for_function("document.querySelector('#turn').textContent.includes('Game over')")
     now, last = frame_label(page)
-    assert now == last > 10
+    assert now == last > 10 and not page.inner_text("#frame-label").endswith("…")
     assert "wins" in page.inner_text("#table") or "Tie" in page.inner_text("#table")
     assert page.locator("#log li.event").count() > last
     # Seen by West: only West's hand is face up (face-up cards carry a <title>).
@@ -419,6 +422,9 @@ def test_readme_screenshot(page: Any, tmp_path: Path) -> None:
     set_game(page, "kwartet", {"players": "4", "kinds": "13"}, seed=3)
     page.click("#watch-btn")
     page.wait_for_selector("#table svg .seat-0")
+    # The slider reaches as far as the game is played: 30 frames ahead of the one shown.
+    set_range(page, "#scrub", 30)
+    wait_frame(page, 30)
     set_range(page, "#scrub", 40)
     wait_frame(page, 40)
     if KWARTET_PICTURES:

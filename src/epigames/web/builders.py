@@ -44,15 +44,20 @@ def _new_id() -> str:
 
 
 def watch_session(
-    game_text: str, strategies: Sequence[str], seed: int, origin: str = ""
+    game_text: str,
+    strategies: Sequence[str],
+    seed: int,
+    origin: str = "",
+    ahead: int | None = None,
 ) -> Session:
-    """A watched game, played to the end by a `Match` and kept as frames.
+    """A watched game, played by a `Match` and kept as frames: to the end at once, or
+    lazily, `ahead` frames past each frame asked for (`Session.ahead`).
 
     The same (game, strategies, seed) gives the same game as a tournament or the CLI.
     """
     game = load_game(game_text)
     names = check_strategies(game, strategies, None)
-    session = Session(_new_id(), game, names, seed, origin=origin)
+    session = Session(_new_id(), game, names, seed, origin=origin, ahead=ahead)
     session.drive(Match(game, names, seed))
     return session
 

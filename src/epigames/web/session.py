@@ -8,6 +8,10 @@ the last frame is the terminal state, or in a game being played the state now.
 States of frames are rebuilt by replaying the history from checkpoints (cheap clones
 every `CHECKPOINT_EVERY` frames), so a session keeps one live state and a few clones, not
 a state per frame. `web.builders` makes sessions; `web.store.SessionStore` holds them.
+
+A watched game may be played lazily (`ahead`): its agents play only as far as the frames
+asked for, plus `ahead` frames, so starting a game costs a few moves instead of the whole
+game (most viewers watch a part of it), and the frames are the same as when played at once.
 """
 
 from __future__ import annotations
@@ -34,6 +38,11 @@ PICTURE_CACHE = 64
 #: A frame whose log tail has at most this many entries, and that replays at most
 #: `CHECKPOINT_EVERY` moves, is cheap (`Session.cheap`): about a millisecond to serve.
 CHEAP_ENTRIES = 200
+#: `Session.to_play` for "the rest of the game", however long it is.
+ALL = 1 << 30
+#: A watched game started from the web app is played this many frames ahead of the frame
+#: asked for (`Session.ahead`): a step forward then plays one move.
+AHEAD = 30
 
 
 class SessionError(EpigamesError):
@@ -84,6 +93,8 @@ class Session:
         decisions: decision `k` leads from frame `k` to frame `k + 1`.
         origin: where the game came from (e.g. a tournament and game index), for display.
         client: the client that started it (see `SessionStore`); address: its address.
+        ahead: in a watched game played lazily, how many frames past the one asked for
+            are played (see the module docstring); None: played to the end at once.
     """
 
     id: str
@@ -96,6 +107,7 @@ class Session:
     event_counts: list[int] = field(default_factory=list)
     decisions: list[MoveRecord] = field(default_factory=list)
     origin: str = ""
+    ahead: int | None = None
     client: str = field(default="", repr=False)
     address: str = field(default="", repr=False)
     last_used: float = field(default_factory=time.monotonic)
@@ -127,8 +139,15 @@ class Session:
 
     @property
     def finished(self) -> bool:
-        """Whether the game is over."""
+        """Whether the game is over (in a lazily played game: played to its end)."""
         return self.head.is_terminal()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every frame there will be is played (the game is over, or a person is
+        to move): asking for any frame then plays nothing."""
+        match = self._match
+        return match is None or match.over or match.waiting_for() is not None
 
     def _mark_frame(self) -> None:
         frame = len(self.frames)
@@ -193,13 +212,14 @@ class Session:
         """Let `match` play the game from its start: agents move up to a person's turn.
 
         The match's state becomes the head; the first frame is marked after the opening
-        chance moves, then the agents play until a person's turn or the end.
+        chance moves, then the agents play until a person's turn or the end (in a lazily
+        played game: `ahead` frames).
         """
         self._match = match
         self._head = match.state
         self._run_chance()
         self._mark_frame()
-        self.advance_agents()
+        self.advance_agents(self.ahead)
 
     def load_history(self, history: Iterable[Hashable]) -> None:
         """Replay a history (actions and chance outcomes; no thoughts) from a new deal.
@@ -225,8 +245,11 @@ class Session:
                 break
             self._decide(state.current_player, action)
 
-    def advance_agents(self) -> int:
+    def advance_agents(self, upto: int | None = None) -> int:
         """Let agents move (with chance in between) until a person's turn or the end.
+
+        Args:
+            upto: stop once this frame is played (None: go on to a person's turn or the end).
 
         Returns:
             How many decisions the agents made.
@@ -235,10 +258,20 @@ class Session:
         assert match is not None
         made = 0
         while not match.over and match.waiting_for() is None:
+            if upto is not None and self.last_frame >= upto:
+                break
             self._record(match.step())
             self._after_move()
             made += 1
         return made
+
+    def to_play(self, frame: int) -> int:
+        """How many frames asking for `frame` makes the agents play in a lazily played
+        game: up to `ahead` past it; for a negative `frame` (from the end), all the rest,
+        counted as `ALL`."""
+        if self.ahead is None or self.complete:
+            return 0
+        return ALL if frame < 0 else max(0, frame + self.ahead - self.last_frame)
 
     def _after_move(self) -> None:
         """Mark the frame after a decision: the state once its chance moves are done."""
@@ -280,7 +313,13 @@ class Session:
     # --- frames ---------------------------------------------------------------------
 
     def check_frame(self, frame: int) -> int:
-        """`frame` if it exists (negative counts from the end), else a 404 SessionError."""
+        """`frame` if it exists (negative counts from the end), else a 404 SessionError.
+
+        A lazily played game is first played on: `ahead` frames past `frame`, or to its
+        end for a negative `frame`.
+        """
+        if self.to_play(frame) and self.ahead is not None:
+            self.advance_agents(None if frame < 0 else frame + self.ahead)
         last = self.last_frame
         if frame < 0:
             frame += last + 1

@@ -27,7 +27,7 @@ from epigames.web.routes.common import (
     Tournaments,
     client_of,
 )
-from epigames.web.session import HUMAN, Session, SessionError
+from epigames.web.session import AHEAD, HUMAN, Session, SessionError
 from epigames.web.store import SessionStore
 
 router = APIRouter(prefix="/api/sessions")
@@ -85,14 +85,16 @@ def _session_info(store: SessionStore, sid: str) -> dict[str, Any]:
 
 @router.post("", status_code=201)
 async def new_session(body: NewSession, request: Request, store: Store) -> dict[str, Any]:
-    """Start a watched game (played to the end at once) or a game a person plays.
+    """Start a watched game (played as far as it is watched) or a game a person plays.
 
-    A played game's seed is the server's: with the seed a player could replay the
-    deal offline and read the other hands. It is shown once the game is over.
+    A watched game's agents play `AHEAD` frames past the last frame asked for (frame -1:
+    to the end), so `last_frame` grows as it is watched until `finished`. A played game's
+    seed is the server's: with the seed a player could replay the deal offline and read
+    the other hands. It is shown once the game is over.
     """
     if body.human_seat is None:
         seed = body.seed if body.seed is not None else 0
-        session = await _built(lambda: watch_session(body.game, body.strategies, seed))
+        session = await _built(lambda: watch_session(body.game, body.strategies, seed, ahead=AHEAD))
     else:
         if body.seed is not None:
             raise InputError(
@@ -117,7 +119,7 @@ async def session_from_tournament(
     def build() -> Session:
         game, strategies, seed = tournaments.game(body.db, body.name, body.index)
         origin = f"{body.db} · {body.name} · game {body.index}"
-        return watch_session(game, strategies, seed, origin=origin)
+        return watch_session(game, strategies, seed, origin=origin, ahead=AHEAD)
 
     session = await _built(build)
     store.add(session, *client_of(request))
@@ -158,7 +160,10 @@ async def frame(
     if session.lock.acquire(blocking=False):
         try:
             seat = views.seen_as(session, perspective)
-            if session.cheap(session.check_frame(frame), seat, since):
+            # A lazily played game plays one move for a step forward: cheap too.
+            if session.to_play(frame) <= 1 and session.cheap(
+                session.check_frame(frame), seat, since
+            ):
                 return views.frame_json(session, frame, seat, since, guide)
         finally:
             session.lock.release()

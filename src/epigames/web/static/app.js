@@ -212,14 +212,23 @@ export async function openSession(create, perspective) {
 
 function perspectiveParam() { return S.perspective === null ? "spectator" : String(S.perspective); }
 
+// The last frame. A watched game is played on as far as it is watched (the server plays a
+// few frames past the one asked for), so until it is over `S.last` is only the last frame
+// played so far; asked for END (frame -1), the server plays it to its end.
+const END = -1;
+
+function allPlayed() { return !!(S.data && S.data.finished) || S.info.human !== null; }
+
 async function goto(frame) {
   if (!S.info) return;
-  frame = Math.max(0, Math.min(S.last, frame));
+  if (frame === END && allPlayed()) frame = S.last;
+  if (frame !== END) frame = Math.max(0, Math.min(S.last, frame));
   if (S.busy) { S.pending = frame; return; }  // run after the request in flight
   S.busy = true;
   try {
     // The log only grows with frames: going forward, ask only for the new entries.
-    const since = frame >= S.frame && S.data && S.data.perspective === S.perspective
+    const forward = frame === END || frame >= S.frame;
+    const since = forward && S.data && S.data.perspective === S.perspective
       ? S.log.length : (S.logLen[frame] ?? 0);
     const d = await api(`/api/sessions/${S.info.session}/frames/${frame}`,
       { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length), guide: S.guide || null } });
@@ -229,7 +238,7 @@ async function goto(frame) {
     S.log.length = d.log_length;
     // Going forward, the guide explains everything since the frame shown before.
     S.guideFrom = !S.data ? 0 : d.frame > S.frame ? (S.logLen[S.frame] ?? null) : null;
-    S.logLen[frame] = d.log_length;
+    S.logLen[d.frame] = d.log_length;
     if (d.frame !== S.frame) S.moveError = null;
     S.data = d; S.frame = d.frame; S.last = d.last_frame;
     render();
@@ -258,7 +267,7 @@ function render() {
   $("turn").append(d.terminal ? "Game over" : h("span", {}, "To move: ",
     h("b", { style: `color:${seatInk(d.current_player)}` }, d.current_label)));
   $("scrub").max = S.last; $("scrub").value = S.frame;
-  $("frame-label").textContent = `move ${S.frame} / ${S.last}`;
+  $("frame-label").textContent = `move ${S.frame} / ${S.last}${allPlayed() ? "" : "…"}`;
   $("back-btn").disabled = $("first-btn").disabled = S.frame === 0;
   $("fwd-btn").disabled = $("end-btn").disabled = S.frame >= S.last;
   if (S.info.human !== null) renderPerspectives();
@@ -518,7 +527,7 @@ async function init() {
   $("first-btn").addEventListener("click", () => { pause(); goto(0); });
   $("back-btn").addEventListener("click", () => { pause(); goto(S.frame - 1); });
   $("fwd-btn").addEventListener("click", () => { pause(); goto(S.frame + 1); });
-  $("end-btn").addEventListener("click", () => { pause(); goto(S.last); });
+  $("end-btn").addEventListener("click", () => { pause(); goto(END); });
   $("play-pause-btn").addEventListener("click", () => (S.playing ? pause() : play()));
   $("scrub").addEventListener("input", () => { pause(); goto(Number($("scrub").value)); });
   $("speed").addEventListener("input", () => { $("speed-label").textContent = `${speed()}/s`; if (S.playing) play(); });
@@ -543,7 +552,7 @@ async function init() {
     if (ev.key === "ArrowRight") goto(S.frame + 1);
     else if (ev.key === "ArrowLeft") goto(S.frame - 1);
     else if (ev.key === "Home") goto(0);
-    else if (ev.key === "End") goto(S.last);
+    else if (ev.key === "End") goto(END);
     else if (ev.key === " ") { ev.preventDefault(); S.playing ? pause() : play(); }
   });
   initTournaments({ openSession, status });
