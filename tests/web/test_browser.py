@@ -816,3 +816,119 @@ def test_kwartet_on_a_phone(browser: Any, server: str, width: int) -> None:
     playwright.expect(pg.locator("#log li.decision .who", has_text="South (you)")).to_have_count(1)
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+# --- Kemps: whole games by keyboard -------------------------------------------------------------
+
+#: A played game's seed is the server's (a random one), so a person who only ends turns
+#: could leave a Kemps game running to its 10,000-turn cap: `max_turns` bounds every game.
+KEMPS_CAP = "24"
+#: The seeds the server gives the two Kemps games below (with a random one, a game could
+#: end before the person's second turn): ones where the person moves often.
+KEMPS_SEED = KEMPS_TEAM_SEED = 1
+
+
+def kemps_context(
+    browser: Any, server: str, width: int, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> tuple[Any, Any, list[str]]:
+    """A page at `width` whose played games get `seed` from the server (in this process)."""
+    monkeypatch.setattr("epigames.web.builders.secrets.randbelow", lambda _: seed)
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    return context, pg, errors
+
+
+def kemps_human_turns(pg: Any, on_turn: Any) -> int:
+    """Take the person's turns until the game is over: `on_turn()` may Tab to another move,
+    then Enter makes the focused one. Returns how many moves the person made."""
+    before = ""
+    for moves in range(400):
+        if wait_turn_or_end(pg, "button[data-action]", before):
+            return moves
+        before = pg.inner_text("#frame-label")
+        on_turn()
+        pg.keyboard.press("Enter")
+    raise AssertionError("the game did not end within 400 of the person's moves")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_kemps_with_the_keyboard_to_the_end(
+    browser: Any, server: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """West plays a short Kemps game to its end with Tab and Enter only: one swap (the
+    second move, spelled out against the table), then "done" (the first, which has the
+    focus) each turn. The page fits the window and passes axe, the table and hands drawn."""
+    expect = playwright.expect
+    context, pg, errors = kemps_context(browser, server, width, monkeypatch, KEMPS_SEED)
+    set_game(pg, "kemps", {"ranks": "5", "max_turns": KEMPS_CAP}, agents="greedy")
+    start_playing(pg, 1)
+    swapped: list[str] = []
+
+    def on_turn() -> None:
+        expect(pg.locator("#table .kp-slot")).to_have_count(6)
+        expect(pg.locator("#table .kp-seat[data-seat='1'] .kp-card:not(.back)")).to_have_count(4)
+        if not swapped:
+            pg.keyboard.press("Tab")
+            swap = pg.evaluate("document.activeElement.dataset.action")
+            slot, card = swap.removeprefix("swap ").split(" ")
+            taken = pg.inner_text(f"#table .kp-slot:nth-child({slot}) .kp-card").replace("\n", "")
+            label = pg.evaluate("document.activeElement.textContent")
+            assert label == f"take {taken} from slot {slot}, put down {card}"
+            swapped.append(swap)
+            check_view(pg, f"a Kemps turn at {width} px")
+
+    moves = kemps_human_turns(pg, on_turn)
+    assert "Game over" in pg.inner_text("#turn")
+    assert swapped and moves >= 2
+    expect(pg.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    expect(pg.locator("#matrix table")).to_have_count(1)  # where each card can be
+    check_view(pg, f"a Kemps game played to the end at {width} px")
+    if width == 1280:
+        DOCS_IMG.mkdir(parents=True, exist_ok=True)
+        pg.screenshot(path=str(DOCS_IMG / "web-kemps.png"), full_page=True)
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_the_kemps_team_game_with_the_keyboard(
+    browser: Any, server: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """West plays the team game to its end by keyboard: in its first call window it Tabs to
+    "Stop Kemps!" against an opponent and calls it (right or wrong, the log says so); after
+    that Enter takes the first move ("done", "pass")."""
+    expect = playwright.expect
+    context, pg, errors = kemps_context(browser, server, width, monkeypatch, KEMPS_TEAM_SEED)
+    params = {"players": "4", "table": "4", "ranks": "5", "max_turns": KEMPS_CAP}
+    set_game(pg, "kemps", params, agents="greedy")
+    pg.check("[data-param='teams']")
+    pg.dispatch_event("[data-param='teams']", "change")
+    pg.wait_for_selector("#seats[data-ready='1']")
+    for select in pg.query_selector_all("#seats select"):
+        select.select_option("greedy")
+    start_playing(pg, 1)
+    called: list[str] = []
+
+    def on_turn() -> None:
+        expect(pg.locator("#table .kp-slot")).to_have_count(4)
+        stop = pg.locator("#human-bar button[data-action^='stop']")
+        if not called and stop.count():
+            while not pg.evaluate("document.activeElement.dataset.action").startswith("stop"):
+                pg.keyboard.press("Tab")
+            label = pg.evaluate("document.activeElement.textContent")
+            assert label.startswith("call Stop Kemps! against ")
+            called.append(label)
+            check_view(pg, f"a Kemps call window at {width} px")
+
+    moves = kemps_human_turns(pg, on_turn)
+    assert "Game over" in pg.inner_text("#turn")
+    assert called and moves >= 2
+    expect(pg.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
+    expect(pg.locator("#log li", has_text="Stop Kemps")).not_to_have_count(0)
+    check_view(pg, f"a Kemps team game played to the end at {width} px")
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
