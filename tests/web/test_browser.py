@@ -861,7 +861,8 @@ def test_play_kemps_with_the_keyboard_to_the_end(
 ) -> None:
     """West plays a short Kemps game to its end with Tab and Enter only: one swap (the
     second move, spelled out against the table), then "done" (the first, which has the
-    focus) each turn. The page fits the window and passes axe, the table and hands drawn."""
+    focus) each turn. The page fits the window and passes axe, the table and hands drawn;
+    after the swap both cards move, each from where it came."""
     expect = playwright.expect
     context, pg, errors = kemps_context(browser, server, width, monkeypatch, KEMPS_SEED)
     set_game(pg, "kemps", {"ranks": "5", "max_turns": KEMPS_CAP}, agents="greedy")
@@ -871,6 +872,13 @@ def test_play_kemps_with_the_keyboard_to_the_end(
     def on_turn() -> None:
         expect(pg.locator("#table .kp-slot")).to_have_count(6)
         expect(pg.locator("#table .kp-seat[data-seat='1'] .kp-card:not(.back)")).to_have_count(4)
+        if len(swapped) == 1:  # the frame after the swap: both cards moved, from where
+            slot = swapped[0].split(" ")[1]
+            moved = pg.locator("#table .kp-slot .kp-card.kp-changed")
+            expect(moved).to_have_attribute("data-from", "West's hand")
+            taken = pg.locator("#table .kp-seat[data-seat='1'] .kp-card[data-from]")
+            expect(taken).to_have_attribute("data-from", f"slot {slot}")
+            swapped.append("seen")
         if not swapped:
             pg.keyboard.press("Tab")
             swap = pg.evaluate("document.activeElement.dataset.action")
@@ -883,7 +891,7 @@ def test_play_kemps_with_the_keyboard_to_the_end(
 
     moves = kemps_human_turns(pg, on_turn)
     assert "Game over" in pg.inner_text("#turn")
-    assert swapped and moves >= 2
+    assert swapped == [swapped[0], "seen"] and moves >= 2  # the swap, and its frame checked
     expect(pg.locator("#log li.decision .who", has_text="West (you)")).to_have_count(moves)
     expect(pg.locator("#matrix table")).to_have_count(1)  # where each card can be
     check_view(pg, f"a Kemps game played to the end at {width} px")

@@ -1,7 +1,8 @@
 // Kemps on the table: the six table cards by slot, each seat's hand (face up where this
 // perspective may see it, card backs otherwise), the deck, the discard pile, the cards out of
 // the game and the Kemps scored. A table card that changed since the last frame drawn is
-// marked, so a swap shows where it happened. A person's moves are buttons: "done", or a swap
+// marked and moves in from where it came (the swapper's hand, or the deck for a new table),
+// so a swap shows where it happened. A person's moves are buttons: "done", or a swap
 // written out as "take J♦ from slot 4, put down 10♣", and in the team game the signal and
 // the calls. Only the frame JSON is drawn: a signal shows only where this seat saw it.
 import { h, seatColor, seatInk } from "../api.js";
@@ -29,12 +30,41 @@ function face(text, extra = "") {
 
 function back() { return h("span", { class: "kp-card back", "aria-hidden": "true" }); }
 
+// The slots whose card changed since the frame drawn last, when this frame is the next one:
+// slot -> the card that was there before.
 function changedSlots(data, table) {
   const same = last.session === data.session;
   const step = same && data.frame === last.frame + 1;
-  const changed = new Set(step ? table.flatMap((c, i) => (last.table[i] && last.table[i] !== c ? [i] : [])) : []);
+  const changed = new Map(step ? table.flatMap((c, i) => (last.table[i] && last.table[i] !== c ? [[i, last.table[i]]] : [])) : []);
   last = { session: data.session, frame: data.frame, table };
   return changed;
+}
+
+// Cards move on the table: after a swap the new table card comes from the swapper's hand and
+// the card taken goes into it (where that hand is face up); a new table comes from the piles.
+// Each moving card says where it came from (`data-from`), and is animated from there unless
+// the reader asked for reduced motion.
+function animateMoves(wrap, changed, swapper, names) {
+  if (!changed.size) return;
+  const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const slots = wrap.querySelectorAll(".kp-slot .kp-card");
+  const hand = swapper !== null ? wrap.querySelector(`.kp-seat[data-seat="${swapper}"] .kp-hand`) : null;
+  const swap = changed.size === 1 && hand !== null;
+  const from = swap ? hand : wrap.querySelector(".kp-piles");
+  const fly = (card, source, label) => {
+    card.dataset.from = label;
+    if (still || !source) return;
+    const a = source.getBoundingClientRect(), b = card.getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2), dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    card.animate([{ transform: `translate(${dx}px, ${dy}px) scale(.85)`, opacity: .5 }, { transform: "none", opacity: 1 }],
+      { duration: 450, easing: "ease-out" });
+  };
+  for (const [i, before] of changed) {
+    if (!slots[i]) continue;
+    fly(slots[i], from, swap ? `${names[swapper]}'s hand` : "the deck");
+    const taken = swap ? hand.querySelector(`.kp-card[data-card="${CSS.escape(before)}"]`) : null;
+    if (taken) fly(taken, slots[i], `slot ${i + 1}`);
+  }
 }
 
 export function renderTable(el, data) {
@@ -61,7 +91,7 @@ export function renderTable(el, data) {
 
   const slots = h("div", { class: "kp-table", role: "list", "aria-label": "the table" });
   table.forEach((c, i) => {
-    slots.append(h("div", { class: "kp-slot", role: "listitem", "aria-label": `slot ${i + 1}: ${c}` },
+      slots.append(h("div", { class: "kp-slot", role: "listitem", "aria-label": `slot ${i + 1}: ${c}` },
       face(c, changed.has(i) ? "kp-changed" : ""), h("span", { class: "kp-slotno" }, String(i + 1))));
   });
   const piles = h("div", { class: "kp-piles" },
@@ -77,6 +107,8 @@ export function renderTable(el, data) {
     wrap.append(h("div", { class: "gen-over" }, "Game over · winners: " + data.winners.map((w) => names[w]).join(", ")));
   }
   el.replaceChildren(wrap);
+  // A swap leaves its player to move (it may swap again or end its turn).
+  animateMoves(wrap, changed, (any.swaps ?? 0) > 0 ? data.current_player : null, names);
 }
 
 // A move in words: "swap 4 10♣" read against the table (take the slot's card, put the
