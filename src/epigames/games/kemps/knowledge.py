@@ -48,11 +48,16 @@ from epigames.cards import (
 )
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.cards.formulas import holds_atom
 from epigames.cards.public import iter_bits
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
+from epigames.games.kemps.picture import NOBODY, report_picture
 from epigames.games.recorded import PublicFold
+from epigames.logic import formula as fm
+from epigames.logic.formula import Formula
+from epigames.logic.picture import KripkePicture
 
 #: `(seat, cards as a bitmask)`: the seat does not hold all of those cards.
 NotAll = tuple[int, int]
@@ -162,6 +167,31 @@ class KempsKnowledge(CardKnowledge):
         """The knowledge of `seat` holding `hand` under the public facts."""
         layout = public.public.layout
         return cls(public.public, seat, layout.card_mask(hand), not_all=public.not_all)
+
+    def picture(self, subject: str) -> KripkePicture:
+        """A card's picture in the report's worlds: nobody holds it, or player i does
+        (`kemps.picture.report_picture` of the card engine's picture by place).
+
+        Raises:
+            UnknownCardError: no such card, or it has left play.
+        """
+        layout = self.layout
+        players = [layout.holders[p] for p in sorted(layout.players)]
+        # Zero-argument super() fails in slotted dataclasses, hence the explicit base.
+        return report_picture(CardKnowledge.picture(self, subject), players)
+
+    def knows(self, formula: Formula) -> bool:
+        """As `CardKnowledge.knows`; also reads the pictures' ``holds(nobody, c)``: the card
+        is in no hand (on the table, in the deck, on the discard pile or out of the game)."""
+        layout = self.layout
+        places = [layout.holders[h] for h in range(layout.n_holders) if h not in layout.players]
+        prefix = f"holds({NOBODY}, "
+        nobody = {
+            atom: fm.disj(*(fm.Atom(holds_atom(p, atom[len(prefix) : -1])) for p in places))
+            for atom in formula.atoms()
+            if atom.startswith(prefix) and atom.endswith(")")
+        }
+        return CardKnowledge.knows(self, fm.substitute(formula, nobody) if nobody else formula)
 
     def known_values(self) -> dict[str, str]:
         """Card text → the name of its holder (a seat or a place), for every known card."""

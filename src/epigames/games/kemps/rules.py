@@ -64,6 +64,7 @@ from epigames.games.kemps.actions import (
     parse_action,
 )
 from epigames.games.kemps.knowledge import layout_for
+from epigames.games.kemps.picture import report_picture
 from epigames.games.kemps.records import Records
 from epigames.games.kemps.views import KempsView
 from epigames.games.params import GameStringError, Param
@@ -430,7 +431,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         return [str(c) for c in self.game.deck if c not in self._out]
 
     def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
-        """A card's Kripke picture from `seat`'s view (None: a spectator's).
+        """A card's Kripke picture from `seat`'s view (None: a spectator's), in the report's
+        worlds: nobody holds it, or player i does (`kemps.picture.report_picture`).
 
         Raises:
             InputError: the subject is not a card in play.
@@ -443,7 +445,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if seat is not None:
             return self.observation(seat).knowledge.picture(str(card))
         knowledges = [self.observation(s).knowledge for s in range(self.game.players)]
-        return spectator_picture(knowledges, card, self.location(card))
+        places = spectator_picture(knowledges, card, self.location(card))
+        return report_picture(places, self.game.seat_names)
 
     def resample(self, seat: int, rng: random.Random) -> KempsState:
         """The same game with other hidden draws that `seat` cannot tell from the true ones.
