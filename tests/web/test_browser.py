@@ -338,11 +338,13 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
     page.screenshot(path=str(tmp_path / "play-end.png"))
 
 
-def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_kwartet_with_the_keyboard_to_the_end(page: Any, width: int) -> None:
     """South plays a whole game with Tab, Shift+Tab, Enter and Space only: at each turn the
     focus lands on an ask (visibly); once, Shift+Tab and Enter choose another opponent.
     South, who moves first: a later seat's turn may never come (the agents may take it all)."""
     expect = playwright.expect
+    page.set_viewport_size({"width": width, "height": 900})
     set_game(page, "kwartet", {"players": "3", "kinds": "3"})
     start_playing(page, 0)
     before, moves = "", 0
@@ -370,13 +372,15 @@ def test_play_kwartet_with_the_keyboard_to_the_end(page: Any) -> None:
     assert moves > 0
     expect(page.locator("#log li.decision .who", has_text="South (you)")).to_have_count(moves)
     # The end: every seat's moves in the log (in its colour) and every perspective open.
-    assert_accessible(page, "a Kwartet game played to the end")
+    check_view(page, f"a Kwartet game played to the end at {width} px")
 
 
-def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path, width: int) -> None:
     """Bob plays Blufpoker to its end with Enter alone: at each turn the first move has the
     focus. Bob, not Ann: Ann's opening roll is automatic, so Bob is sure to move (believe or
     call), while Ann's first turn may never come (Bob's agent calls, one penalty ends it)."""
+    page.set_viewport_size({"width": width, "height": 900})
     set_game(page, "blufpoker", {"players": "2", "penalties": "1"})
     start_playing(page, 1)
     before, moves = "", 0
@@ -392,6 +396,7 @@ def test_play_blufpoker_with_the_keyboard_to_the_end(page: Any, tmp_path: Path) 
     playwright.expect(page.locator("#log li.decision .who", has_text="Bob (you)")).to_have_count(
         moves
     )
+    check_view(page, f"a Blufpoker game played to the end at {width} px")
     page.screenshot(path=str(tmp_path / "blufpoker-played.png"))
 
 
@@ -695,11 +700,13 @@ def test_a_tournament_on_a_phone_and_a_laptop(page: Any) -> None:
 # --- Klaverjas: a whole game by keyboard ------------------------------------------------------
 
 
-def test_play_a_whole_klaverjas_game_with_the_keyboard(page: Any) -> None:
-    """South plays all eight cards of a one-deal game with Enter and Space only, at 1280 px:
-    each turn the focus lands on a legal card; at the end the result and the score show."""
+@pytest.mark.parametrize("width", [1280, 390])
+def test_play_a_whole_klaverjas_game_with_the_keyboard(page: Any, width: int) -> None:
+    """South plays all eight cards of a one-deal game with Enter and Space only, at 1280 and
+    390 px: each turn the focus lands on a legal card; at the end the result and the score
+    show, and the page fits the window."""
     expect = playwright.expect
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size({"width": width, "height": 900})
     set_game(page, "klaverjas", {"deals": "1"})
     start_playing(page, 2)
     played = ""
@@ -717,7 +724,7 @@ def test_play_a_whole_klaverjas_game_with_the_keyboard(page: Any) -> None:
     # A deal hands out 162 card points (152 in the tricks, 10 for the last), or 0 to one
     # team and the rest to the other when the playing team goes down ("nat"), plus roem.
     assert len(totals) == 2 and sum(totals) >= 162
-    assert_fits(page, "a whole Klaverjas game at 1280 px")
+    check_view(page, f"a whole Klaverjas game at {width} px")
 
 
 # --- Kwartet on a phone -----------------------------------------------------------------------

@@ -85,7 +85,7 @@ function handOf(data, pub, s, ctx) {
   const view = data.table.views[String(s)];
   if (!view) {
     const n = (pub.hand_sizes || [])[s] ?? 0;
-    return h("div", { class: "kj-hand hidden-hand", "aria-label": `${data.seat_names[s]}: ${n} cards, face down` },
+    return h("div", { class: "kj-hand hidden-hand", role: "img", "aria-label": `${data.seat_names[s]}: ${n} cards, face down` },
       ...Array.from({ length: n }, cardBack));
   }
   const cards = view.hand.map(parseCard).filter(Boolean);
