@@ -19,10 +19,14 @@ from epigames.bench import klaverjas as bench
 from epigames.commands import bench as command
 from tests.bench.helpers import fake_program, quick_run
 
+# It writes its arguments, run after run, and spends CPU in proportion to the hands (so
+# that the run at 2N hands costs more than the run at N, as the real program's does).
 FAKE = """\
 import json, sys
 from pathlib import Path
-Path(__file__).with_name("args.json").write_text(json.dumps(sys.argv[1:]))
+with Path(__file__).with_name("args.jsonl").open("a") as out:
+    out.write(json.dumps(sys.argv[1:]) + "\\n")
+sum(range(int(sys.argv[1]) * 100_000))
 print(f"klaverjas-2017: {sys.argv[1]} hands in 0.500s = RATE games/s; mean score N/S 1.0 E/W 2.0")
 """
 
@@ -58,11 +62,15 @@ def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(tmp_path: Path) -
     assert report.theirs == [120.0]
     assert len(report.ours_wall) == 1
     assert report.ratio == pytest.approx(report.ours_wall[0] / 120.0)
-    assert f"Ours / 2017: {report.ratio:.1f}×" in text
+    assert f"Ours / 2017: {report.ratio:.1f}× on the wall clock" in text
     assert "120.0" in text
-    # Same number of hands, its own seed, run by this Python.
-    args = (tmp_path / "klaverjas-2017" / "args.json").read_text()
-    assert args == '["40", "--seed", "1"]'
+    # In CPU time: ours, and theirs from its runs at N and 2N hands.
+    assert len(report.ours_cpu) == len(report.theirs_cpu) == 1 and report.theirs_cpu[0] > 0
+    assert report.cpu_ratio == pytest.approx(report.ours_cpu[0] / report.theirs_cpu[0])
+    assert f"{report.cpu_ratio:.1f}× in CPU time" in text
+    # Same number of hands (then N and 2N for its CPU time), its own seed, this Python.
+    runs = (tmp_path / "klaverjas-2017" / "args.jsonl").read_text().splitlines()
+    assert runs == ['["40", "--seed", "1"]', '["40", "--seed", "1"]', '["80", "--seed", "1"]']
 
 
 def test_the_ratio_is_of_the_medians() -> None:

@@ -7,6 +7,8 @@ the command lines, the parsing and the ratios are tested without the real progra
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -78,3 +80,20 @@ def test_a_harness_that_plays_another_number_of_games_is_one_clear_error(
 def test_a_missing_seed_program_fails_before_anything_runs(tmp_path: Path, bench: object) -> None:
     with pytest.raises(seeds.SeedProgramError, match="no 20"):
         bench.run(Console(file=io.StringIO()), quick=True, seed_programs=tmp_path)  # type: ignore[attr-defined]
+
+
+def test_a_seed_programs_cpu_rate_leaves_its_start_up_out() -> None:
+    """A child that sleeps 0.2 s (no CPU) and then burns CPU in proportion to its games:
+    the rate comes from the CPU of the extra games, never from the sleep or the start-up."""
+
+    def run(games: int) -> None:
+        work = f"import time; time.sleep(0.2); sum(range({games} * 300_000))"
+        subprocess.run([sys.executable, "-c", work], check=True)
+
+    rate = seeds.child_cpu_rate(run, 4)
+    assert 0 < rate < float("inf")
+
+
+def test_a_run_that_costs_no_cpu_gives_a_clear_error() -> None:
+    with pytest.raises(seeds.SeedProgramError, match="cost no more CPU"):
+        seeds.child_cpu_rate(lambda games: None, 10)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -96,6 +97,39 @@ def printed_rate(
             f"{first[:120]!r}; expected e.g. {example!r}"
         )
     return float(found.group(3))
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def child_cpu_rate(run: Callable[[int], object], games: int) -> float:
+    """Games per CPU second of a seed program that `run(k)` runs for k games as a child.
+
+    The CPU a run costs is read from the finished children's usage, so it does not
+    depend on what else the machine runs (the wall clock does). The program is run for
+    `games` and for `2 * games` games: the difference is the CPU of `games` games alone,
+    its interpreter start-up, imports and set-up cancelled out.
+
+    Raises:
+        SeedProgramError: the longer run cost no more CPU than the shorter one.
+    """
+
+    def cpu(k: int) -> float:
+        before = _children_cpu()
+        run(k)
+        return _children_cpu() - before
+
+    short = cpu(games)
+    extra = cpu(2 * games) - short
+    if extra <= 0:
+        raise SeedProgramError(
+            f"the seed program's run of {2 * games} games cost no more CPU than its run of "
+            f"{games} ({extra:+.3f} s): its CPU time per game cannot be read"
+        )
+    return games / extra
 
 
 #: The Python that runs the seed programs when set (they need numpy, pygame, seaborn, mesa…).
