@@ -86,6 +86,17 @@ def page(browser: Any, server: str) -> Iterator[Any]:
     assert not errors, f"JavaScript errors: {errors}"
 
 
+def new_page(browser: Any, server: str, width: int, **options: Any) -> tuple[Any, Any, list[str]]:
+    """A new context at `width` on the app's start page, and the JavaScript errors it raises."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.wait_for_selector("body[data-ready='1']")
+    return context, pg, errors
+
+
 def set_game(
     pg: Any, game: str, params: dict[str, str], seed: int | None = None, agents: str = "random"
 ) -> None:
@@ -613,12 +624,7 @@ def check_view(pg: Any, where: str) -> None:
 def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, width: int) -> None:
     """Kwartet watched (with its Kripke panel and matrix) and played, Blufpoker with the cup,
     Klaverjas and the tournaments page: none scrolls sideways at this width."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    pg.wait_for_selector("body[data-ready='1']")
+    context, pg, errors = new_page(browser, server, width)
     check_view(pg, "the start page")
     set_game(pg, "kwartet", {"players": "4", "kinds": "5"}, seed=7)
     pg.click("#watch-btn")
@@ -840,13 +846,7 @@ def kemps_context(
 ) -> tuple[Any, Any, list[str]]:
     """A page at `width` whose played games get `seed` from the server (in this process)."""
     monkeypatch.setattr("epigames.web.builders.secrets.randbelow", lambda _: seed)
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    pg.wait_for_selector("body[data-ready='1']")
-    return context, pg, errors
+    return new_page(browser, server, width)
 
 
 def kemps_human_turns(pg: Any, on_turn: Any) -> int:

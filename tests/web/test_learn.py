@@ -18,6 +18,7 @@ from tests.web.test_browser import (  # the same server, browser and checks
     browser,
     check_view,
     first_failed_ask,
+    new_page,
     playwright,
     server,
     set_game,
@@ -28,16 +29,6 @@ from tests.web.test_browser import (  # the same server, browser and checks
 __all__ = ["app", "browser", "server"]
 
 GAMES = ("kwartet", "blufpoker", "klaverjas", "kemps")
-
-
-def new_page(browser: Any, server: str, width: int, **options: Any) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": 900}, **options)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    pg.wait_for_selector("body[data-ready='1']")
-    return context, pg, errors
 
 
 @pytest.fixture
