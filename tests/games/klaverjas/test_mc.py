@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -18,6 +21,7 @@ from epigames.games.klaverjas import (
     roem,
 )
 from epigames.games.klaverjas.play import klaverjas_deck
+from epigames.games.klaverjas.strategies import rollout
 from epigames.games.klaverjas.strategies.mc import MonteCarlo, Sim, sim_for
 
 SETTINGS = [
@@ -155,3 +159,98 @@ def test_mc_names_its_long_strong_suit_as_trump() -> None:
     assert isinstance(view, KlaverjasView) and view.is_my_turn and view.trump is None
     decision = MonteCarlo(random.Random(1)).choose(view)
     assert str(decision.action) == "trump ♥", decision.thought
+
+
+_PLAY_MC = """
+from epigames.games.match import play_match
+for spec in ("klaverjas(deals=2,ranks=4)", "klaverjas(deals=1,rules=rotterdam,undertrump=force)"):
+    result = play_match(spec, ["mc", "tactics", "mc", "random"], 3)
+    print(spec, [str(entry.action) for entry in result.transcript], result.returns)
+"""
+
+
+@pytest.mark.skipif(not rollout.COMPILED, reason="numba (the fast extra) is not installed")
+def test_compiled_rollouts_play_as_plain_python() -> None:
+    """Seeded `mc` matches are move for move the same with the rollouts compiled by numba
+    and run as plain Python (numba's `NUMBA_DISABLE_JIT`): one source, two speeds."""
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _PLAY_MC],
+            env={**os.environ, "NUMBA_DISABLE_JIT": flag},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for flag in ("0", "1")
+    ]
+    assert runs[0].count("klaverjas") == 2
+    assert runs[0] == runs[1]
+
+
+def _surprises(sim: Sim, state: KlaverjasState, seat: int, chooser: int = -1) -> int:
+    """`rollout.surprises` for `seat` on the true hands of `state`."""
+    view = state.observation(seat)
+    assert isinstance(view, KlaverjasView)
+    plays = [x for p in view.deal_plays for x in (p.seat, sim.bit_of[p.card])]
+    out = rollout.ints([0])
+    hands = rollout.rows([[sim.mask(hand) for hand in state.hands()]])
+    rollout.surprises(sim.table, hands, rollout.ints(plays), seat, chooser, sim.strength, out)
+    return int(out[0])
+
+
+@pytest.mark.parametrize("spec", SETTINGS[:4])
+def test_the_true_deal_played_by_the_policy_surprises_nobody(spec: str) -> None:
+    """Where every seat plays the rollout policy's card, the true deal explains every
+    play (no surprise for any observer); one other card is one surprise for the other
+    seats and none for the seat that played it."""
+    game = load_game(spec)
+    assert isinstance(game, KlaverjasGame)
+    for seed in range(12):
+        state = deal_to_play(spec, seed)
+        view = state.observation(0)
+        assert isinstance(view, KlaverjasView) and view.trump is not None
+        sim = simulator(game, view.trump)
+        deviated = -1
+        while state.current_player != TERMINAL:
+            for observer in range(4):
+                expected = 0 if deviated in (-1, observer) else 1
+                assert _surprises(sim, state, observer) == expected
+            seat = state.current_player
+            h = [sim.mask(hand) for hand in state.hands()]
+            n, led, wbit, wseat, _, _ = trick_state(sim, state)
+            legal = sim.legal(h[seat], seat, n, led, wbit, wseat)
+            card = sim.pick(h, seat, legal, n, led, wbit, wseat)
+            if deviated < 0 and legal & (legal - 1) and seed % 2:
+                card = next(b for b in range(32) if legal >> b & 1 and b != card)
+                deviated = seat
+            state.apply(next(c for c, b in sim.bit_of.items() if b == card))
+            if state.current_player != TERMINAL and not state.observation(0).deal_plays:
+                break  # the next deal: its plays start again
+
+
+def test_a_trump_named_against_the_hand_is_a_surprise() -> None:
+    """North holds J 9 A 10 K of hearts: naming hearts explains the hand, spades does not."""
+    game = load_game("klaverjas(deals=1)")
+    north = "J♥ 9♥ A♥ 10♥ K♥ A♠ A♣ A♦"
+    others = [c for c in klaverjas_deck(8) if str(c) not in north.split()]
+    random.Random(0).shuffle(others)
+    hands = [[Card.parse(c) for c in north.split()], others[0:8], others[8:16], others[16:24]]
+    dealt = [hands[i % 4][i // 4] for i in range(32)]
+    for suit, expected in ((Suit.HEARTS, 0), (Suit.SPADES, 1)):
+        state = replay(game, dealt)
+        state.apply(next(b for b in state.legal_actions() if getattr(b, "suit", None) is suit))
+        view = state.observation(1)
+        assert isinstance(view, KlaverjasView) and view.trump_chooser == 0
+        sim = simulator(game, suit)
+        assert _surprises(sim, state, 1, chooser=0) == expected
+
+
+def test_without_surprise_every_sampled_deal_counts_alike() -> None:
+    state = deal_to_play("klaverjas(deals=1)", 3)
+    view = state.observation(state.current_player)
+    assert isinstance(view, KlaverjasView) and view.trump is not None
+    player = MonteCarlo(random.Random(1))
+    sim = player._sim(view, view.trump)
+    hands = player._hands(sim, player._worlds(view, 5))
+    player.surprise = None
+    assert [int(w) for w in player.weights(sim, hands, view)] == [1] * 5

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from epigames.cards import KLAVERJAS, Card, CardKnowledge, Suit, Trick
+from epigames.cards import KLAVERJAS, Card, CardKnowledge, Play, Suit, Trick
 from epigames.games.core import cached_property
 from epigames.games.klaverjas.actions import Bid
-from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon
+from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon, TrumpChosen
 from epigames.games.klaverjas.knowledge import PublicTracker
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 from epigames.games.klaverjas.records import Records, Table, legal_choices
@@ -75,6 +75,27 @@ class KlaverjasView(RecordView[PublicTracker]):
         if not self.is_my_turn:
             return ()
         return legal_choices(self._game, self.table, self._hand)
+
+    @cached_property
+    def deal_plays(self) -> tuple[Play, ...]:
+        """The cards played in this deal so far, with their seats, in order (public)."""
+        plays: list[Play] = []
+        for event in reversed(self.log):
+            if isinstance(event, CardPlayed):
+                plays.append(Play(event.seat, event.card))
+            elif isinstance(event, DealDone):
+                break
+        return tuple(reversed(plays))
+
+    @cached_property
+    def trump_chooser(self) -> int | None:
+        """The seat that named this deal's trump (None before, or when chance drew it)."""
+        for event in reversed(self.log):
+            if isinstance(event, TrumpChosen):
+                return event.chooser if event.chooser >= 0 else None
+            if isinstance(event, DealDone):
+                break
+        return None
 
     @cached_property
     def _this_deal(self) -> tuple[tuple[int, ...], TrickWon | None]:

@@ -390,6 +390,7 @@ def _variants() -> dict[str, Callable[[random.Random, Match], Strategy]]:
     return {
         "tactics": registered("tactics"),
         "tactics2017": registered("tactics2017"),
+        "mc": registered("mc"),
         "report-exact": lambda rng, match: Report(rng),
         "report-true": Peeking,
         "give-blind": knowing("GiveBlind", GIVE_RISK=Fraction(1)),
@@ -409,6 +410,7 @@ class Duplicate:
         matches: match seeds; each is played twice, so `2 * matches * 16` deals.
         mean, low, high: `first`'s team points minus `second`'s per deal, with a 95%
             interval over the match seeds (paired: the same cards on both sides).
+        diffs: that difference per match seed.
     """
 
     first: str
@@ -417,6 +419,7 @@ class Duplicate:
     mean: float
     low: float
     high: float
+    diffs: tuple[float, ...] = ()
 
     @property
     def deals(self) -> int:
@@ -424,7 +427,7 @@ class Duplicate:
         return 2 * self.matches * DEALS_PER_MATCH
 
 
-def duplicate(first: str, second: str, matches: int, seed: int = SEED) -> Duplicate:
+def duplicate(first: str, second: str, matches: int, seed: int = SEED, start: int = 0) -> Duplicate:
     """Play `matches` full matches twice, `first` as North–South and then as East–West.
 
     A match seed deals the same cards whoever plays (chance has its own generator), so
@@ -438,7 +441,7 @@ def duplicate(first: str, second: str, matches: int, seed: int = SEED) -> Duplic
     if unknown:
         raise ValueError(f"unknown line-up {unknown[0]!r}; choose one of: {', '.join(variants)}")
     diffs: list[float] = []
-    for i in range(matches):
+    for i in range(start, start + matches):
         pair = 0.0
         for sign, names in ((1, (first, second)), (-1, (second, first))):
             match = Match(MATCH, ["random"] * 4, seed * 1000 + i)
@@ -451,7 +454,7 @@ def duplicate(first: str, second: str, matches: int, seed: int = SEED) -> Duplic
     mean = sum(diffs) / matches
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (matches - 1)) if matches > 1 else 0.0
     half = 1.96 * spread / math.sqrt(matches)
-    return Duplicate(first, second, matches, mean, mean - half, mean + half)
+    return Duplicate(first, second, matches, mean, mean - half, mean + half, tuple(diffs))
 
 
 #: The comparisons of the knowledge table (`knowledge_markdown`).
@@ -485,12 +488,22 @@ def knowledge_markdown(rows: Sequence[Duplicate], command: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """`python -m epigames.tournament.experiments.klaverjas_2017 [deals] [mc deals]`, or
-    `... knowledge [matches]` for the duplicate comparisons of `KNOWLEDGE_PAIRS`."""
+    """`python -m epigames.tournament.experiments.klaverjas_2017 [deals] [mc deals]`,
+    `... knowledge [matches]` for the duplicate comparisons of `KNOWLEDGE_PAIRS`, or
+    `... duplicate FIRST SECOND [matches] [first match]` for one pair (match seeds from
+    the first given on: two commands can share the work)."""
     import sys
 
     args = list(sys.argv[1:] if argv is None else argv)
     module = "python -m epigames.tournament.experiments.klaverjas_2017"
+    if args and args[0] == "duplicate":
+        first, second = args[1], args[2]
+        matches = int(args[3]) if len(args) > 3 else 100
+        start = int(args[4]) if len(args) > 4 else 0
+        row = duplicate(first, second, matches, start=start)
+        print(knowledge_markdown([row], f"{module} {' '.join(args)}"), end="")
+        print("per match:", " ".join(f"{d:.3f}" for d in row.diffs))
+        return
     if args and args[0] == "knowledge":
         matches = int(args[1]) if len(args) > 1 else 100
         pairs = [duplicate(a, b, matches) for a, b in KNOWLEDGE_PAIRS]

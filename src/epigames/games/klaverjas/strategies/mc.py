@@ -9,11 +9,17 @@ same sampled deals serve every card, so the comparison is between cards, not bet
 deals. Trump is chosen the same way: each suit is played out from the first lead on the
 same sampled deals (in bidding it passes when no suit scores above zero).
 
-The rollouts run on `Sim`, the card play over bitmasks: a hand is one integer and
-"higher in the suit" is a mask, so a rollout of a whole deal takes some 60 µs. Its legal
-cards are those of `play.legal_cards` in every setting, its roem that of `play.roem` and
-its deal scores those of the rules (the tests compare them); it never touches the real
-state. The rollout policy is `Sim.pick`.
+The sampled deals do not all count alike: a deal counts `SURPRISE` times less for each
+card the other players played in this deal that the rollout policy, in their place and
+on that deal's hands, would not have played. Deals that explain the play so far weigh
+more (a cheap model of the other players; uniform sampling alone ignores what their
+choices tell).
+
+The rollouts run in `rollout` (the card play over bitmasks: a hand is one integer and
+"higher in the suit" is a mask), compiled by numba where it is installed; `Sim` holds a
+setting's table. Its legal cards are those of `play.legal_cards` in every setting, its
+roem that of `play.roem` and its deal scores those of the rules (the tests compare
+them); it never touches the real state. The rollout policy is `rollout.pick`.
 """
 
 from __future__ import annotations
@@ -25,100 +31,90 @@ from epigames.cards import Card, Suit
 from epigames.games.core import View
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.play import PLAYERS, card_points, klaverjas_deck, strength, team_of
+from epigames.games.klaverjas.strategies import rollout
+from epigames.games.klaverjas.strategies.tactics import hand_score
 from epigames.games.klaverjas.views import KlaverjasView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
-#: The work of one decision of `mc`, counted in simulated card plays. A sampled deal
-#: costs `SAMPLE_COST` plays and a rollout `ROLLOUT_COST` plus the cards it plays, so a
-#: decision among `k` choices with `n` cards still to play in the deal samples
-#: `BUDGET // (SAMPLE_COST + k * (ROLLOUT_COST + n))` deals, kept between `MIN_SAMPLES`
-#: and `MAX_SAMPLES`: the time per decision stays about even over the deal, where a
-#: fixed number of deals would make the first tricks' decisions the slowest by far. A
+#: The work of one decision of `mc`, in units of a compiled rollout's card play. With
+#: the rollouts compiled (`rollout`), drawing a deal from the card engine costs most:
+#: `SAMPLE_COST` plus `CARD_COST` per card still to play; a rollout costs one unit per
+#: card it plays. So a decision among `k` choices with `n` cards still to play in the
+#: deal samples `BUDGET // (SAMPLE_COST + n * (CARD_COST + k))` deals, kept between
+#: `MIN_SAMPLES` and `MAX_SAMPLES`: the time per decision stays about even over the deal,
+#: where a fixed number of deals would make the first tricks' decisions the slowest by far
+#: (the first lead samples 600 deals, a choice of two with two tricks left 1,800). A
 #: trump choice counts each suit as a choice. Measured times are in docs/klaverjas.md.
-BUDGET = 30_000
-SAMPLE_COST = 20
-ROLLOUT_COST = 4
+BUDGET = 540_000
+SAMPLE_COST = 160
+CARD_COST = 15
 MIN_SAMPLES = 8
-MAX_SAMPLES = 300
+MAX_SAMPLES = 2_000
+#: How much less a sampled deal counts for each card of this deal the others played that
+#: the rollout policy would not have played in their place (see `MonteCarlo.weights`):
+#: against `tactics`, the weights predict who holds what better than uniform deals do
+#: (docs/klaverjas.md: Brier score 0.634 with all deals alike, 0.616 with 0.3).
+SURPRISE = 0.3
+#: The weight of an unsurprising sampled deal (see `MonteCarlo.weights`).
+WEIGHT_UNIT = 1 << 20
 
 _SUITS = tuple(Suit)
 _SUIT_MASKS = (0xFF, 0xFF00, 0xFF0000, 0xFF000000)
 
 
-def _low(mask: int) -> int:
-    """The lowest card (bit) of a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
 class Sim:
-    """Card play over bitmasks, for one deck, trump and rule set.
+    """Card play over bitmasks, for one deck, trump and rule set: `rollout`'s table and
+    its functions as methods.
 
     A card is a bit, `8 * suit + strength - 1` (suits in `Suit` order, `strength` under
     this trump), so within a suit a higher bit is a higher card. A hand is an int. The
-    trick on the table is `n` cards led in suit `led`, won so far by card `wbit` of seat
-    `wseat`, its cards `tmask` and their points `tpts`. The deal so far is `acc`, per
-    team (0 North–South, 1 East–West): points at 0 and 1, roem at 2 and 3, tricks at 4
-    and 5.
+    trick and the deal's account are as in `rollout`.
 
     Attributes:
         bit_of: each card's bit.
         deck_bits: the bits of `play.klaverjas_deck` in its order (the order of the card
             engine's layout, so of `sample_world`).
         pts: card points per bit.
+        table: the setting as `rollout` reads it (a numpy array when it is compiled).
     """
 
-    __slots__ = (
-        "above",
-        "amsterdam",
-        "bit_of",
-        "cheap_order",
-        "deck_bits",
-        "four",
-        "kq",
-        "pts",
-        "rank_of",
-        "runs",
-        "t",
-        "tm",
-        "undertrump",
-    )
+    __slots__ = ("bit_of", "deck_bits", "pts", "strength", "t", "table")
 
     def __init__(
         self, ranks: int, trump: Suit, rules: str, undertrump: str, four_kind: bool
     ) -> None:
         deck = klaverjas_deck(ranks)
         self.t = _SUITS.index(trump)
-        self.tm = _SUIT_MASKS[self.t]
-        self.amsterdam = rules == "amsterdam"
-        self.undertrump = undertrump
         self.bit_of = {c: 8 * _SUITS.index(c.suit) + strength(c, trump) - 1 for c in deck}
         self.deck_bits = tuple(self.bit_of[c] for c in deck)
         self.pts = [0] * 32
-        self.rank_of = [-1] * 32
+        rank_of = [-1] * 32
         for c, b in self.bit_of.items():
             self.pts[b] = card_points((c,), trump)
             # The roem order: 7 is 0 … A is 7 in every suit.
-            self.rank_of[b] = c.rank.value - 7
-        self.above = [_SUIT_MASKS[b >> 3] & ~((2 << b) - 1) for b in range(32)]
+            rank_of[b] = c.rank.value - 7
+        table = [0] * rollout.TABLE_SIZE
+        for b in range(32):
+            table[rollout.ABOVE + b] = _SUIT_MASKS[b >> 3] & ~((2 << b) - 1)
+            table[rollout.PTS + b] = self.pts[b]
         # `cheap` takes the lowest card of the first of these masks that meets the legal
         # cards: fewest points first, a plain card before a trump, then the lowest.
         keys: dict[int, int] = {}
         for b in self.deck_bits:
             k = self.pts[b] * 64 + (32 if b >> 3 == self.t else 0) + (b & 7)
             keys[k] = keys.get(k, 0) | 1 << b
-        self.cheap_order = tuple(keys[k] for k in sorted(keys))
+        for i, k in enumerate(sorted(keys)):
+            table[rollout.CHEAP + i] = keys[k]
+        table[rollout.CHEAP_COUNT] = len(keys)
         # Sequence roem per suit, for each of the 256 patterns of the suit's eight bits.
-        self.runs: list[list[int]] = []
         for s in range(4):
-            table = []
             for p in range(256):
-                ranks_held = [self.rank_of[8 * s + i] for i in range(8) if p >> i & 1]
+                ranks_held = [rank_of[8 * s + i] for i in range(8) if p >> i & 1]
                 best = run = 0
                 for r in range(8):
                     run = run + 1 if r in ranks_held else 0
                     best = max(best, run)
-                table.append(50 if best >= 4 else 20 if best == 3 else 0)
-            self.runs.append(table)
+                table[rollout.RUNS + 256 * s + p] = 50 if best >= 4 else 20 if best == 3 else 0
         kq = sum(
             1 << b
             for c, b in self.bit_of.items()
@@ -126,16 +122,31 @@ class Sim:
         )
         # Stuk needs both cards; a deck without one of them (ranks < 8) gets a mask no
         # trick can cover.
-        self.kq = kq if kq.bit_count() == 2 else 1 << 32
+        table[rollout.STUK] = kq if kq.bit_count() == 2 else 1 << 32
         # Four of a kind: the trick of one rank's four cards. Four jacks 200; four tens,
         # queens, kings or aces 100.
-        self.four: dict[int, int] = {}
+        fours = 0
         if four_kind:
-            for rank in set(self.rank_of) - {-1}:
+            for rank in sorted(set(rank_of) - {-1}):
                 bonus = 200 if rank == 4 else 100 if rank >= 3 else 0
-                cards = [b for b in range(32) if self.rank_of[b] == rank]
+                cards = [b for b in range(32) if rank_of[b] == rank]
                 if bonus and len(cards) == PLAYERS:
-                    self.four[sum(1 << b for b in cards)] = bonus
+                    table[rollout.FOUR + 2 * fours] = sum(1 << b for b in cards)
+                    table[rollout.FOUR + 2 * fours + 1] = bonus
+                    fours += 1
+        table[rollout.FOUR_COUNT] = fours
+        table[rollout.TRUMP] = self.t
+        table[rollout.TRUMP_MASK] = _SUIT_MASKS[self.t]
+        table[rollout.AMSTERDAM] = int(rules == "amsterdam")
+        table[rollout.UNDERTRUMP] = rollout.UNDERTRUMP_CODES[undertrump]
+        self.table = rollout.ints(table)
+        # What each card adds to a hand's strength per suit as trump (`hand_score`, the
+        # tactics' trump policy), by bit: how `mc` judges a named trump.
+        adds = [0] * (4 * 32)
+        for c, b in self.bit_of.items():
+            for u, suit in enumerate(_SUITS):
+                adds[4 * b + u] = hand_score((c,), suit)
+        self.strength = rollout.ints(adds)
 
     def mask(self, cards: Sequence[Card]) -> int:
         """The bitmask of some cards."""
@@ -146,154 +157,17 @@ class Sim:
 
     def legal(self, hand: int, seat: int, n: int, led: int, wbit: int, wseat: int) -> int:
         """The cards of `hand` that `seat` may play to the trick (as `play.legal_cards`)."""
-        if n == 0:
-            return hand
-        follow = hand & _SUIT_MASKS[led]
-        if led == self.t:
-            # A trump lead is won by the highest trump in the trick, so `wbit` is it.
-            return (follow & self.above[wbit]) or follow or hand
-        if follow:
-            return follow
-        if self.amsterdam and wseat == seat ^ 2:
-            return hand
-        trumps = hand & self.tm
-        if not trumps:
-            return hand
-        if wbit >> 3 != self.t:
-            return trumps
-        over = trumps & self.above[wbit]
-        if over:
-            return over
-        if self.undertrump == "forbid":
-            return (hand & ~self.tm) or trumps
-        if self.undertrump == "force":
-            return trumps
-        return hand
+        return int(rollout.legal(self.table, hand, seat, n, led, wbit, wseat))
 
     def trick_roem(self, tmask: int) -> int:
         """The roem of a complete trick (as `play.roem`)."""
-        runs = self.runs
-        return (
-            runs[0][tmask & 0xFF]
-            + runs[1][tmask >> 8 & 0xFF]
-            + runs[2][tmask >> 16 & 0xFF]
-            + runs[3][tmask >> 24]
-            + (20 if tmask & self.kq == self.kq else 0)
-            + self.four.get(tmask, 0)
-        )
-
-    def cheap(self, legal: int) -> int:
-        """The cheapest card: fewest points, a plain card before a trump, then the lowest."""
-        for m in self.cheap_order:
-            m &= legal
-            if m:
-                return _low(m)
-        raise ValueError("no card to play")
-
-    def can_beat(self, hand: int, x: int, led: int) -> bool:
-        """Whether a player with `hand`, playing after `x` wins the trick, could beat it."""
-        follow = hand & _SUIT_MASKS[led]
-        if follow:
-            return x >> 3 == led and bool(follow & self.above[x])
-        trumps = hand & self.tm
-        if not trumps:
-            return False
-        return x >> 3 != self.t or bool(trumps & self.above[x])
+        return int(rollout.trick_roem(self.table, tmask))
 
     def pick(
         self, h: list[int], seat: int, legal: int, n: int, led: int, wbit: int, wseat: int
     ) -> int:
-        """The rollout policy's card, all hands `h` known.
-
-        Lead: the highest trump when it is the best left and an opponent holds trumps;
-        a low trump when the partner holds the best one; else the plain card worth most
-        that is the best left of its suit and that no opponent can trump; else a low card
-        of a suit the partner wins for sure; else the cheapest card, a plain one if any.
-        Follow, the partner winning for sure: throw the plain card worth most (a suit's
-        best card is kept back); the partner winning but beatable by the next player:
-        the cheapest card that the next player cannot beat. An opponent winning: last
-        to play, the cheapest card that wins; else the cheapest winner the opponent
-        still to play cannot beat. Otherwise the cheapest card. (Each rule was kept
-        when it beat the policy without it in duels of policies on open hands.)
-        """
-        if not legal & (legal - 1):
-            return legal.bit_length() - 1
-        t, tm, above, pts = self.t, self.tm, self.above, self.pts
-        partner = seat ^ 2
-        if n == 0:
-            o1, o3 = h[seat ^ 1], h[seat ^ 3]
-            opp = o1 | o3
-            others = opp | h[partner]
-            mine = legal & tm
-            if mine and opp & tm:
-                top = mine.bit_length() - 1
-                if not others & above[top]:
-                    return top
-                theirs = h[partner] & tm
-                if theirs and not opp & above[theirs.bit_length() - 1]:
-                    return _low(mine)
-            best, best_pts = -1, -1
-            for s in range(4):
-                sm = _SUIT_MASKS[s]
-                m = legal & sm
-                if s == t or not m:
-                    continue
-                c = m.bit_length() - 1
-                if others & above[c]:
-                    continue
-                if (not o1 & sm and o1 & tm) or (not o3 & sm and o3 & tm):
-                    continue
-                if pts[c] > best_pts:
-                    best, best_pts = c, pts[c]
-            if best >= 0:
-                return best
-            ph = h[partner]
-            for s in range(4):
-                sm = _SUIT_MASKS[s]
-                m, pm = legal & sm, ph & sm
-                if s == t or not m or not pm or opp & above[pm.bit_length() - 1]:
-                    continue
-                if (not o1 & sm and o1 & tm) or (not o3 & sm and o3 & tm):
-                    continue
-                return _low(m)
-            return self.cheap(legal & ~tm or legal)
-        nxt = h[(seat + 1) & 3]
-        if wseat == partner:
-            if n == 3 or not self.can_beat(nxt, wbit, led):
-                plain = legal & ~tm
-                if not plain:
-                    return self.cheap(legal)
-                others = h[seat ^ 1] | h[seat ^ 3] | h[partner]
-                best, best_pts = -1, -1
-                for s in range(4):
-                    m = plain & _SUIT_MASKS[s]
-                    if not m:
-                        continue
-                    c = m.bit_length() - 1
-                    if not others & above[c]:
-                        c = _low(m)
-                    if pts[c] > best_pts:
-                        best, best_pts = c, pts[c]
-                return best
-            groups: tuple[int, ...] = (legal & (above[wbit] | (tm if wbit >> 3 != t else 0)),)
-        else:
-            win = legal & (above[wbit] | (tm if wbit >> 3 != t else 0))
-            if not win:
-                return self.cheap(legal)
-            plain = win & ~tm
-            if n == 3:
-                return _low(plain or win)
-            # The one opponent still to play sits next: a second hand's partner is last.
-            groups = (plain, win & tm)
-        # The cheapest winning card (of the first group that has one) the next player
-        # cannot beat.
-        for group in groups:
-            while group:
-                c = _low(group)
-                if not self.can_beat(nxt, c, led):
-                    return c
-                group &= group - 1
-        return self.cheap(legal)
+        """The rollout policy's card, all hands `h` known (`rollout.pick`)."""
+        return int(rollout.pick(self.table, rollout.ints(h), seat, legal, n, led, wbit, wseat))
 
     def finish(
         self,
@@ -312,50 +186,16 @@ class Sim:
 
         `h` and `acc` are updated in place.
         """
-        t, pts, pick, legal = self.t, self.pts, self.pick, self.legal
-        trick_roem = self.trick_roem
-        card = first
-        while True:
-            seat = turn
-            if card < 0:
-                hand = h[seat]
-                if not hand:
-                    return
-                card = pick(h, seat, legal(hand, seat, n, led, wbit, wseat), n, led, wbit, wseat)
-            bit = 1 << card
-            h[seat] ^= bit
-            if n == 0:
-                led, wbit, wseat, tmask, tpts = card >> 3, card, seat, bit, pts[card]
-            else:
-                if (card >> 3 == wbit >> 3 and card > wbit) or (card >> 3 == t and wbit >> 3 != t):
-                    wbit, wseat = card, seat
-                tmask |= bit
-                tpts += pts[card]
-            card = -1
-            n += 1
-            if n < PLAYERS:
-                turn = (seat + 1) & 3
-                continue
-            team = wseat & 1
-            if not (h[0] | h[1] | h[2] | h[3]):
-                tpts += 10
-            acc[team] += tpts
-            acc[2 + team] += trick_roem(tmask)
-            acc[4 + team] += 1
-            n = 0
-            turn = wseat
+        hands, account = rollout.ints(h), rollout.ints(acc)
+        rollout.finish(self.table, hands, turn, n, led, wbit, wseat, tmask, tpts, account, first)
+        h[:] = [int(x) for x in hands]
+        acc[:] = [int(x) for x in account]
 
     @staticmethod
     def score(acc: Sequence[int], playing: int, team: int) -> int:
         """`team`'s deal score minus the other's, from a finished deal's `acc` (as
-        `play.score_deal`: nat, the playing team scores nothing and the defenders
-        everything; pit, 100 more)."""
-        s0, s1 = acc[0] + acc[2], acc[1] + acc[3]
-        if playing == 0:
-            d = -(s0 + s1) if s0 <= s1 else s0 - s1 + (100 if acc[5] == 0 else 0)
-        else:
-            d = s0 + s1 if s1 <= s0 else s0 - s1 - (100 if acc[4] == 0 else 0)
-        return d if team == 0 else -d
+        `play.score_deal`)."""
+        return int(rollout.score(rollout.ints(acc), playing, team))
 
 
 @functools.cache
@@ -431,13 +271,14 @@ class MonteCarlo(Strategy):
     name = "mc"
     budget = BUDGET
     sample_cost = SAMPLE_COST
-    rollout_cost = ROLLOUT_COST
+    card_cost = CARD_COST
     min_samples = MIN_SAMPLES
     max_samples = MAX_SAMPLES
+    surprise: float | None = SURPRISE
 
     def samples(self, choices: int, left: int) -> int:
         """Deals to sample for a decision among `choices` with `left` cards still to play."""
-        cost = self.sample_cost + choices * (self.rollout_cost + left)
+        cost = self.sample_cost + left * (self.card_cost + choices)
         return max(self.min_samples, min(self.max_samples, self.budget // cost))
 
     def _sim(self, view: KlaverjasView, trump: Suit) -> Sim:
@@ -460,11 +301,10 @@ class MonteCarlo(Strategy):
         return [knowledge.sample_world(rng) for _ in range(samples)]
 
     @staticmethod
-    def _hands(sim: Sim, world: tuple[int, ...]) -> list[int]:
-        hands = [0, 0, 0, 0]
-        for bit, holder in zip(sim.deck_bits, world, strict=True):
-            if 0 <= holder < PLAYERS:
-                hands[holder] |= 1 << bit
+    def _hands(sim: Sim, worlds: list[tuple[int, ...]]) -> rollout.Rows:
+        """Each sampled deal's four hands, as `rollout` takes them."""
+        hands = rollout.rows([[0] * PLAYERS for _ in worlds])
+        rollout.world_hands(rollout.ints(sim.deck_bits), rollout.rows(worlds), hands)
         return hands
 
     def choose(self, view: View) -> Decision:
@@ -482,7 +322,8 @@ class MonteCarlo(Strategy):
         order = sorted(range(len(legal)), key=lambda i: -means[i])
         best, second = legal[order[0]], legal[order[1]]
         text = (
-            f"I play {best}: over {count} sampled deals it scores {means[order[0]]:+.1f} "
+            f"I play {best}: over {count} sampled deals (weighed by how well they explain "
+            f"the play so far) it scores {means[order[0]]:+.1f} "
             f"for us on average, the best of {len(legal)} cards (next {second} "
             f"{means[order[1]]:+.1f})."
         )
@@ -511,20 +352,43 @@ class MonteCarlo(Strategy):
             tpts += sim.pts[bit]
             n += 1
         seat = view.seat
-        team = team_of(seat)
         if samples is None:
             samples = self.samples(len(legal), PLAYERS * len(view.hand) - n)
         worlds = self._worlds(view, samples)
-        bits = [sim.bit_of[c] for c in legal]
-        totals = [0] * len(legal)
-        finish, score = sim.finish, sim.score
-        for world in worlds:
-            hands = self._hands(sim, world)
-            for i, bit in enumerate(bits):
-                acc = list(acc0)
-                finish(list(hands), seat, n, led, wbit, wseat, tmask, tpts, acc, bit)
-                totals[i] += score(acc, playing, team)
-        return [total / len(worlds) for total in totals], len(worlds)
+        hands = self._hands(sim, worlds)
+        weights = self.weights(sim, hands, view)
+        totals = rollout.ints([0] * len(legal))
+        rollout.card_totals(
+            sim.table,
+            hands,
+            rollout.ints([sim.bit_of[c] for c in legal]),
+            seat,
+            rollout.ints([n, led, wbit, wseat, tmask, tpts]),
+            rollout.ints(acc0),
+            playing,
+            weights,
+            totals,
+        )
+        weight = sum(int(w) for w in weights)
+        return [int(total) / weight for total in totals], len(worlds)
+
+    def weights(self, sim: Sim, hands: rollout.Rows, view: KlaverjasView) -> rollout.Ints:
+        """How much each sampled deal counts: `surprise ** k` (in units of `WEIGHT_UNIT`)
+        for a deal in which the rollout policy, in the other players' places, would have
+        played `k` of their cards of this deal otherwise; all alike without `surprise`."""
+        if self.surprise is None:
+            return rollout.ints([1] * len(hands))
+        plays = [x for play in view.deal_plays for x in (play.seat, sim.bit_of[play.card])]
+        chooser = view.trump_chooser
+        chooser = -1 if chooser is None or chooser == view.seat else chooser
+        counts = rollout.ints([0] * len(hands))
+        rollout.surprises(
+            sim.table, hands, rollout.ints(plays), view.seat, chooser, sim.strength, counts
+        )
+        scale = [round(WEIGHT_UNIT * self.surprise**k) for k in range(4 * 8)]
+        weights = [scale[min(int(k), len(scale) - 1)] for k in counts]
+        # Every deal surprising beyond the scale: count them alike rather than not at all.
+        return rollout.ints(weights if any(weights) else [1] * len(hands))
 
     def trump_values(
         self, view: KlaverjasView, suits: Sequence[Suit], samples: int | None = None
@@ -540,12 +404,9 @@ class MonteCarlo(Strategy):
         means = []
         for suit in suits:
             sim = self._sim(view, suit)
-            total = 0
-            for world in worlds:
-                acc = [0] * 6
-                sim.finish(self._hands(sim, world), eldest, 0, 0, 0, 0, 0, 0, acc)
-                total += sim.score(acc, team, team)
-            means.append(total / len(worlds))
+            hands = self._hands(sim, worlds)
+            total = rollout.deal_total(sim.table, hands, eldest, team, rollout.ints([0] * 6))
+            means.append(int(total) / len(worlds))
         return means, len(worlds)
 
     def _choose_trump(self, view: KlaverjasView) -> Decision:
