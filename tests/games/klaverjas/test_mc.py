@@ -56,6 +56,16 @@ def trick_state(sim: Sim, state: KlaverjasState) -> tuple[int, int, int, int, in
     )
 
 
+def policy_card(sim: Sim, state: KlaverjasState) -> tuple[int, int]:
+    """The legal cards of the seat to play (a mask) and the rollout policy's card (a bit),
+    all hands known."""
+    seat = state.current_player
+    h = [sim.mask(hand) for hand in state.hands()]
+    n, led, wbit, wseat, _, _ = trick_state(sim, state)
+    legal = sim.legal(h[seat], seat, n, led, wbit, wseat)
+    return legal, int(rollout.pick(sim.table, rollout.ints(h), seat, legal, n, led, wbit, wseat))
+
+
 def deal_to_play(spec: str, seed: int) -> KlaverjasState:
     """A state after the deal and the trump call (random ones), the first card to play."""
     game = load_game(spec)
@@ -114,14 +124,11 @@ def test_a_rollout_is_the_game_played_by_the_rollout_policy(spec: str) -> None:
         assert isinstance(table, KlaverjasView) and table.playing_team is not None
         hands = [sim.mask(hand) for hand in state.hands()]
         acc = [*table.points, *table.roem, *table.table.tricks]
-        sim.finish(list(hands), state.current_player, *trick_state(sim, state), acc)
+        h, account = rollout.ints(hands), rollout.ints(acc)
+        rollout.finish(sim.table, h, state.current_player, *trick_state(sim, state), account, -1)
+        acc = [int(x) for x in account]
         while state.current_player != TERMINAL:
-            seat = state.current_player
-            h = [sim.mask(hand) for hand in state.hands()]
-            n, led, wbit, wseat, _, _ = trick_state(sim, state)
-            card = sim.pick(
-                h, seat, sim.legal(h[seat], seat, n, led, wbit, wseat), n, led, wbit, wseat
-            )
+            _, card = policy_card(sim, state)
             state.apply(next(c for c, b in sim.bit_of.items() if b == card))
         scored = next(e for e in state.events if isinstance(e, DealScored))
         assert (acc[0], acc[1]) == scored.points
@@ -145,16 +152,21 @@ def test_trick_roem_equals_the_rules(ranks: int) -> None:
                 assert sim.trick_roem(sim.mask(cards)) == roem(cards, trump, four_kind), cards
 
 
-def test_mc_names_its_long_strong_suit_as_trump() -> None:
-    """North (eldest) holds J 9 A 10 K of hearts and three aces: hearts, not a weak suit."""
-    game = load_game("klaverjas(deals=1)")
+def strong_hearts() -> list[Card]:
+    """A deal (in dealing order) where North, the eldest hand, holds J 9 A 10 K of hearts
+    and three aces."""
     north = "J♥ 9♥ A♥ 10♥ K♥ A♠ A♣ A♦"
     others = [c for c in klaverjas_deck(8) if str(c) not in north.split()]
     random.Random(0).shuffle(others)
     hands = [[Card.parse(c) for c in north.split()], others[0:8], others[8:16], others[16:24]]
     # The cards go round from the eldest hand (North in the first deal).
-    dealt = [hands[i % 4][i // 4] for i in range(32)]
-    state = replay(game, dealt)
+    return [hands[i % 4][i // 4] for i in range(32)]
+
+
+def test_mc_names_its_long_strong_suit_as_trump() -> None:
+    """North (eldest) holds J 9 A 10 K of hearts and three aces: hearts, not a weak suit."""
+    game = load_game("klaverjas(deals=1)")
+    state = replay(game, strong_hearts())
     view = state.observation(0)
     assert isinstance(view, KlaverjasView) and view.is_my_turn and view.trump is None
     decision = MonteCarlo(random.Random(1)).choose(view)
@@ -216,10 +228,7 @@ def test_the_true_deal_played_by_the_policy_surprises_nobody(spec: str) -> None:
                 expected = 0 if deviated in (-1, observer) else 1
                 assert _surprises(sim, state, observer) == expected
             seat = state.current_player
-            h = [sim.mask(hand) for hand in state.hands()]
-            n, led, wbit, wseat, _, _ = trick_state(sim, state)
-            legal = sim.legal(h[seat], seat, n, led, wbit, wseat)
-            card = sim.pick(h, seat, legal, n, led, wbit, wseat)
+            legal, card = policy_card(sim, state)
             if deviated < 0 and legal & (legal - 1) and seed % 2:
                 card = next(b for b in range(32) if legal >> b & 1 and b != card)
                 deviated = seat
@@ -231,13 +240,8 @@ def test_the_true_deal_played_by_the_policy_surprises_nobody(spec: str) -> None:
 def test_a_trump_named_against_the_hand_is_a_surprise() -> None:
     """North holds J 9 A 10 K of hearts: naming hearts explains the hand, spades does not."""
     game = load_game("klaverjas(deals=1)")
-    north = "J♥ 9♥ A♥ 10♥ K♥ A♠ A♣ A♦"
-    others = [c for c in klaverjas_deck(8) if str(c) not in north.split()]
-    random.Random(0).shuffle(others)
-    hands = [[Card.parse(c) for c in north.split()], others[0:8], others[8:16], others[16:24]]
-    dealt = [hands[i % 4][i // 4] for i in range(32)]
     for suit, expected in ((Suit.HEARTS, 0), (Suit.SPADES, 1)):
-        state = replay(game, dealt)
+        state = replay(game, strong_hearts())
         state.apply(next(b for b in state.legal_actions() if getattr(b, "suit", None) is suit))
         view = state.observation(1)
         assert isinstance(view, KlaverjasView) and view.trump_chooser == 0

@@ -163,34 +163,6 @@ class Sim:
         """The roem of a complete trick (as `play.roem`)."""
         return int(rollout.trick_roem(self.table, tmask))
 
-    def pick(
-        self, h: list[int], seat: int, legal: int, n: int, led: int, wbit: int, wseat: int
-    ) -> int:
-        """The rollout policy's card, all hands `h` known (`rollout.pick`)."""
-        return int(rollout.pick(self.table, rollout.ints(h), seat, legal, n, led, wbit, wseat))
-
-    def finish(
-        self,
-        h: list[int],
-        turn: int,
-        n: int,
-        led: int,
-        wbit: int,
-        wseat: int,
-        tmask: int,
-        tpts: int,
-        acc: list[int],
-        first: int = -1,
-    ) -> None:
-        """Play the deal out with the rollout policy, `turn` to play (`first`, if given).
-
-        `h` and `acc` are updated in place.
-        """
-        hands, account = rollout.ints(h), rollout.ints(acc)
-        rollout.finish(self.table, hands, turn, n, led, wbit, wseat, tmask, tpts, account, first)
-        h[:] = [int(x) for x in hands]
-        acc[:] = [int(x) for x in account]
-
     @staticmethod
     def score(acc: Sequence[int], playing: int, team: int) -> int:
         """`team`'s deal score minus the other's, from a finished deal's `acc` (as
