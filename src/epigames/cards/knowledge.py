@@ -489,6 +489,27 @@ class CardKnowledge:
             return Fraction(int(problem.where(c) == h))
         return Fraction(self._marginal_counts()[c][h], self._solved().table().total)
 
+    def probability_holds_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> Fraction:
+        """Exact probability that ``holder`` has every one of ``cards`` (consistent deals
+        equally likely): the deals that give them all to it, over all deals."""
+        return Fraction(self.deals_holding(holder, cards), self.worlds_count())
+
+    def deals_holding(self, holder: HolderRef, cards: Iterable[Hashable]) -> int:
+        """The consistent deals (as `worlds_count` counts them) in which ``holder`` has
+        every one of ``cards``."""
+        layout = self.layout
+        h = layout.holder_index(holder)
+        extra = tuple((layout.card_index(c), h) for c in cards)
+        # The same knowledge told that the holder has them; none when it cannot.
+        told = type(self)(
+            self.public, self.agent, self.hand, self.seen_holds + extra, self.seen_lacks,
+            self.not_all,
+        )  # fmt: skip
+        try:
+            return told.worlds_count()
+        except InconsistentCardsError:
+            return 0
+
     def marginals(self) -> npt.NDArray[np.float64]:
         """All probabilities as a read-only float array of shape (cards, holders).
 

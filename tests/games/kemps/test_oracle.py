@@ -230,6 +230,16 @@ def check(state: KempsState, oracle: Oracle) -> None:
         assert knowledge.holder(card) == expected, (seat, card)
         for h in range(n_holders):
             assert knowledge.probability(card, h) == Fraction(shares[h], total), (seat, card, h)
+    # A hand of one rank (the joint question `tom` asks before a Stop Kemps): its deals.
+    ranks: dict[object, list[int]] = {}
+    for c, card in enumerate(oracle.deck):
+        ranks.setdefault(card.rank, []).append(c)
+    for s in range(len(state.hands())):
+        for cs in ranks.values():
+            holding = int(np.all(table[:, cs] == s, axis=1).sum()) * next(iter(worlds.values()))
+            assert knowledge.probability_holds_all(s, [oracle.deck[c] for c in cs]) == Fraction(
+                holding, total
+            ), (seat, s, cs)
     truth = tuple(state.location(card) for card in oracle.deck)
     assert truth in worlds
 

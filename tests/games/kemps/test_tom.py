@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from epigames.cards import Card, Holds, Rank
-from epigames.games import play_match
+from epigames.games import MatchResult, load_game, play_match
 from epigames.games.events import Event, PublicAnnouncement
-from epigames.games.kemps import Kemps, Swapped
+from epigames.games.kemps import Call, Called, Kemps, Swapped
 from epigames.games.kemps.strategies.tom import Knows, PublicCollections, plan_tom
 from tests.games.kemps.test_rules import cards, start
 
@@ -94,3 +95,74 @@ def test_tom_switches_when_an_opponent_blocks_its_rank() -> None:
         "switch to 6s." in str(plan)
     )
     assert Knows(1, Holds(0, Card.parse("5♦"))) in plan.concluded
+
+
+TEAMS = "kemps(teams=true,ranks=7)"
+TEAM_LINEUPS = (
+    ("tom", "greedy", "tom", "greedy"),
+    ("tom",) * 4,
+    ("random", "tom", "random", "tom"),
+)
+
+
+@functools.cache
+def team_results() -> list[MatchResult]:
+    """Seeded team games of tom with and against itself, greedy and random (made once)."""
+    return [play_match(TEAMS, lineup, seed) for lineup in TEAM_LINEUPS for seed in range(6)]
+
+
+def test_tom_calls_stop_kemps_on_what_it_knows_and_is_right() -> None:
+    """Each Stop Kemps of `tom` rests on two or more cards everybody saw the opponent take
+    and keep; over seeded team games its calls are right (they score)."""
+    outcomes = []
+    for result in team_results():
+        game = load_game(TEAMS)
+        for entry in result.transcript:
+            action = entry.action
+            if result.strategies[entry.seat] != "tom" or not isinstance(action, Call):
+                continue
+            if not action.stop:
+                continue
+            before = result.events[: entry.first_event]
+            facts = entry.thought.concluded
+            assert len(facts) >= 2 and "Stop Kemps!" in str(entry.thought)
+            for fact in facts:
+                assert isinstance(fact, Holds) and fact.holder == action.seat
+                assert taken_and_kept(before, fact.card) == action.seat
+            assert game.team_of(action.seat) != game.team_of(entry.seat)
+            called = next(e for e in result.events[entry.first_event :] if isinstance(e, Called))
+            outcomes.append(called.right)
+    assert len(outcomes) >= 5 and outcomes.count(True) >= 3 * outcomes.count(False)
+
+
+def test_tom_never_takes_its_partner_for_an_opponent() -> None:
+    """In the team game tom neither blocks nor guards against its partner."""
+    game = load_game(TEAMS)
+    seen = 0
+    for result in team_results():
+        for entry in result.transcript:
+            if result.strategies[entry.seat] != "tom":
+                continue
+            partner = game.partner(entry.seat)  # type: ignore[attr-defined]
+            for fact in entry.thought.concluded:
+                seen += 1
+                assert (fact.agent if isinstance(fact, Knows) else fact.holder) != partner
+    assert seen > 0
+
+
+def test_tom_hides_a_four_of_a_kind_from_players_who_call_stop_kemps() -> None:
+    """When tom leaves the last card of its rank on the table, an opponent it names has
+    called Stop Kemps before: second-order reasoning about a player who acts on it."""
+    game = load_game(TEAMS)
+    left = 0
+    for result in team_results():
+        for entry in result.transcript:
+            text = str(entry.thought)
+            if result.strategies[entry.seat] != "tom" or "I leave it" not in text:
+                continue
+            before = result.events[: entry.first_event]
+            stoppers = {e.seat for e in before if isinstance(e, Called) and e.stop}
+            named = [s for s in stoppers if f"and {game.seat_names[s]} calls Stop Kemps" in text]
+            assert named and all(game.team_of(s) != game.team_of(entry.seat) for s in named)
+            left += 1
+    assert left > 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -42,6 +42,7 @@ from epigames.cards import (
     CardKnowledge,
     CardLayout,
     Drew,
+    HolderRef,
     Holds,
     Moved,
     PublicInfo,
@@ -354,6 +355,11 @@ class SplitKnowledge(KempsKnowledge):
     def knows(self, formula: object) -> bool:
         """Whether every case knows `formula` (modal ones: each case's structure)."""
         return all(case.knows(formula) for _, case in self.cases)  # type: ignore[arg-type]
+
+    def deals_holding(self, holder: HolderRef, cards: Iterable[Hashable]) -> int:
+        """The consistent deals in which `holder` has all of `cards`, summed over the cases."""
+        listed = list(cards)
+        return sum(case.deals_holding(holder, listed) for _, case in self.cases)
 
 
 class PublicTracker(PublicFold[PublicKemps]):

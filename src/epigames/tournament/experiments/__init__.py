@@ -2,8 +2,8 @@
 
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
 `kwartet_2020`, `quartet_2023`. A `Suite` is several tournaments reported together:
-`blufpoker_2020`, `klaverjas_2017`, `kemps_tom`. `epigames experiment NAME` runs either
-and writes its Markdown report.
+`blufpoker_2020`, `klaverjas_2017`, `kemps_tom`, `kemps_teams`. `epigames experiment NAME`
+runs either and writes its Markdown report.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from epigames.errors import UnknownNameError
 from epigames.tournament.experiments import (
     blufpoker_2020,
+    kemps_teams,
     kemps_tom,
     klaverjas_2017,
     kwartet_2020,
@@ -31,7 +32,8 @@ EXPERIMENTS: dict[str, Experiment] = {
 }
 
 SUITES: dict[str, Suite] = {
-    s.name: s for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE, kemps_tom.SUITE)
+    s.name: s
+    for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE, kemps_tom.SUITE, kemps_teams.SUITE)
 }
 
 

@@ -39,11 +39,21 @@ def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
     ]
 
 
+def verdict(tom: Line, other: Line) -> str:
+    """Whether `tom`'s mean return is above `other`'s with the two 95% intervals apart."""
+    if tom.return_low > other.return_high:
+        return "yes"
+    if tom.return_high < other.return_low:
+        return "no, it loses"
+    return "not shown (intervals overlap)"
+
+
 def _line(summary: Summary, strategy: str) -> Line:
     return next(line for line in summary.strategies if line.label == strategy)
 
 
-def _mean(line: Line) -> str:
+def mean_text(line: Line) -> str:
+    """A line's mean return with its 95% interval."""
     return f"{line.mean_return:.3f} ({line.return_low:.3f}–{line.return_high:.3f})"
 
 
@@ -66,21 +76,15 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
     reading = []
     for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
         tom, other = _line(summary, "tom"), _line(summary, opponent)
-        if tom.return_low > other.return_high:
-            verdict = "yes"
-        elif tom.return_high < other.return_low:
-            verdict = "no, it loses"
-        else:
-            verdict = "not shown (intervals overlap)"
         reading.append(
             f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
             f"Kemps per game more than each `{opponent}` player and wins "
             f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
         )
         lines.append(
-            f"| {opponent} | {summary.games} | {_mean(tom)} | {_mean(other)} "
+            f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
             f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
-            f"| {summary.capped_games} | {verdict} |"
+            f"| {summary.capped_games} | {verdict(tom, other)} |"
         )
         reading += [f"Note ({opponent}): {note}" for note in summary.notes]
     lines += ["", *(f"- {sentence}" for sentence in reading), "", f"Reproduce: `{command}`", ""]

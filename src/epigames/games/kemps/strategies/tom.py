@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -31,12 +32,14 @@ import numpy.typing as npt
 
 from epigames.cards import Card, Holds, Rank
 from epigames.cards.fact_types import CardFact, NamedFact
+from epigames.games.core import View
 from epigames.games.events import Event, Fact
-from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, Swap
-from epigames.games.kemps.events import Kemps, NewHand, Swapped
+from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, PASS, Call, Swap
+from epigames.games.kemps.events import Called, Kemps, NewHand, Swapped
 from epigames.games.kemps.strategies.greedy import ReportPlayer
+from epigames.games.kemps.strategies.simple import team_move
 from epigames.games.kemps.views import KempsView
-from epigames.games.strategy import Thought, register_strategy
+from epigames.games.strategy import Decision, Thought, register_strategy
 
 #: How much one card of a rank an opponent took (and keeps) counts against collecting it.
 OPPONENT_CARD = 1.0
@@ -44,6 +47,9 @@ OPPONENT_CARD = 1.0
 BLOCKED = 1.5
 #: An opponent interest at which a card is worth taking from the table to block it.
 BLOCK_AT = 1.5
+#: The team game: the chance of an opponent's four of a kind above which `tom` calls Stop
+#: Kemps. A right call scores 1 and takes the opponent's Kemps away, a wrong one costs 1.
+STOP_AT = Fraction(1, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,12 +73,15 @@ class PublicCollections:
         shown: per seat, the cards it took from the table and still holds (public).
         blockers: per seat, the ranks it took a card of while `seat` was publicly known
             to hold that rank (it knew, and took one anyway).
+        stoppers: the seats that called Stop Kemps (the team game): players who act on
+            what they know of an opponent's hand.
     """
 
     def __init__(self, seat: int, players: int) -> None:
         self.seat = seat
         self.shown: list[set[Card]] = [set() for _ in range(players)]
         self.blockers: list[set[Rank]] = [set() for _ in range(players)]
+        self.stoppers: set[int] = set()
         self._done = 0
         self._first: Event | None = None
 
@@ -94,6 +103,12 @@ class PublicCollections:
             elif kind is Kemps or kind is NewHand:
                 assert isinstance(event, Kemps | NewHand)
                 self.shown[event.seat].clear()
+            elif kind is Called:
+                assert isinstance(event, Called)
+                if event.stop:
+                    self.stoppers.add(event.seat)
+                if event.right:
+                    self.shown[event.target].clear()
         self._done = len(log)
         return self
 
@@ -147,7 +162,13 @@ class _Reading:
         self.view = view
         self.me = view.seat
         self.names = view.game.seat_names
-        self.opponents = [s for s in range(view.game.num_players) if s != self.me]
+        game = view.kemps_game
+        # In the team game the partner is no opponent: not blocked, not guarded against.
+        self.opponents = [
+            s
+            for s in range(game.players)
+            if s != self.me and game.team_of(s) != game.team_of(self.me)
+        ]
         self.public = public
         knowledge = view.knowledge
         layout = knowledge.layout
@@ -273,9 +294,28 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         put_down.add(put)
         return put
 
+    # The team game, against players who call Stop Kemps on what they know: four cards of
+    # a rank all taken in view would tell them the Kemps, and the first to call after
+    # this turn is the opponent after us.
+    stoppers = [s for s in read.opponents if s in public.stoppers]
+    limit = OF_A_KIND
+    if view.kemps_game.team_game and stoppers:
+        limit = OF_A_KIND - 1 - len(shown_mine)
     for card in [c for c in table if c.rank is target]:
         if spares and len(swaps) < budget:
+            if limit <= 0:
+                knowers = _names([names[s] for s in read.opponents])
+                concluded.append(
+                    Knows(stoppers[0], Holds(me, shown_mine[0] if shown_mine else card))
+                )
+                reasons.append(
+                    f"{knowers} would know I hold four {_plural(target)} if I took {card} "
+                    f"in view, and {names[stoppers[0]]} calls Stop Kemps on what it knows: "
+                    "I leave it."
+                )
+                break
             swap(card)
+            limit -= 1
     # Block: take a card an opponent collects, paying with a card wanted less.
     candidates = sorted(
         (c for c in table if c.rank is not target and c not in put_down),
@@ -305,9 +345,45 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     return TomPlan(tuple(swaps), target, tuple(reasons), frozenset(named), tuple(concluded))
 
 
+def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
+    """Stop Kemps against the opponent most likely to hold four of a kind, when that chance
+    (exact, from the seat's knowledge) is above `STOP_AT`; None otherwise.
+
+    Only a rank of which the opponent publicly holds two or more cards is weighed: with
+    fewer shown, the rest of its hand is hidden and the chance is small.
+    """
+    game = view.kemps_game
+    knowledge = view.knowledge
+    deck = [c for c in knowledge.layout.cards if isinstance(c, Card)]
+    best: tuple[Fraction, int, Rank, list[Card]] | None = None
+    for seat in range(game.players):
+        if game.team_of(seat) == game.team_of(view.seat):
+            continue
+        for rank in {c.rank for c in public.shown[seat]}:
+            shown = sorted((c for c in public.shown[seat] if c.rank is rank), key=deck.index)
+            if len(shown) < 2:
+                continue
+            chance = knowledge.probability_holds_all(seat, [c for c in deck if c.rank is rank])
+            if best is None or chance > best[0]:
+                best = (chance, seat, rank, shown)
+    if best is None or best[0] <= STOP_AT:
+        return None
+    chance, seat, rank, shown = best
+    name = game.seat_names[seat]
+    text = (
+        f"I know {name} holds {_cards(shown)} (it took them): the chance that its four "
+        f"cards are all {_plural(rank)} is {float(chance):.2f}, above 1/3: Stop Kemps!"
+    )
+    return Decision(
+        Call(seat, True), Thought(text, frozenset(), tuple(Holds(seat, c) for c in shown))
+    )
+
+
 @register_strategy("kemps", "tom")
 class Tom(ReportPlayer):
-    """Plans each turn with `plan_tom` and plays it swap by swap, then ends the turn."""
+    """Plans each turn with `plan_tom` and plays it swap by swap, then ends the turn; in a
+    call window of the team game, Kemps! on its partner's signal, else Stop Kemps when an
+    opponent's four of a kind is likely enough (`stop_call`)."""
 
     name = "tom"
 
@@ -315,11 +391,27 @@ class Tom(ReportPlayer):
         super().__init__(rng)
         self._public: PublicCollections | None = None
 
-    def plan(self, view: KempsView) -> TomPlan:
-        """This turn's plan, from the public log folded so far."""
+    def collections(self, view: KempsView) -> PublicCollections:
+        """The public log folded so far: who showed what."""
         if self._public is None or self._public.seat != view.seat:
             self._public = PublicCollections(view.seat, view.game.num_players)
-        return plan_tom(view, self._public.update(view.log))
+        return self._public.update(view.log)
+
+    def plan(self, view: KempsView) -> TomPlan:
+        """This turn's plan, from the public log folded so far."""
+        return plan_tom(view, self.collections(view))
+
+    def choose(self, view: View) -> Decision:
+        """A call in a call window (see the class), else the next move of this turn's plan."""
+        assert isinstance(view, KempsView)
+        if view.window:
+            move = team_move(view)
+            assert move is not None
+            if move.action != PASS:
+                return move
+            stop = stop_call(view, self.collections(view))
+            return move if stop is None else stop
+        return super().choose(view)
 
 
-__all__ = ["Knows", "PublicCollections", "Tom", "TomPlan", "plan_tom"]
+__all__ = ["Knows", "PublicCollections", "Tom", "TomPlan", "plan_tom", "stop_call"]

@@ -1,0 +1,83 @@
+"""`kemps-teams`: a `tom` pair against a pair of each of the 2023 report's strategies in the
+team game.
+
+One tournament per opponent: `kemps(teams=true)` (four seats, partners opposite, a table
+of four, the first team to 3 wins), a `tom` pair against a pair of the opponent's
+strategy, seats rotated with partners kept together. The report's strategies signal as
+soon as they hold four of a kind and call "Kemps!" on their partner's signal; `tom` does
+too, and calls "Stop Kemps" when the chance that an opponent holds four of a kind
+(exact, from what it knows) is above 1/3, and does not show a whole four of a kind to
+opponents who call Stop Kemps. The pair beats the opponent when its mean team score is
+above the other pair's with the two 95% intervals apart.
+"""
+
+from __future__ import annotations
+
+from epigames.tournament.config import TournamentConfig, checked_config
+from epigames.tournament.experiments.base import Suite
+from epigames.tournament.experiments.kemps_tom import OPPONENTS, mean_text, verdict
+from epigames.tournament.seeds import ROTATE
+from epigames.tournament.stats import Line, Summary
+
+NAME = "kemps-teams"
+GAME = "kemps(teams=true)"
+#: Even: both seatings of the teams equally often.
+GAMES = 1_000
+SEED = 2026
+TITLE = "Kemps team game: a tom pair against a greedy, kbgreedy or blocking pair"
+
+
+def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
+    """One tournament per opponent (`kemps-teams-greedy`, …)."""
+    suffix = "" if games == GAMES else f"-n{games}"
+    return [
+        checked_config(
+            GAME,
+            ("tom", opponent, "tom", opponent),
+            games,
+            seed=SEED,
+            seat_scheme=ROTATE,
+            name=f"{NAME}-{opponent}{suffix}",
+        )
+        for opponent in OPPONENTS
+    ]
+
+
+def _team(summary: Summary, strategy: str) -> Line:
+    return next(line for line in summary.team_lineups if line.label == f"{strategy}+{strategy}")
+
+
+def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
+    """The report: per opponent, both pairs' mean team score with intervals, the tom
+    pair's win rate, capped games, its Stop Kemps calls and the verdict."""
+    lines = [
+        f"# {NAME}: {TITLE}",
+        "",
+        f"Game `{GAME}` (4 seats, partners opposite, a table of 4, the first team to 3 "
+        "wins, at most 10,000 turns). Seats rotated with partners kept together; a seat's "
+        "return is its team's score. Intervals are 95%: normal for the mean score, Wilson "
+        "for the win rate (a fair share is 1/2).",
+        "",
+        "| opponent pair | games | tom pair: score | opponent pair: score | tom pair's win rate "
+        "| capped games | tom pair beats it? |",
+        "|---|---:|---|---|---|---:|---|",
+    ]
+    reading = []
+    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
+        tom, other = _team(summary, "tom"), _team(summary, opponent)
+        lines.append(
+            f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
+            f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
+            f"| {summary.capped_games} | {verdict(tom, other)} |"
+        )
+        reading.append(
+            f"Against a `{opponent}` pair: the `tom` pair scores "
+            f"{tom.mean_return - other.mean_return:+.2f} more per game and wins "
+            f"{100 * tom.win_rate:.1f}% of the games (fair share 50%)."
+        )
+        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
+    lines += ["", *(f"- {sentence}" for sentence in reading), "", f"Reproduce: `{command}`", ""]
+    return "\n".join(lines)
+
+
+SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)
