@@ -112,12 +112,12 @@ CASES: tuple[tuple[str, tuple[str, ...], int, str], ...] = (
         6,
         "4ee2afd84370b39b24f2997a296d43a7219ecf531ca9daac990f755ce640224c",
     ),
-    (PRESET, ("mc",) * 4, 2, "51e9dcd283e1400c0d6384701f02c073c7b254af4e775b7e5265840db304862f"),
+    (PRESET, ("mc",) * 4, 2, "2a97981f98717b59fc77b07d1adb3e77c8ac02389ac9813536ec89d591a899dd"),
     (
         BIDDING,
         ("mc", "tactics", "mc", "tactics2017"),
         1,
-        "1e0e8abe715a2295ce350e7a32b7bd9876c03fa5632db9c11b6bad2b9d551a2e",
+        "9f933c6b785af7b0bb05ef12cfb39030047e2b478b251aa98a90133f87a73777",
     ),
 )
 

@@ -43,9 +43,10 @@ from epigames.games.strategy import Decision, Strategy, Thought, register_strate
 #: deal samples `BUDGET // (SAMPLE_COST + n * (CARD_COST + k))` deals, kept between
 #: `MIN_SAMPLES` and `MAX_SAMPLES`: the time per decision stays about even over the deal,
 #: where a fixed number of deals would make the first tricks' decisions the slowest by far
-#: (the first lead samples 600 deals, a choice of two with two tricks left 1,800). A
-#: trump choice counts each suit as a choice. Measured times are in docs/klaverjas.md.
-BUDGET = 540_000
+#: (the first lead samples 424 deals, a choice of two with two tricks left 1,283). A
+#: trump choice counts each suit as a choice. A deal's draw costs 10 to 100 µs by the
+#: state, so the slowest decisions take about three times the mean (docs/klaverjas.md).
+BUDGET = 380_000
 SAMPLE_COST = 160
 CARD_COST = 15
 MIN_SAMPLES = 8
