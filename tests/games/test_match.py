@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import numpy as np
@@ -10,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from epigames.games import MatchSetupError, UnknownStrategyError, load_game, play_match
 from epigames.games.core import UniformOutcomes, cached_property
-from epigames.games.match import sample_outcome, seed_streams, spawned_seeds
+from epigames.games.match import SeededOnUse, sample_outcome, seed_streams, spawned_seeds
 
 
 def test_play_match_checks_its_arguments() -> None:
@@ -28,6 +30,27 @@ def test_seed_streams_are_independent_and_reproducible() -> None:
     assert len(set(draws)) == 5
     chance2, seats2 = seed_streams(42, 4)
     assert [g.random() for g in [chance2, *seats2]] == draws
+
+
+@given(st.integers(min_value=0, max_value=2**130), st.sampled_from(["random", "getstate", "x"]))
+def test_a_seat_generator_is_seeded_when_first_used(seed: int, first: str) -> None:
+    """`SeededOnUse(s)` waits to be touched, then is `random.Random(s)` draw for draw, pickled
+    or copied; a read of a missing attribute seeds it too, and still fails."""
+    lazy = SeededOnUse(seed)
+    assert type(lazy) is SeededOnUse and isinstance(lazy, random.Random)
+    if first == "x":
+        with pytest.raises(AttributeError):
+            lazy.x  # type: ignore[attr-defined]  # noqa: B018
+    else:
+        getattr(lazy, first)
+    assert type(lazy) is random.Random
+    plain = random.Random(seed)
+    assert lazy.getstate() == plain.getstate()
+    assert [lazy.random() for _ in range(5)] == [plain.random() for _ in range(5)]
+    assert (
+        pickle.loads(pickle.dumps(SeededOnUse(seed))).getstate() == random.Random(seed).getstate()
+    )
+    assert copy.deepcopy(SeededOnUse(seed)).getstate() == random.Random(seed).getstate()
 
 
 @given(st.integers(min_value=0, max_value=2**300), st.integers(min_value=0, max_value=9))
