@@ -112,12 +112,12 @@ CASES: tuple[tuple[str, tuple[str, ...], int, str], ...] = (
         6,
         "4ee2afd84370b39b24f2997a296d43a7219ecf531ca9daac990f755ce640224c",
     ),
-    (PRESET, ("mc",) * 4, 2, "2a97981f98717b59fc77b07d1adb3e77c8ac02389ac9813536ec89d591a899dd"),
+    (PRESET, ("mc",) * 4, 2, "053a9867f47a6fd17ff53ef411a7c8323215a0eb0ee1f3320ba6bacabf6172cf"),
     (
         BIDDING,
         ("mc", "tactics", "mc", "tactics2017"),
         1,
-        "9f933c6b785af7b0bb05ef12cfb39030047e2b478b251aa98a90133f87a73777",
+        "745af0e42d086bcb5293dbcc44466dea803a26fe1b5926ea16cfc621441776a3",
     ),
 )
 

@@ -43,10 +43,9 @@ from epigames.games.strategy import Decision, Strategy, Thought, register_strate
 #: deal samples `BUDGET // (SAMPLE_COST + n * (CARD_COST + k))` deals, kept between
 #: `MIN_SAMPLES` and `MAX_SAMPLES`: the time per decision stays about even over the deal,
 #: where a fixed number of deals would make the first tricks' decisions the slowest by far
-#: (the first lead samples 424 deals, a choice of two with two tricks left 1,283). A
-#: trump choice counts each suit as a choice. A deal's draw costs 10 to 100 µs by the
-#: state, so the slowest decisions take about three times the mean (docs/klaverjas.md).
-BUDGET = 380_000
+#: (the first lead samples 669 deals, a choice of two with two tricks left 2,000). A
+#: trump choice counts each suit as a choice. Measured times are in docs/klaverjas.md.
+BUDGET = 600_000
 SAMPLE_COST = 160
 CARD_COST = 15
 MIN_SAMPLES = 8
@@ -264,20 +263,27 @@ class MonteCarlo(Strategy):
             getattr(game, "four_kind", True),
         )
 
-    def _worlds(self, view: KlaverjasView, samples: int) -> list[tuple[int, ...]]:
-        """`samples` deals drawn from the seat's knowledge (a holder per deck card)."""
+    def _worlds(self, view: KlaverjasView, samples: int) -> rollout.Rows:
+        """`samples` deals drawn from the seat's knowledge (a holder per deck card).
+
+        Each deal goes into its row at once: a thousand deals kept as tuples until the end
+        would outlive the young generation and bring on full garbage collections.
+        """
         knowledge = view.knowledge
         if knowledge.worlds_count() == 1:
             # Every holder is known: the one consistent deal is all there is to play out.
             samples = 1
         rng = self.rng
-        return [knowledge.sample_world(rng) for _ in range(samples)]
+        worlds = rollout.zeros(samples, knowledge.layout.n_cards)
+        for s in range(samples):
+            worlds[s] = knowledge.sample_world(rng)
+        return worlds
 
     @staticmethod
-    def _hands(sim: Sim, worlds: list[tuple[int, ...]]) -> rollout.Rows:
+    def _hands(sim: Sim, worlds: rollout.Rows) -> rollout.Rows:
         """Each sampled deal's four hands, as `rollout` takes them."""
-        hands = rollout.rows([[0] * PLAYERS for _ in worlds])
-        rollout.world_hands(rollout.ints(sim.deck_bits), rollout.rows(worlds), hands)
+        hands = rollout.zeros(len(worlds), PLAYERS)
+        rollout.world_hands(rollout.ints(sim.deck_bits), worlds, hands)
         return hands
 
     def choose(self, view: View) -> Decision:

@@ -51,6 +51,8 @@ class Rows(Protocol):
 
     def __getitem__(self, index: int, /) -> Ints: ...
 
+    def __setitem__(self, index: int, row: Any, /) -> None: ...  # a row of ints
+
     def __len__(self) -> int: ...
 
 
@@ -494,6 +496,13 @@ def ints(values: Sequence[int]) -> Ints:
     if COMPILED:
         return numpy.array(values, dtype=numpy.int64)
     return list(values)
+
+
+def zeros(count: int, width: int) -> Rows:
+    """`count` rows of `width` zeros, as these functions take them (see `ints`)."""
+    if COMPILED:
+        return numpy.zeros((count, width), dtype=numpy.int64)
+    return [[0] * width for _ in range(count)]
 
 
 def rows(values: Sequence[Sequence[int]]) -> Rows:
