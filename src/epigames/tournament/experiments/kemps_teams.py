@@ -13,10 +13,14 @@ above the other pair's with the two 95% intervals apart.
 
 from __future__ import annotations
 
-from epigames.tournament.config import TournamentConfig, checked_config
+from epigames.tournament.config import TournamentConfig
 from epigames.tournament.experiments.base import Suite
-from epigames.tournament.experiments.kemps_tom import OPPONENTS, mean_text, verdict
-from epigames.tournament.seeds import ROTATE
+from epigames.tournament.experiments.kemps_tom import (
+    OPPONENTS,
+    closing,
+    opponent_configs,
+    table_row,
+)
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-teams"
@@ -29,18 +33,7 @@ TITLE = "Kemps team game: a tom pair against a greedy, kbgreedy or blocking pair
 
 def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
     """One tournament per opponent (`kemps-teams-greedy`, …)."""
-    suffix = "" if games == GAMES else f"-n{games}"
-    return [
-        checked_config(
-            GAME,
-            ("tom", opponent, "tom", opponent),
-            games,
-            seed=SEED,
-            seat_scheme=ROTATE,
-            name=f"{NAME}-{opponent}{suffix}",
-        )
-        for opponent in OPPONENTS
-    ]
+    return opponent_configs(NAME, GAME, lambda o: ("tom", o, "tom", o), games, GAMES)
 
 
 def _team(summary: Summary, strategy: str) -> Line:
@@ -65,19 +58,14 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
     reading = []
     for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
         tom, other = _team(summary, "tom"), _team(summary, opponent)
-        lines.append(
-            f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
-            f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
-            f"| {summary.capped_games} | {verdict(tom, other)} |"
-        )
+        lines.append(table_row(opponent, summary, tom, other))
         reading.append(
             f"Against a `{opponent}` pair: the `tom` pair scores "
             f"{tom.mean_return - other.mean_return:+.2f} more per game and wins "
             f"{100 * tom.win_rate:.1f}% of the games (fair share 50%)."
         )
         reading += [f"Note ({opponent}): {note}" for note in summary.notes]
-    lines += ["", *(f"- {sentence}" for sentence in reading), "", f"Reproduce: `{command}`", ""]
-    return "\n".join(lines)
+    return "\n".join(closing(lines, reading, command))
 
 
 SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)

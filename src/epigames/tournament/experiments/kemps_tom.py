@@ -9,6 +9,8 @@ given beside it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.experiments.base import Suite
 from epigames.tournament.seeds import ROTATE
@@ -25,15 +27,23 @@ TITLE = "Kemps, 3 players: tom against two greedy, two kbgreedy or two blocking 
 
 def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
     """One tournament per opponent, `tom` and two of it (`kemps-tom-greedy`, …)."""
-    suffix = "" if games == GAMES else f"-n{games}"
+    return opponent_configs(NAME, GAME, lambda opponent: ("tom", opponent, opponent), games, GAMES)
+
+
+def opponent_configs(
+    name: str, game: str, lineup: Callable[[str], tuple[str, ...]], games: int, full: int
+) -> list[TournamentConfig]:
+    """One rotated tournament of `game` per opponent, seated by `lineup(opponent)`, named
+    `<name>-<opponent>` (and `-n<games>` for a size other than the `full` one)."""
+    suffix = "" if games == full else f"-n{games}"
     return [
         checked_config(
-            GAME,
-            ("tom", opponent, opponent),
+            game,
+            lineup(opponent),
             games,
             seed=SEED,
             seat_scheme=ROTATE,
-            name=f"{NAME}-{opponent}{suffix}",
+            name=f"{name}-{opponent}{suffix}",
         )
         for opponent in OPPONENTS
     ]
@@ -81,14 +91,31 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
             f"Kemps per game more than each `{opponent}` player and wins "
             f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
         )
-        lines.append(
-            f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
-            f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
-            f"| {summary.capped_games} | {verdict(tom, other)} |"
-        )
+        lines.append(table_row(opponent, summary, tom, other))
         reading += [f"Note ({opponent}): {note}" for note in summary.notes]
-    lines += ["", *(f"- {sentence}" for sentence in reading), "", f"Reproduce: `{command}`", ""]
-    return "\n".join(lines)
+    return "\n".join(closing(lines, reading, command))
+
+
+def table_row(opponent: str, summary: Summary, tom: Line, other: Line) -> str:
+    """A report's row: the opponent, games, both sides' means, tom's win rate, capped games
+    and the verdict."""
+    return (
+        f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
+        f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
+        f"| {summary.capped_games} | {verdict(tom, other)} |"
+    )
+
+
+def closing(lines: list[str], reading: list[str], command: str) -> list[str]:
+    """The report's lines, then its reading as a list and how to reproduce it."""
+    return [
+        *lines,
+        "",
+        *(f"- {sentence}" for sentence in reading),
+        "",
+        f"Reproduce: `{command}`",
+        "",
+    ]
 
 
 SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)
