@@ -97,7 +97,8 @@ def test_tom_switches_when_an_opponent_blocks_its_rank() -> None:
     assert Knows(1, Holds(0, Card.parse("5♦"))) in plan.concluded
 
 
-TEAMS = "kemps(teams=true,ranks=7)"
+# A turn cap: two tom pairs that each hide their Kemps from the other can stall.
+TEAMS = "kemps(teams=true,ranks=7,max_turns=400)"
 TEAM_LINEUPS = (
     ("tom", "greedy", "tom", "greedy"),
     ("tom",) * 4,

@@ -175,7 +175,11 @@ def test_mc_names_its_long_strong_suit_as_trump() -> None:
 
 _PLAY_MC = """
 from epigames.games.match import play_match
-for spec in ("klaverjas(deals=2,ranks=4)", "klaverjas(deals=1,rules=rotterdam,undertrump=force)"):
+specs = (
+    "klaverjas(deals=2,ranks=4)",
+    "klaverjas(deals=1,ranks=6,rules=rotterdam,undertrump=force)",
+)
+for spec in specs:
     result = play_match(spec, ["mc", "tactics", "mc", "random"], 3)
     print(spec, [str(entry.action) for entry in result.transcript], result.returns)
 """
