@@ -236,17 +236,27 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     named: set[Hashable] = set()
     concluded: list[Fact] = []
 
+    # The team game, against players who call Stop Kemps on what they know: four cards of
+    # a rank all taken in view would tell them the Kemps, and the first to call after
+    # this turn is the opponent after us.
+    stoppers = [s for s in read.opponents if s in public.stoppers]
+    hiding = view.kemps_game.team_game and bool(stoppers)
+
     def outlook(rank: Rank) -> tuple[float, int, int]:
         mine = sum(c.rank is rank for c in hand)
         takes = min(sum(c.rank is rank for c in table), HAND_SIZE - mine, budget)
+        shown = len(read.shown(me, rank))
+        if hiding:
+            # Never the card that would show all four; a rank whose cards in hand were all
+            # taken in view cannot be finished out of sight: as good as blocked.
+            takes = max(0, min(takes, OF_A_KIND - 1 - shown))
         # Only the cards opponents took count against a rank: a card merely dealt to an
         # opponent comes back to the table when it collects something else.
         taken = sum(len(read.shown(s, rank)) for s in read.opponents)
         score = mine + takes - OPPONENT_CARD * taken
-        if read.blocker(rank) is not None:
+        if read.blocker(rank) is not None or (hiding and mine == shown):
             score -= BLOCKED
-        hidden = mine - len(read.shown(me, rank))
-        return score, mine + takes, hidden
+        return score, mine + takes, mine - shown
 
     ranks = list(dict.fromkeys(c.rank for c in hand + table))
     outlooks = {r: outlook(r) for r in ranks}
@@ -294,13 +304,7 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         put_down.add(put)
         return put
 
-    # The team game, against players who call Stop Kemps on what they know: four cards of
-    # a rank all taken in view would tell them the Kemps, and the first to call after
-    # this turn is the opponent after us.
-    stoppers = [s for s in read.opponents if s in public.stoppers]
-    limit = OF_A_KIND
-    if view.kemps_game.team_game and stoppers:
-        limit = OF_A_KIND - 1 - len(shown_mine)
+    limit = OF_A_KIND - 1 - len(shown_mine) if hiding else OF_A_KIND
     for card in [c for c in table if c.rank is target]:
         if spares and len(swaps) < budget:
             if limit <= 0:
