@@ -26,15 +26,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from epigames.cards import Card, Suit
 from epigames.games.core import View
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.play import PLAYERS, card_points, klaverjas_deck, strength, team_of
-from epigames.games.klaverjas.strategies import rollout
 from epigames.games.klaverjas.strategies.tactics import hand_score
 from epigames.games.klaverjas.views import KlaverjasView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
+
+if TYPE_CHECKING:
+    from epigames.games.klaverjas.strategies import rollout
 
 #: The work of one decision of `mc`, in units of a compiled rollout's card play. With
 #: the rollouts compiled (`rollout`), drawing a deal from the card engine costs most:
@@ -76,6 +79,10 @@ class Sim:
             engine's layout, so of `sample_world`).
         pts: card points per bit.
         table: the setting as `rollout` reads it (a numpy array when it is compiled).
+
+    `rollout` is imported where it is used, not with this module: it imports numba (half
+    a second and tens of megabytes), which a process that registers `mc` and never builds
+    a simulator should not pay for.
     """
 
     __slots__ = ("bit_of", "deck_bits", "pts", "strength", "t", "table")
@@ -83,6 +90,8 @@ class Sim:
     def __init__(
         self, ranks: int, trump: Suit, rules: str, undertrump: str, four_kind: bool
     ) -> None:
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         deck = klaverjas_deck(ranks)
         self.t = _SUITS.index(trump)
         self.bit_of = {c: 8 * _SUITS.index(c.suit) + strength(c, trump) - 1 for c in deck}
@@ -157,16 +166,22 @@ class Sim:
 
     def legal(self, hand: int, seat: int, n: int, led: int, wbit: int, wseat: int) -> int:
         """The cards of `hand` that `seat` may play to the trick (as `play.legal_cards`)."""
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         return int(rollout.legal(self.table, hand, seat, n, led, wbit, wseat))
 
     def trick_roem(self, tmask: int) -> int:
         """The roem of a complete trick (as `play.roem`)."""
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         return int(rollout.trick_roem(self.table, tmask))
 
     @staticmethod
     def score(acc: Sequence[int], playing: int, team: int) -> int:
         """`team`'s deal score minus the other's, from a finished deal's `acc` (as
         `play.score_deal`)."""
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         return int(rollout.score(rollout.ints(acc), playing, team))
 
 
@@ -269,6 +284,8 @@ class MonteCarlo(Strategy):
         Each deal goes into its row at once: a thousand deals kept as tuples until the end
         would outlive the young generation and bring on full garbage collections.
         """
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         knowledge = view.knowledge
         if knowledge.worlds_count() == 1:
             # Every holder is known: the one consistent deal is all there is to play out.
@@ -282,6 +299,8 @@ class MonteCarlo(Strategy):
     @staticmethod
     def _hands(sim: Sim, worlds: rollout.Rows) -> rollout.Rows:
         """Each sampled deal's four hands, as `rollout` takes them."""
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         hands = rollout.zeros(len(worlds), PLAYERS)
         rollout.world_hands(rollout.ints(sim.deck_bits), worlds, hands)
         return hands
@@ -336,6 +355,8 @@ class MonteCarlo(Strategy):
         worlds = self._worlds(view, samples)
         hands = self._hands(sim, worlds)
         weights = self.weights(sim, hands, view)
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         totals = rollout.ints([0] * len(legal))
         rollout.card_totals(
             sim.table,
@@ -355,6 +376,8 @@ class MonteCarlo(Strategy):
         """How much each sampled deal counts: `surprise ** k` (in units of `WEIGHT_UNIT`)
         for a deal in which the rollout policy, in the other players' places, would have
         played `k` of their cards of this deal otherwise; all alike without `surprise`."""
+        from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
         if self.surprise is None:
             return rollout.ints([1] * len(hands))
         plays = [x for play in view.deal_plays for x in (play.seat, sim.bit_of[play.card])]
@@ -384,6 +407,8 @@ class MonteCarlo(Strategy):
         for suit in suits:
             sim = self._sim(view, suit)
             hands = self._hands(sim, worlds)
+            from epigames.games.klaverjas.strategies import rollout  # see `Sim`
+
             total = rollout.deal_total(sim.table, hands, eldest, team, rollout.ints([0] * 6))
             means.append(int(total) / len(worlds))
         return means, len(worlds)
