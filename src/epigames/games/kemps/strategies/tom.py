@@ -363,8 +363,10 @@ def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
     for seat in range(game.players):
         if game.team_of(seat) == game.team_of(view.seat):
             continue
-        for rank in {c.rank for c in public.shown[seat]}:
-            shown = sorted((c for c in public.shown[seat] if c.rank is rank), key=deck.index)
+        # In deck order, not a set's: of equal chances the first rank wins in any process.
+        held = sorted(public.shown[seat], key=deck.index)
+        for rank in dict.fromkeys(c.rank for c in held):
+            shown = [c for c in held if c.rank is rank]
             if len(shown) < 2:
                 continue
             chance = knowledge.probability_holds_all(seat, [c for c in deck if c.rank is rank])
