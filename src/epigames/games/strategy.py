@@ -135,13 +135,18 @@ _STRATEGIES: dict[str, dict[str, StrategyFactory]] = {}
 
 
 def register_strategy(game_name: str, name: str) -> Callable[[F], F]:
-    """Decorator: register a strategy factory (usually a class) for a game by name."""
+    """Decorator: register a strategy factory (usually a class) for a game by name.
+
+    A `Strategy` class registered this way takes the name as its `name`.
+    """
 
     def decorate(factory: F) -> F:
         table = _STRATEGIES.setdefault(game_name, {})
         if name in table:
             raise ValueError(f"strategy {name!r} is already registered for {game_name}")
         table[name] = factory
+        if isinstance(factory, type) and issubclass(factory, Strategy):
+            factory.name = name
         return factory
 
     return decorate

@@ -9,7 +9,7 @@ A `Suite` is several tournaments with a report of its own.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from epigames.errors import UnknownNameError
@@ -185,6 +185,19 @@ def reading(exp: Experiment, summary: Summary) -> list[str]:
     if n_ours != n_pub:
         out.append(f"We played {n_ours} games, the report {n_pub}; intervals are for our size.")
     return out
+
+
+def markdown_table(
+    columns: Sequence[str], align: str, rows: Iterable[Sequence[object]]
+) -> list[str]:
+    """A Markdown table's lines: the header, the rule (`align` has `l` or `r` per column),
+    then one line per row."""
+    rule = "|" + "|".join("---:" if a == "r" else "---" for a in align) + "|"
+    return [
+        "| " + " | ".join(columns) + " |",
+        rule,
+        *("| " + " | ".join(str(cell) for cell in row) + " |" for row in rows),
+    ]
 
 
 def experiment_markdown(exp: Experiment, summary: Summary, command: str) -> str:

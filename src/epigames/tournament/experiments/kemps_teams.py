@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from epigames.tournament.config import TournamentConfig
 from epigames.tournament.experiments.base import Suite
-from epigames.tournament.experiments.kemps_tom import (
-    OPPONENTS,
-    closing,
-    opponent_configs,
-    table_row,
-)
+from epigames.tournament.experiments.kemps_tom import opponent_configs, opponents_report
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-teams"
@@ -42,30 +37,33 @@ def _team(summary: Summary, strategy: str) -> Line:
 
 def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
     """The report: per opponent, both pairs' mean team score with intervals, the tom
-    pair's win rate, capped games, its Stop Kemps calls and the verdict."""
-    lines = [
-        f"# {NAME}: {TITLE}",
-        "",
+    pair's win rate, capped games and the verdict."""
+    intro = (
         f"Game `{GAME}` (4 seats, partners opposite, a table of 4, the first team to 3 "
         "wins, at most 10,000 turns). Seats rotated with partners kept together; a seat's "
         "return is its team's score. Intervals are 95%: normal for the mean score, Wilson "
-        "for the win rate (a fair share is 1/2).",
-        "",
-        "| opponent pair | games | tom pair: score | opponent pair: score | tom pair's win rate "
-        "| capped games | tom pair beats it? |",
-        "|---|---:|---|---|---|---:|---|",
-    ]
-    reading = []
-    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
-        tom, other = _team(summary, "tom"), _team(summary, opponent)
-        lines.append(table_row(opponent, summary, tom, other))
-        reading.append(
+        "for the win rate (a fair share is 1/2)."
+    )
+    columns = (
+        "opponent pair",
+        "games",
+        "tom pair: score",
+        "opponent pair: score",
+        "tom pair's win rate",
+        "capped games",
+        "tom pair beats it?",
+    )
+
+    def sentence(opponent: str, tom: Line, other: Line) -> str:
+        return (
             f"Against a `{opponent}` pair: the `tom` pair scores "
             f"{tom.mean_return - other.mean_return:+.2f} more per game and wins "
             f"{100 * tom.win_rate:.1f}% of the games (fair share 50%)."
         )
-        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
-    return "\n".join(closing(lines, reading, command))
+
+    return opponents_report(
+        f"# {NAME}: {TITLE}", intro, columns, summaries, _team, sentence, command
+    )
 
 
 SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)

@@ -9,10 +9,10 @@ given beside it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from epigames.tournament.config import TournamentConfig, checked_config
-from epigames.tournament.experiments.base import Suite
+from epigames.tournament.experiments.base import Suite, markdown_table
 from epigames.tournament.seeds import ROTATE
 from epigames.tournament.stats import Line, Summary
 
@@ -70,52 +70,79 @@ def mean_text(line: Line) -> str:
 def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
     """The report: per opponent, both sides' mean Kemps with intervals, tom's win rate,
     capped games and the verdict, each computed from the stored games."""
-    lines = [
-        f"# {NAME}: {TITLE}",
-        "",
+    intro = (
         f"Game `{GAME}` (52 cards, 6 on the table, at most 10,000 turns). Each tournament "
         "seats `tom` and two players of one strategy, seats rotated; a seat's return is its "
         "number of Kemps. Intervals are 95%: normal for the mean Kemps per game (the "
         "opponent's over both of its seats), Wilson for the win rate (a tie among k "
-        "winners counts 1/k; a fair share is 1/3).",
-        "",
-        "| opponent | games | tom: Kemps per game | opponent: Kemps per seat | tom's win rate "
-        "| capped games | tom beats it? |",
-        "|---|---:|---|---|---|---:|---|",
-    ]
-    reading = []
-    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
-        tom, other = _line(summary, "tom"), _line(summary, opponent)
-        reading.append(
+        "winners counts 1/k; a fair share is 1/3)."
+    )
+    columns = (
+        "opponent",
+        "games",
+        "tom: Kemps per game",
+        "opponent: Kemps per seat",
+        "tom's win rate",
+        "capped games",
+        "tom beats it?",
+    )
+
+    def sentence(opponent: str, tom: Line, other: Line) -> str:
+        return (
             f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
             f"Kemps per game more than each `{opponent}` player and wins "
             f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
         )
-        lines.append(table_row(opponent, summary, tom, other))
-        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
-    return "\n".join(closing(lines, reading, command))
 
-
-def table_row(opponent: str, summary: Summary, tom: Line, other: Line) -> str:
-    """A report's row: the opponent, games, both sides' means, tom's win rate, capped games
-    and the verdict."""
-    return (
-        f"| {opponent} | {summary.games} | {mean_text(tom)} | {mean_text(other)} "
-        f"| {100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%) "
-        f"| {summary.capped_games} | {verdict(tom, other)} |"
+    return opponents_report(
+        f"# {NAME}: {TITLE}", intro, columns, summaries, _line, sentence, command
     )
 
 
-def closing(lines: list[str], reading: list[str], command: str) -> list[str]:
-    """The report's lines, then its reading as a list and how to reproduce it."""
-    return [
-        *lines,
-        "",
-        *(f"- {sentence}" for sentence in reading),
-        "",
-        f"Reproduce: `{command}`",
-        "",
-    ]
+def opponents_report(
+    heading: str,
+    intro: str,
+    columns: Sequence[str],
+    summaries: dict[str, Summary],
+    line_of: Callable[[Summary, str], Line],
+    sentence: Callable[[str, Line, Line], str],
+    command: str,
+) -> str:
+    """A report of one tournament per opponent: a row per opponent (games, both sides'
+    means, tom's win rate, capped games, the verdict), then the reading, one `sentence`
+    and the notes per opponent, and how to reproduce it. `line_of(summary, strategy)` is
+    a side's line."""
+    rows = []
+    reading = []
+    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
+        tom, other = line_of(summary, "tom"), line_of(summary, opponent)
+        rows.append(
+            (
+                opponent,
+                summary.games,
+                mean_text(tom),
+                mean_text(other),
+                f"{100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%)",
+                summary.capped_games,
+                verdict(tom, other),
+            )
+        )
+        reading.append(sentence(opponent, tom, other))
+        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
+    return "\n".join(
+        [
+            heading,
+            "",
+            intro,
+            "",
+            *markdown_table(columns, "lrlllrl", rows),
+            "",
+            *(f"- {sentence}" for sentence in reading),
+            "",
+            f"Reproduce: `{command}`",
+            "",
+        ]
+    )
 
 
 SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)

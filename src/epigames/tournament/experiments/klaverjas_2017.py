@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from epigames.tournament.config import TournamentConfig, checked_config
-from epigames.tournament.experiments.base import Suite
+from epigames.tournament.experiments.base import Suite, markdown_table
 from epigames.tournament.seeds import FIXED, ROTATE
 from epigames.tournament.stats import Line, Summary
 
@@ -310,17 +310,26 @@ def false_claims(opponent: str, deals: int, seed: int = SEED, game: str = PRESET
 
 def claims_markdown(rows: Sequence[Claims], command: str) -> str:
     """The table of false claims per 1,000 deals, one row per opponent type."""
-    lines = [
-        "| opponents (all seats) | deals | false claims | per 1,000 deals | deals with one |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    for row in rows:
-        lines.append(
-            f"| {row.opponent} | {row.deals} | {row.false_claims} | {row.per_thousand:.0f} | "
-            f"{100 * row.deals_with_false / row.deals:.1f}% |"
+    cells = [
+        (
+            row.opponent,
+            row.deals,
+            row.false_claims,
+            f"{row.per_thousand:.0f}",
+            f"{100 * row.deals_with_false / row.deals:.1f}%",
         )
-    lines += ["", f"Reproduce: `{command}`"]
-    return "\n".join(lines) + "\n"
+        for row in rows
+    ]
+    columns = (
+        "opponents (all seats)",
+        "deals",
+        "false claims",
+        "per 1,000 deals",
+        "deals with one",
+    )
+    return (
+        "\n".join([*markdown_table(columns, "lrrrr", cells), "", f"Reproduce: `{command}`"]) + "\n"
+    )
 
 
 # -- what the knowledge adds to the tactics: duplicate matches -----------------------
@@ -481,17 +490,19 @@ KNOWLEDGE_PAIRS = (
 
 def knowledge_markdown(rows: Sequence[Duplicate], command: str) -> str:
     """The table of duplicate comparisons, one row per pair."""
-    lines = [
-        "| first | second | matches (deals) | first − second per deal (95% CI) |",
-        "|---|---|---:|---|",
-    ]
-    for row in rows:
-        lines.append(
-            f"| {row.first} | {row.second} | {row.matches} ({row.deals:,}) | "
-            f"{_fmt(row.mean, row.low, row.high)} |"
+    cells = [
+        (
+            row.first,
+            row.second,
+            f"{row.matches} ({row.deals:,})",
+            _fmt(row.mean, row.low, row.high),
         )
-    lines += ["", f"Reproduce: `{command}`"]
-    return "\n".join(lines) + "\n"
+        for row in rows
+    ]
+    columns = ("first", "second", "matches (deals)", "first − second per deal (95% CI)")
+    return (
+        "\n".join([*markdown_table(columns, "llrl", cells), "", f"Reproduce: `{command}`"]) + "\n"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -39,8 +39,6 @@ STEP_WEIGHT, ALLOWED_WEIGHT, ANYWHERE_WEIGHT = 0.45, 0.45, 0.10
 class BayesAgent(BlufpokerStrategy):
     """Posterior over the cup from dice and bids; risk-minimising calls, rolls and bids."""
 
-    name = "bayes"
-
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self._read = 0  # events of the log already learned from

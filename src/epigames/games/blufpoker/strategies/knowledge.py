@@ -37,8 +37,6 @@ POKER_BLUFF_CHANCE = 1 / 6
 class KnowledgeAgent(BlufpokerStrategy):
     """The report's knowledge-based agent (see the module docs)."""
 
-    name = "knowledge"
-
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
         self._plan: Roll | None = None  # a poker bluff decided while rolling

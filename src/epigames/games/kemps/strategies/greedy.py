@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from epigames.cards import Card, Rank
@@ -121,6 +121,32 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
     return {cards[c].rank for c in range(len(cards)) if others >> c & 1}  # type: ignore[attr-defined]
 
 
+@dataclass
+class SwapSheet:
+    """The swaps of a turn being planned: each takes a table card for the first spare.
+
+    `hand`, `table` and `spares` are the planner's own lists, updated in place.
+    """
+
+    hand: list[Card]
+    table: list[Card]
+    spares: list[Card]
+    swaps: list[Swap] = field(default_factory=list)
+    taken: list[Card] = field(default_factory=list)
+    put_down: set[Card] = field(default_factory=set)
+
+    def take(self, card: Card) -> Card:
+        """Swap `card` from the table for the first spare; returns the spare put down."""
+        put = self.spares.pop(0)
+        slot = self.table.index(card)
+        self.swaps.append(Swap(slot, put))
+        self.taken.append(card)
+        self.hand[self.hand.index(put)] = card
+        self.table[slot] = put
+        self.put_down.add(put)
+        return put
+
+
 def plan_turn(
     view: KempsView,
     rng: random.Random,
@@ -161,20 +187,10 @@ def plan_turn(
     wanted = [card for card in seen if card.rank in collect]
     discards = [card for card in hand if card not in wanted]
     rng.shuffle(discards)
-    swaps: list[Swap] = []
-    put_down: set[Card] = set()
-
-    def swap(taken: Card) -> None:
-        put = discards.pop(0)
-        slot = table.index(taken)
-        swaps.append(Swap(slot, put))
-        hand[hand.index(put)] = taken
-        table[slot] = put
-        put_down.add(put)
-
+    sheet = SwapSheet(hand, table, discards)
     for card in wanted:
         if card in table and discards:
-            swap(card)
+            sheet.take(card)
     blocked: list[Card] = []
     if blocking:
         # The program's bug passes a card where a rank is expected: always false.
@@ -188,10 +204,10 @@ def plan_turn(
             card = block.pop(0)
             if card in hand:
                 discards.remove(card)  # it blocks already: keep it
-            elif card not in put_down:  # no taking back a card put down this turn
-                swap(card)
+            elif card not in sheet.put_down:  # no taking back a card put down this turn
+                sheet.take(card)
                 blocked.append(card)
-    return Plan(tuple(swaps), collect, tuple(blocked), tuple(avoided))
+    return Plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
 
 
 class ReportPlayer(Strategy):
@@ -200,6 +216,14 @@ class ReportPlayer(Strategy):
     kb_based = False
     blocking = False
     seed_compat = False
+
+    def __init_subclass__(cls, **switches: bool) -> None:
+        """A variant sets the switches above as class arguments (`kb_based=True`)."""
+        super().__init_subclass__()
+        for key, value in switches.items():
+            if key not in ("kb_based", "blocking", "seed_compat"):
+                raise TypeError(f"{cls.__name__}: no switch {key!r}")
+            setattr(cls, key, value)
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
@@ -239,37 +263,22 @@ class ReportPlayer(Strategy):
 class Greedy(ReportPlayer):
     """Collects the most frequent ranks in view, reading no knowledge."""
 
-    name = "greedy"
-
 
 @register_strategy("kemps", "kbgreedy")
-class KBGreedy(ReportPlayer):
+class KBGreedy(ReportPlayer, kb_based=True):
     """Greedy over the ranks nobody else may hold or collect."""
-
-    name = "kbgreedy"
-    kb_based = True
 
 
 @register_strategy("kemps", "blocking")
-class Blocking(ReportPlayer):
+class Blocking(ReportPlayer, kb_based=True, blocking=True):
     """KB greedy, and takes the cards others may collect with the cards it does not need."""
-
-    name = "blocking"
-    kb_based = True
-    blocking = True
 
 
 @register_strategy("kemps", "kbgreedy2023")
-class KBGreedy2023(KBGreedy):
+class KBGreedy2023(KBGreedy, seed_compat=True):
     """KB greedy on the program's own knowledge base and do-not-collect list (`seed_compat`)."""
-
-    name = "kbgreedy2023"
-    seed_compat = True
 
 
 @register_strategy("kemps", "blocking2023")
-class Blocking2023(Blocking):
+class Blocking2023(Blocking, seed_compat=True):
     """Blocking on the program's knowledge base, with its blocking bug (`seed_compat`)."""
-
-    name = "blocking2023"
-    seed_compat = True

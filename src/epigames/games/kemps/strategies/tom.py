@@ -36,7 +36,7 @@ from epigames.games.core import View
 from epigames.games.events import Event, Fact
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, PASS, Call, Swap
 from epigames.games.kemps.events import Called, Kemps, NewHand, Swapped
-from epigames.games.kemps.strategies.greedy import ReportPlayer
+from epigames.games.kemps.strategies.greedy import ReportPlayer, SwapSheet
 from epigames.games.kemps.strategies.simple import team_move
 from epigames.games.kemps.views import KempsView
 from epigames.games.strategy import Decision, Thought, register_strategy
@@ -290,19 +290,8 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         return read.most_interested(card.rank)[1]
 
     spares = sorted((c for c in hand if c.rank is not target), key=giveaway)
-    swaps: list[Swap] = []
-    taken_cards: list[Card] = []
-    put_down: set[Card] = set()
-
-    def swap(taken: Card) -> Card:
-        put = spares.pop(0)
-        slot = table.index(taken)
-        swaps.append(Swap(slot, put))
-        taken_cards.append(taken)
-        hand[hand.index(put)] = taken
-        table[slot] = put
-        put_down.add(put)
-        return put
+    sheet = SwapSheet(hand, table, spares)
+    swaps = sheet.swaps
 
     limit = OF_A_KIND - 1 - len(shown_mine) if hiding else OF_A_KIND
     for card in [c for c in table if c.rank is target]:
@@ -318,11 +307,11 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
                     "I leave it."
                 )
                 break
-            swap(card)
+            sheet.take(card)
             limit -= 1
     # Block: take a card an opponent collects, paying with a card wanted less.
     candidates = sorted(
-        (c for c in table if c.rank is not target and c not in put_down),
+        (c for c in table if c.rank is not target and c not in sheet.put_down),
         key=lambda c: -giveaway(c),
     )
     for card in candidates:
@@ -332,7 +321,7 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         why, facts = read.why_interested(seat, card.rank)
         reasons.append(f"{why} I take {card} from the table to block it.")
         concluded += facts
-        swap(card)
+        sheet.take(card)
     kept = [c for c in spares if giveaway(c) >= BLOCK_AT]
     for card in kept:
         seat, _ = read.most_interested(card.rank)
@@ -341,7 +330,7 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         named.add(card)
         concluded += facts
     if swaps:
-        moves = "; ".join(f"{t} for {s.card}" for t, s in zip(taken_cards, swaps, strict=True))
+        moves = "; ".join(f"{t} for {s.card}" for t, s in zip(sheet.taken, swaps, strict=True))
         reasons.append(f"My swaps: {moves}.")
     else:
         reasons.append("No swap helps.")
@@ -390,8 +379,6 @@ class Tom(ReportPlayer):
     """Plans each turn with `plan_tom` and plays it swap by swap, then ends the turn; in a
     call window of the team game, Kemps! on its partner's signal, else Stop Kemps when an
     opponent's four of a kind is likely enough (`stop_call`)."""
-
-    name = "tom"
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)

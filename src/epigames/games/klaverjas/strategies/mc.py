@@ -436,5 +436,3 @@ class MonteCarlo(Strategy):
 @register_strategy("klaverjas", "mc")
 class MonteCarloPlayer(MonteCarlo):
     """PIMC with the default work per decision (`BUDGET`)."""
-
-    name = "mc"

@@ -770,8 +770,6 @@ class TacticsPlayer(Strategy):
 class Tactics2017(TacticsPlayer):
     """The 2017 tactics on the 2017 program's own inference (`Seed2017Inference`)."""
 
-    name = "tactics2017"
-
     def beliefs(self, view: KlaverjasView) -> Beliefs:
         """The 2017 inference, replayed from the seat's log."""
         return Seed2017Inference.from_view(view)
@@ -781,8 +779,6 @@ class Tactics2017(TacticsPlayer):
 class Tactics(TacticsPlayer):
     """The 2017 tactics on the card engine's exact knowledge, with its probabilities
     where they decide better (`KnowingPosition`)."""
-
-    name = "tactics"
 
     def beliefs(self, view: KlaverjasView) -> ExactBeliefs:
         """The seat's exact knowledge (made when the tactics first ask)."""

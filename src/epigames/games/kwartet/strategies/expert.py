@@ -21,8 +21,6 @@ class Expert(Strategy):
        a card taken from the leader counts twice.
     """
 
-    name = "expert"
-
     def choose(self, view: View) -> Decision:
         """A certain ask if there is one, else the surest ask of the closest kind."""
         read = Reading(view)

@@ -79,8 +79,6 @@ def _silent(self: Strategy, read: Reading) -> Decision:
 class Greedy(ReadingStrategy):
     """2020: ask for a card whose holder it knows (a random such one), else a random request."""
 
-    name = "greedy"
-
     def decide(self, read: Reading) -> Decision:
         """Known holder first, else a uniformly random legal ask."""
         return _greedy(self, read)
@@ -95,8 +93,6 @@ class Silent(ReadingStrategy):
     forbid asking for one's own cards (`ask_own` false) the decoy becomes a random request.
     """
 
-    name = "silent"
-
     def decide(self, read: Reading) -> Decision:
         """A known card of a kind it can complete, else random or decoy (2:1)."""
         return _silent(self, read)
@@ -105,8 +101,6 @@ class Silent(ReadingStrategy):
 @register_strategy("kwartet", "mixed")
 class Mixed(ReadingStrategy):
     """2020: each request, a fair coin picks the greedy or the silent rule."""
-
-    name = "mixed"
 
     def decide(self, read: Reading) -> Decision:
         """Greedy or silent, a coin flip per request."""
@@ -118,8 +112,6 @@ class Mixed(ReadingStrategy):
 @register_strategy("kwartet", "owner")
 class Owner(KnownFirst):
     """2023: known holder first; else a random needed card, asked of one of its possible holders."""
-
-    name = "owner"
 
     def otherwise(self, read: Reading) -> Decision:
         """A random missing card from a random possible holder."""
@@ -143,8 +135,6 @@ class Defensive(KnownFirst):
     Among the kinds it needs fewest cards to complete, it takes the missing cards with the
     fewest possible holders (a random one of them) and asks a random possible holder.
     """
-
-    name = "defensive"
 
     def otherwise(self, read: Reading) -> Decision:
         """The closest kind's card with fewest possible holders."""
@@ -173,8 +163,6 @@ class Aggressive(KnownFirst):
     first that may hold a needed card is asked for the needed card it most probably holds
     (exact probability; the report approximated it by the number of possible holders).
     """
-
-    name = "aggressive"
 
     def otherwise(self, read: Reading) -> Decision:
         """The leader's most probable needed card."""

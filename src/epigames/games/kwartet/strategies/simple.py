@@ -16,8 +16,6 @@ class RandomAsker(Strategy):
     give a uniform legal action without building the whole list.
     """
 
-    name = "random"
-
     def choose(self, view: View) -> Decision:
         """A uniformly random legal ask."""
         assert isinstance(view, KwartetView)
