@@ -37,6 +37,7 @@ from rich.table import Table
 
 from epigames.bench.seeds import (
     SeedProgramError as SeedProgramError,
+    SideBySide,
     child_cpu_rate,
     find_harness,
     load_note,
@@ -84,32 +85,15 @@ class Report:
     Attributes:
         hands: hands per configuration (and per run of the comparison).
         rates: the first table's rows, CPU time.
-        ours_wall: the main workload's wall-clock rates, one per comparison run.
-        theirs: the 2017 program's printed rates, one per comparison run (empty if not run).
-        ours_cpu: the main workload's rates in CPU time, one per comparison run.
-        theirs_cpu: the 2017 program's rates in CPU time (`seeds.child_cpu_rate`).
+        wall: the main workload against the 2017 program, wall clock (its own printed
+            rates); None when the program was not run.
+        cpu: the same in CPU time (theirs by `seeds.child_cpu_rate`); None when not run.
     """
 
     hands: int
     rates: list[Rate] = field(default_factory=list)
-    ours_wall: list[float] = field(default_factory=list)
-    theirs: list[float] = field(default_factory=list)
-    ours_cpu: list[float] = field(default_factory=list)
-    theirs_cpu: list[float] = field(default_factory=list)
-
-    @property
-    def cpu_ratio(self) -> float | None:
-        """The ratio of the medians in CPU time, which the machine's load does not move."""
-        if not self.theirs_cpu:
-            return None
-        return statistics.median(self.ours_cpu) / statistics.median(self.theirs_cpu)
-
-    @property
-    def ratio(self) -> float | None:
-        """Median of ours over median of theirs, side by side; None when theirs did not run."""
-        if not self.theirs:
-            return None
-        return statistics.median(self.ours_wall) / statistics.median(self.theirs)
+    wall: SideBySide | None = None
+    cpu: SideBySide | None = None
 
 
 def seed_program(folder: Path) -> Path:
@@ -207,13 +191,14 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         )
         return report
     rounds = 1 if quick else 3
+    ours_wall, theirs_wall, ours_cpu, theirs_cpu = [], [], [], []
     for r in range(rounds):
-        report.ours_wall.append(hands_per_second(MAIN, hands, time.perf_counter))
-        report.theirs.append(seed_program_rate(harness, hands, seed=r + 1))
-        report.ours_cpu.append(hands_per_second(MAIN, hands))
-        report.theirs_cpu.append(child_cpu_rate(partial(_seed_run, harness, r + 1), hands))
-    ratio = report.ratio
-    assert ratio is not None
+        ours_wall.append(hands_per_second(MAIN, hands, time.perf_counter))
+        theirs_wall.append(seed_program_rate(harness, hands, seed=r + 1))
+        ours_cpu.append(hands_per_second(MAIN, hands))
+        theirs_cpu.append(child_cpu_rate(partial(_seed_run, harness, r + 1), hands))
+    report.wall = SideBySide("wall clock", tuple(ours_wall), tuple(theirs_wall), GOAL)
+    report.cpu = SideBySide("CPU time", tuple(ours_cpu), tuple(theirs_cpu), GOAL)
     side = Table(
         title=(
             f"Against the 2017 program: {hands} hands a run, {rounds} alternating run(s), "
@@ -224,22 +209,22 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
     for column in ("program", "hands/s per run", "median"):
         side.add_column(column, justify="left" if column == "program" else "right")
     for name, rates in (
-        ("ours: tactics ×4, exact knowledge", report.ours_wall),
-        (f"2017: {SEED_PROGRAM.as_posix()}", report.theirs),
-        ("ours, CPU time", report.ours_cpu),
-        ("2017, CPU time (run at 2N less run at N)", report.theirs_cpu),
+        ("ours: tactics ×4, exact knowledge", report.wall.ours),
+        (f"2017: {SEED_PROGRAM.as_posix()}", report.wall.theirs),
+        ("ours, CPU time", report.cpu.ours),
+        ("2017, CPU time (run at 2N less run at N)", report.cpu.theirs),
     ):
         side.add_row(
             name, ", ".join(f"{x:,.1f}" for x in rates), f"{statistics.median(rates):,.1f}"
         )
     console.print(side)
+    ratio = report.wall.ratio
     verdict = "meets" if ratio >= GOAL else "misses"
     load = load_note()
-    cpu_ratio = report.cpu_ratio
-    assert cpu_ratio is not None
     console.print(
         f"Ours / 2017: {ratio:.1f}× on the wall clock ({verdict} the goal of ≥ {GOAL:.0f}×), "
-        f"{cpu_ratio:.1f}× in CPU time (which other load on the machine does not move){load}. "
+        f"{report.cpu.ratio:.1f}× in CPU time (which other load on the machine does not "
+        f"move){load}. "
         "Both ran on this machine in this command; the 2017 program plays one deal a hand "
         "with its own (incomplete) inference on all four seats."
     )
