@@ -313,6 +313,15 @@ def tournament(
             "as a team), or seat i always plays the i-th strategy.",
         ),
     ] = True,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="Rotate seats, and deal the same cards to every seating of a block (one "
+            "game per team, or per seat without partners): the summary then compares the "
+            "strategies on the same cards, leaving the luck of the deal out.",
+        ),
+    ] = False,
     db: DbOption = Path(DEFAULT_DB),
     name: Annotated[
         str | None, typer.Option("--name", help="Tournament name inside the file.")
@@ -328,6 +337,7 @@ def tournament(
     from epigames.tournament import (
         DEFAULT_NAME,
         DEFAULT_SEED,
+        DUPLICATE,
         FIXED,
         ROTATE,
         checked_config,
@@ -337,6 +347,11 @@ def tournament(
 
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
+    if duplicate and not rotate_seats:
+        raise InputError(
+            "--duplicate rotates the seats (each seating of a block on the same cards); "
+            "drop --fixed-seats"
+        )
     if seed is None:
         seed = DEFAULT_SEED
         err.print(f"seed {seed} (the default; pass --seed to change it)", highlight=False)
@@ -345,7 +360,7 @@ def tournament(
         parse_strategies(players),
         games,
         seed=seed,
-        seat_scheme=ROTATE if rotate_seats else FIXED,
+        seat_scheme=DUPLICATE if duplicate else ROTATE if rotate_seats else FIXED,
         name=name or DEFAULT_NAME,
     )
     try:

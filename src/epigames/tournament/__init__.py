@@ -33,6 +33,7 @@ from epigames.tournament.runner import (
     run_tournament,
 )
 from epigames.tournament.seeds import (
+    DUPLICATE,
     FIXED,
     ROTATE,
     game_seed,
@@ -63,6 +64,7 @@ __all__ = [
     "BACKENDS",
     "DEFAULT_NAME",
     "DEFAULT_SEED",
+    "DUPLICATE",
     "FIXED",
     "MAX_GAMES",
     "MAX_SEED",

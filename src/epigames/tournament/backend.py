@@ -17,7 +17,7 @@ import numpy as np
 
 from epigames.errors import EpigamesError
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
-from epigames.tournament.seeds import ROTATE, game_seed, seat_strategies
+from epigames.tournament.seeds import FIXED, game_seed, seat_strategies, seed_index
 
 
 class MatchFailedError(EpigamesError):
@@ -39,11 +39,12 @@ def play_games(
     """
     rows = []
     # Fixed seats need no teams: spare the game lookup.
-    teams = config.teams if config.seat_scheme == ROTATE else None
+    scheme = config.seat_scheme
+    teams = None if scheme == FIXED else config.teams
     for raw in indices:
         index = int(raw)
-        seed = game_seed(config.seed, index)
-        seats = seat_strategies(config.strategies, index, config.seat_scheme, teams)
+        seed = game_seed(config.seed, index if teams is None else seed_index(index, scheme, teams))
+        seats = seat_strategies(config.strategies, index, scheme, teams)
         started = time.perf_counter()
         try:
             result = match(config.game, seats, seed)

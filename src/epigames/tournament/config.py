@@ -65,7 +65,8 @@ class TournamentConfig:
         strategies: one strategy name per seat (the arrangement of game 0).
         games: how many games to play, `N`.
         seed: the tournament seed; game `i` plays with `game_seed(seed, i)`.
-        seat_scheme: `"rotate"` or `"fixed"` (see `seeds.seat_strategies`).
+        seat_scheme: `"rotate"`, `"fixed"` or `"duplicate"` (see `seeds.seat_strategies`
+            and `seeds.seed_index`).
         code_version: the epigames version that plays the games.
     """
 
@@ -259,7 +260,7 @@ def checked_config(
     loaded = load_game(game)
     names = _per_seat(loaded, tuple(strategies))
     teams = loaded.teams
-    if seat_scheme == ROTATE and len({len(team) for team in teams}) > 1:
+    if seat_scheme != FIXED and len({len(team) for team in teams}) > 1:
         raise TournamentInputError(
             f"{loaded} has teams of different sizes ({_show_teams(teams)}), so partners "
             "cannot change places as a team; use fixed seats (--fixed-seats)"

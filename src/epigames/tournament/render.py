@@ -20,12 +20,23 @@ def _num(x: float, digits: int = 2) -> str:
     return "—" if math.isnan(x) else f"{x:.{digits}f}"
 
 
-def _table(title: str, first: str, lines: list[Line], baseline: float | None) -> Table:
+def _returns(mean: float, low: float, high: float) -> tuple[str, str]:
+    """A mean return and its interval, to two decimals, or one for scores in the hundreds
+    (match points: one decimal keeps the tables within 80 columns)."""
+    digits = 1 if max(abs(x) for x in (mean, low, high) if not math.isnan(x)) >= 100 else 2
+    return _num(mean, digits), f"{_num(low, digits)}–{_num(high, digits)}"
+
+
+def _table(
+    title: str, first: str, lines: list[Line], baseline: float | None, length: bool = True
+) -> Table:
     """One table that fits 80 columns, also when stdout is a pipe (rich then assumes 80).
 
     Columns are one space apart. No header is ever cut: each column is at least as wide
     as its header, and only the label column gives way on a narrow terminal, by wrapping
-    its cells (a strategy name such as `greedy/truthful/believe`).
+    its cells (a strategy name such as `greedy/truthful/believe`). Without `length` the
+    game length column is left out (seats and team positions play every game: the header
+    gives the mean length).
     """
     table = Table(
         title=title,
@@ -48,7 +59,8 @@ def _table(title: str, first: str, lines: list[Line], baseline: float | None) ->
         number("vs 1/n")
     number("return")
     number("95% CI", "left")
-    number("length")
+    if length:
+        number("length")
     for line in lines:
         cells = [
             line.label,
@@ -62,11 +74,9 @@ def _table(title: str, first: str, lines: list[Line], baseline: float | None) ->
         if baseline is not None:
             diff = line.win_rate - baseline
             cells.append("—" if math.isnan(diff) else f"{100 * diff:+.1f}")
-        cells += [
-            _num(line.mean_return),
-            f"{_num(line.return_low)}–{_num(line.return_high)}",
-            _num(line.mean_length, 1),
-        ]
+        cells += _returns(line.mean_return, line.return_low, line.return_high)
+        if length:
+            cells.append(_num(line.mean_length, 1))
         table.add_row(*cells)
     return table
 
@@ -92,6 +102,7 @@ def summary_renderable(summary: Summary) -> RenderableType:
                 "seat",
                 summary.seats,
                 1 / max(config.players, 1),
+                length=False,
             )
         )
     else:
@@ -102,6 +113,7 @@ def summary_renderable(summary: Summary) -> RenderableType:
                 "seat",
                 summary.seats,
                 1 / len(summary.teams),
+                length=False,
             ),
             _table("per team line-up (partners win together)", "team", summary.team_lineups, None),
             _table(
@@ -109,8 +121,11 @@ def summary_renderable(summary: Summary) -> RenderableType:
                 "team",
                 summary.teams,
                 1 / len(summary.teams),
+                length=False,
             ),
         ]
+    if summary.differences:
+        parts.append(_differences(summary))
     winners = "k winning teams" if summary.teams else "k winners"
     parts.append(
         Text(
@@ -121,3 +136,21 @@ def summary_renderable(summary: Summary) -> RenderableType:
     )
     parts += [Text(f"note: {note}", style="yellow") for note in summary.notes]
     return Group(*parts)
+
+
+def _differences(summary: Summary) -> Table:
+    """The duplicate comparisons: each pair's difference of mean return on the same cards."""
+    table = Table(
+        title="on the same cards (duplicate seats: each deal played once per seating of a block)",
+        title_justify="left",
+        header_style="bold",
+        box=SIMPLE_HEAD,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+    table.add_column("strategies", overflow="fold")
+    for header in ("blocks", "return difference", "95% CI"):
+        table.add_column(header, justify="left" if header == "95% CI" else "right", no_wrap=True)
+    for d in summary.differences:
+        table.add_row(d.label, str(d.blocks), *_returns(d.mean, d.low, d.high))
+    return table

@@ -14,10 +14,12 @@ from functools import lru_cache
 
 import numpy as np
 
-#: How the strategies are placed at the seats.
+#: How the strategies are placed at the seats. `DUPLICATE` seats them as `ROTATE` does and
+#: plays each block of the rotation (one seating per team position) on the same cards.
 ROTATE = "rotate"
 FIXED = "fixed"
-SEAT_SCHEMES = (ROTATE, FIXED)
+DUPLICATE = "duplicate"
+SEAT_SCHEMES = (ROTATE, FIXED, DUPLICATE)
 
 #: A game's teams (`Game.teams`): tuples of seats that play together, in seat order.
 Teams = tuple[tuple[int, ...], ...]
@@ -38,6 +40,22 @@ def game_seed(tournament_seed: int, index: int) -> int:
     child = np.random.SeedSequence(tournament_seed, spawn_key=(index,))
     low, high = (int(x) for x in child.generate_state(2, np.uint32))
     return ((high << 32) | low) & ((1 << 63) - 1)
+
+
+def duplicate_block(teams: Teams) -> int:
+    """How many games of a `DUPLICATE` tournament share one seed: one per team (per seat
+    without partners), so that each block puts each team's strategies at each team once."""
+    return len(teams)
+
+
+def seed_index(index: int, scheme: str, teams: Teams) -> int:
+    """Which child of the tournament's `SeedSequence` game `index` plays with.
+
+    Its own, except in a `DUPLICATE` tournament, where the games of a block
+    (`duplicate_block`) share the block's: a game's seed fixes its chance moves (the
+    deal), so every seating of the block gets the same cards.
+    """
+    return index // duplicate_block(teams) if scheme == DUPLICATE else index
 
 
 @lru_cache(maxsize=16)
@@ -112,9 +130,10 @@ def seat_strategies(
     Args:
         strategies: the tournament's strategies, one per seat in the fixed arrangement.
         index: the game index, `0..N-1`.
-        scheme: `"fixed"` (seat `s` always plays `strategies[s]`) or `"rotate"` (game
-            `index` uses entry `index mod len(cycle)` of the cycle: `rotation_cycle` of
-            the seats, or `team_rotation_cycle(teams)` when some team has several seats).
+        scheme: `"fixed"` (seat `s` always plays `strategies[s]`), or `"rotate"` and
+            `"duplicate"` (game `index` uses entry `index mod len(cycle)` of the cycle:
+            `rotation_cycle` of the seats, or `team_rotation_cycle(teams)` when some team
+            has several seats).
         teams: the game's teams (`Game.teams`); None or one seat per team for a game
             without partners.
     """

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from epigames.tournament.config import TournamentConfig
+from epigames.tournament.seeds import DUPLICATE, duplicate_block
 
 #: The 97.5% quantile of the standard normal distribution.
 Z95 = 1.959963984540054
@@ -88,6 +89,26 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """One strategy's mean return minus another's on the same cards (duplicate seats).
+
+    Attributes:
+        label: `a − b`.
+        blocks: the blocks of games compared, each one deal (seed) played once per
+            seating of the block; a block's difference is `a`'s mean return over its
+            seats in the block less `b`'s.
+        mean, low, high: the mean of the blocks' differences and its 95% interval, over
+            blocks: paired, so the luck of the cards, the same for both, is left out.
+    """
+
+    label: str
+    blocks: int
+    mean: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """What a tournament's stored games say.
 
@@ -104,6 +125,8 @@ class Summary:
         teams: with partners only: one line per team, in the order of `Game.teams`.
         capped_games: games that stopped at the game's cap (a turn limit) instead of
             finishing; their returns (the scores at the cap) are in the lines above.
+        differences: with duplicate seats only: each pair of strategies compared on the
+            same cards (`Difference`), in the order of `config.strategies`.
     """
 
     config: TournamentConfig
@@ -118,6 +141,7 @@ class Summary:
     team_lineups: list[Line] = field(default_factory=list)
     teams: list[Line] = field(default_factory=list)
     capped_games: int = 0
+    differences: list[Difference] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -152,6 +176,8 @@ class Summary:
         if self.team_lineups or self.teams:
             raw["team_lineups"] = [asdict(line) for line in self.team_lineups]
             raw["teams"] = [asdict(line) for line in self.teams]
+        if self.config.seat_scheme == DUPLICATE:
+            raw["differences"] = [asdict(d) for d in self.differences]
         data: dict[str, Any] = clean(raw)
         return data
 
@@ -175,6 +201,34 @@ def _line(label: str, mask: np.ndarray[Any, Any], rec: dict[str, np.ndarray[Any,
         *mean_interval(rec["ret"][mask].astype(np.float64)),
         float(np.mean(rec["moves"][mask])) if n else math.nan,
     )
+
+
+def differences(
+    config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]
+) -> tuple[list[Difference], int]:
+    """Each pair of strategies compared block by block (duplicate seats), and the number
+    of stored games left out because their block is not complete (an unfinished run)."""
+    block = duplicate_block(config.teams)
+    group = np.asarray(rec["game_index"]) // block
+    size = int(group.max()) + 1 if len(group) else 0
+    firsts = np.asarray(rec["seat"]) == 0
+    complete = np.bincount(group[firsts], minlength=size) == block
+    names = np.asarray(rec["strategy"]).astype(str)
+    returns = np.asarray(rec["ret"]).astype(np.float64)
+    means: dict[str, np.ndarray[Any, Any]] = {}
+    for strategy in dict.fromkeys(config.strategies):
+        mine = names == strategy
+        total = np.bincount(group[mine], weights=returns[mine], minlength=size)
+        count = np.bincount(group[mine], minlength=size)
+        means[strategy] = (total / np.maximum(count, 1))[complete]
+    blocks = int(np.count_nonzero(complete))
+    out = []
+    order = list(means)
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            mean, low, high = mean_interval(means[a] - means[b])
+            out.append(Difference(f"{a} − {b}", blocks, mean, low, high))
+    return out, int(np.count_nonzero(firsts)) - blocks * block
 
 
 def seat_names(game: str, players: int) -> list[str]:
@@ -297,6 +351,14 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
     balance = config.seat_balance_note() if games == config.games else ""
     if balance:
         notes.append(balance)
+    paired: list[Difference] = []
+    if config.seat_scheme == DUPLICATE:
+        paired, apart = differences(config, rec)
+        if apart:
+            notes.append(
+                f"{apart} stored games are not in a whole block of the same cards, so the "
+                "differences leave them out"
+            )
     return Summary(
         config=config,
         games=games,
@@ -310,4 +372,5 @@ def summarize(config: TournamentConfig, rec: dict[str, np.ndarray[Any, Any]]) ->
         team_lineups=by_lineup,
         teams=by_team,
         capped_games=capped_games,
+        differences=paired,
     )
