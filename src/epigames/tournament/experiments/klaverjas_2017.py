@@ -7,7 +7,8 @@ Three tournaments (`epigames experiment klaverjas-2017`), sized in deals:
   seat; per-deal means of both teams beside the seed program's, which we measured by
   running it (`SEED_PROGRAM`);
 - (b) `tactics`: `tactics` against `tactics2017` in full Amsterdam matches (16 deals,
-  eldest hand names trump), the teams' seats rotated;
+  eldest hand names trump), duplicate seats: each match's cards are played twice, the
+  teams changing places, so the difference leaves the luck of the cards out;
 - (c) `mc`: `mc` against `tactics`, the same way, with the time per `mc` decision
   measured on a few matches in the same run (`decision_ms`).
 
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.experiments.base import Suite, markdown_table
-from epigames.tournament.seeds import FIXED, ROTATE
+from epigames.tournament.seeds import DUPLICATE, FIXED
 from epigames.tournament.stats import Line, Summary
 
 if TYPE_CHECKING:
@@ -74,15 +75,16 @@ class Part:
 
 PARTS = (
     Part("preset", PRESET, ("tactics2017",) * 4, FIXED),
-    Part("tactics", MATCH, ("tactics", "tactics2017"), ROTATE),
-    Part("mc", MATCH, ("mc", "tactics"), ROTATE),
+    Part("tactics", MATCH, ("tactics", "tactics2017"), DUPLICATE),
+    Part("mc", MATCH, ("mc", "tactics"), DUPLICATE),
 )
 
 
 def games_for(part: Part, deals: int) -> int:
-    """Games of `part` for about `deals` deals (at least one; rotated parts an even number)."""
+    """Games of `part` for about `deals` deals (at least one; duplicate parts an even
+    number: both ways of every deal)."""
     games = max(1, math.ceil(deals / part.deals_per_game))
-    if part.scheme == ROTATE and games % 2:
+    if part.scheme == DUPLICATE and games % 2:
         games += 1
     return games
 
@@ -109,18 +111,6 @@ def _per_deal(line: Line, deals: int) -> tuple[float, float, float]:
 
 def _fmt(mean: float, low: float, high: float) -> str:
     return f"{mean:.1f} ({low:.1f}–{high:.1f})"
-
-
-def _difference(a: Line, b: Line, deals: int) -> tuple[float, float, float]:
-    """Mean of `a` minus `b` per deal, with a conservative 95% interval.
-
-    The half-width is the sum of the two half-widths: the standard deviation of a
-    difference is at most the sum of the two standard deviations, whatever their
-    correlation, so the interval is at least as wide as the paired one.
-    """
-    mean = (a.mean_return - b.mean_return) / deals
-    half = ((a.return_high - a.return_low) + (b.return_high - b.return_low)) / 2 / deals
-    return mean, mean - half, mean + half
 
 
 def decision_ms(
@@ -189,16 +179,21 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
         deals = summary.games * DEALS_PER_MATCH
         by_label = {line.label: line for line in summary.team_lineups}
         a, b = by_label[f"{first}+{first}"], by_label[f"{second}+{second}"]
-        mean, low, high = _difference(a, b, DEALS_PER_MATCH)
+        (paired,) = summary.differences
+        per_deal = [x / DEALS_PER_MATCH for x in (paired.mean, paired.low, paired.high)]
         lines += [
             "",
             f"## ({key}) `{first}` against `{second}`: {summary.games} full matches, {deals} deals",
+            "",
+            f"Each match's cards were played twice, `{first}` first as North–South and then "
+            f"as East–West ({paired.blocks} pairs of matches); the difference is paired over "
+            "the pairs, so the luck of the cards, the same for both teams, is left out.",
             "",
             "| team | per deal (95% CI) |",
             "|---|---|",
             f"| {first} | {_fmt(*_per_deal(a, DEALS_PER_MATCH))} |",
             f"| {second} | {_fmt(*_per_deal(b, DEALS_PER_MATCH))} |",
-            f"| difference | {_fmt(mean, low, high)} (conservative interval) |",
+            f"| difference, on the same cards | {_fmt(*per_deal)} |",
         ]
     mean_ms, p95, top, n, first_ms = decision_ms("mc", 2)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
