@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 
 from epigames.cards import Card, Holds, Rank
 from epigames.games import MatchResult, load_game, play_match
 from epigames.games.events import Event, PublicAnnouncement
 from epigames.games.kemps import Call, Called, Kemps, Swapped
-from epigames.games.kemps.strategies.tom import Knows, PublicCollections, plan_tom
+from epigames.games.kemps.strategies.tom import STUCK_AFTER, Knows, PublicCollections, plan_tom
 from tests.games.kemps.test_rules import cards, start
 
 SMALL = "kemps(ranks=7)"
@@ -97,7 +98,8 @@ def test_tom_switches_when_an_opponent_blocks_its_rank() -> None:
     assert Knows(1, Holds(0, Card.parse("5♦"))) in plan.concluded
 
 
-# A turn cap: two tom pairs that each hide their Kemps from the other can stall.
+# A turn cap, as a guard: two tom pairs that block and hide from each other would stall
+# but for `STUCK_AFTER` (seed 2 of `tom` ×4 did before it).
 TEAMS = "kemps(teams=true,ranks=7,max_turns=400)"
 TEAM_LINEUPS = (
     ("tom", "greedy", "tom", "greedy"),
@@ -167,3 +169,21 @@ def test_tom_hides_a_four_of_a_kind_from_players_who_call_stop_kemps() -> None:
             assert named and all(game.team_of(s) != game.team_of(entry.seat) for s in named)
             left += 1
     assert left > 0
+
+
+def test_a_game_stuck_without_a_score_gets_unstuck() -> None:
+    """After `STUCK_AFTER` turns without a score tom says so and neither blocks nor hides
+    nor keeps cards back; two tom pairs then finish every seeded game before the cap."""
+    stuck = 0
+    for result in team_results():
+        if result.strategies == ("tom",) * 4:
+            assert not result.capped, result.seed
+        for entry in result.transcript:
+            text = str(entry.thought)
+            found = re.search(r"Nobody has scored for (\d+) turns", text)
+            if result.strategies[entry.seat] != "tom" or found is None:
+                continue
+            stuck += 1
+            assert int(found.group(1)) >= STUCK_AFTER
+            assert "to block it" not in text and "I keep" not in text and "I leave it" not in text
+    assert stuck > 0

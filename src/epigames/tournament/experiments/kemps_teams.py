@@ -44,14 +44,9 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
         "return is its team's score. Intervals are 95%: normal for the mean score, Wilson "
         "for the win rate (a fair share is 1/2)."
     )
-    columns = (
-        "opponent pair",
-        "games",
-        "tom pair: score",
-        "opponent pair: score",
-        "tom pair's win rate",
-        "capped games",
-        "tom pair beats it?",
+    header = (
+        "opponent pair | games | tom pair: score | opponent pair: score | "
+        "tom pair's win rate | capped games | tom pair beats it?"
     )
 
     def sentence(opponent: str, tom: Line, other: Line) -> str:
@@ -62,7 +57,7 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
         )
 
     return opponents_report(
-        f"# {NAME}: {TITLE}", intro, columns, summaries, _team, sentence, command
+        f"# {NAME}: {TITLE}", intro, header, summaries, _team, sentence, command
     )
 
 

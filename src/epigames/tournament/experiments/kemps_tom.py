@@ -9,7 +9,7 @@ given beside it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.experiments.base import Suite, markdown_table
@@ -77,14 +77,9 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
         "opponent's over both of its seats), Wilson for the win rate (a tie among k "
         "winners counts 1/k; a fair share is 1/3)."
     )
-    columns = (
-        "opponent",
-        "games",
-        "tom: Kemps per game",
-        "opponent: Kemps per seat",
-        "tom's win rate",
-        "capped games",
-        "tom beats it?",
+    header = (
+        "opponent | games | tom: Kemps per game | opponent: Kemps per seat | "
+        "tom's win rate | capped games | tom beats it?"
     )
 
     def sentence(opponent: str, tom: Line, other: Line) -> str:
@@ -95,14 +90,14 @@ def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
         )
 
     return opponents_report(
-        f"# {NAME}: {TITLE}", intro, columns, summaries, _line, sentence, command
+        f"# {NAME}: {TITLE}", intro, header, summaries, _line, sentence, command
     )
 
 
 def opponents_report(
     heading: str,
     intro: str,
-    columns: Sequence[str],
+    header: str,
     summaries: dict[str, Summary],
     line_of: Callable[[Summary, str], Line],
     sentence: Callable[[str, Line, Line], str],
@@ -135,7 +130,7 @@ def opponents_report(
             "",
             intro,
             "",
-            *markdown_table(columns, "lrlllrl", rows),
+            *markdown_table(header.split(" | "), "lrlllrl", rows),
             "",
             *(f"- {sentence}" for sentence in reading),
             "",

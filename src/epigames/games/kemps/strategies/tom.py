@@ -35,7 +35,7 @@ from epigames.cards.fact_types import CardFact, NamedFact
 from epigames.games.core import View
 from epigames.games.events import Event, Fact
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, PASS, Call, Swap
-from epigames.games.kemps.events import Called, Kemps, NewHand, Swapped
+from epigames.games.kemps.events import Called, Kemps, NewHand, Swapped, TeamTurnEnded, TurnEnded
 from epigames.games.kemps.strategies.greedy import ReportPlayer, SwapSheet
 from epigames.games.kemps.strategies.simple import team_move
 from epigames.games.kemps.views import KempsView
@@ -47,6 +47,9 @@ OPPONENT_CARD = 1.0
 BLOCKED = 1.5
 #: An opponent interest at which a card is worth taking from the table to block it.
 BLOCK_AT = 1.5
+#: Turns without a score after which `tom` stops blocking: players who all block each
+#: other (two `tom` pairs) would otherwise hold each other's cards to the turn cap.
+STUCK_AFTER = 60
 #: The team game: the chance of an opponent's four of a kind above which `tom` calls Stop
 #: Kemps. A right call scores 1 and takes the opponent's Kemps away, a wrong one costs 1.
 STOP_AT = Fraction(1, 3)
@@ -75,6 +78,7 @@ class PublicCollections:
             to hold that rank (it knew, and took one anyway).
         stoppers: the seats that called Stop Kemps (the team game): players who act on
             what they know of an opponent's hand.
+        quiet: turns ended since the last score (a Kemps, or a right call).
     """
 
     def __init__(self, seat: int, players: int) -> None:
@@ -82,6 +86,7 @@ class PublicCollections:
         self.shown: list[set[Card]] = [set() for _ in range(players)]
         self.blockers: list[set[Rank]] = [set() for _ in range(players)]
         self.stoppers: set[int] = set()
+        self.quiet = 0
         self._done = 0
         self._first: Event | None = None
 
@@ -100,15 +105,20 @@ class PublicCollections:
                     self.blockers[event.seat].add(event.taken.rank)
                 self.shown[event.seat].discard(event.put)
                 self.shown[event.seat].add(event.taken)
+            elif kind is TurnEnded or kind is TeamTurnEnded:
+                self.quiet += 1
             elif kind is Kemps or kind is NewHand:
                 assert isinstance(event, Kemps | NewHand)
                 self.shown[event.seat].clear()
+                if kind is Kemps:
+                    self.quiet = 0
             elif kind is Called:
                 assert isinstance(event, Called)
                 if event.stop:
                     self.stoppers.add(event.seat)
                 if event.right:
                     self.shown[event.target].clear()
+                    self.quiet = 0
         self._done = len(log)
         return self
 
@@ -240,7 +250,10 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     # a rank all taken in view would tell them the Kemps, and the first to call after
     # this turn is the opponent after us.
     stoppers = [s for s in read.opponents if s in public.stoppers]
-    hiding = view.kemps_game.team_game and bool(stoppers)
+    # A game stuck for long (every player blocking or hiding from the others) ends only at
+    # the turn cap: then `tom` neither blocks nor hides, and somebody scores.
+    stuck = public.quiet >= STUCK_AFTER
+    hiding = view.kemps_game.team_game and bool(stoppers) and not stuck
 
     def outlook(rank: Rank) -> tuple[float, int, int]:
         mine = sum(c.rank is rank for c in hand)
@@ -285,9 +298,16 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         )
     reasons.append(f"I collect {_plural(target)}.")
 
-    # The cards the opponents want least go first; the ones they collect stay.
+    # The cards the opponents want least go first; the ones they collect stay. Unless the
+    # game is stuck: then nothing is held back or taken to block.
+    if stuck:
+        reasons.append(
+            f"Nobody has scored for {public.quiet} turns: blocking and hiding only keep the "
+            "game stuck, so I block nobody and hide nothing."
+        )
+
     def giveaway(card: Card) -> float:
-        return read.most_interested(card.rank)[1]
+        return 0.0 if stuck else read.most_interested(card.rank)[1]
 
     spares = sorted((c for c in hand if c.rank is not target), key=giveaway)
     sheet = SwapSheet(hand, table, spares)
@@ -310,9 +330,13 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
             sheet.take(card)
             limit -= 1
     # Block: take a card an opponent collects, paying with a card wanted less.
-    candidates = sorted(
-        (c for c in table if c.rank is not target and c not in sheet.put_down),
-        key=lambda c: -giveaway(c),
+    candidates = (
+        []
+        if stuck
+        else sorted(
+            (c for c in table if c.rank is not target and c not in sheet.put_down),
+            key=lambda c: -giveaway(c),
+        )
     )
     for card in candidates:
         seat, want = read.most_interested(card.rank)
