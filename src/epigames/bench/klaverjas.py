@@ -190,7 +190,7 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
             f"{ISSUE_HANDS_PER_S} hands/s, was measured on another machine."
         )
         return report
-    rounds = 1 if quick else 3
+    rounds = 1 if quick else 5
     ours_wall, theirs_wall, ours_cpu, theirs_cpu = [], [], [], []
     for r in range(rounds):
         ours_wall.append(hands_per_second(MAIN, hands, time.perf_counter))
