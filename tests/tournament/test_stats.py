@@ -26,6 +26,15 @@ def test_wilson_known_values(successes: int, n: int, low: float, high: float) ->
     assert got == pytest.approx((low, high), abs=2e-6)
 
 
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 12, 49, 1000, 12345])
+def test_wilson_holds_the_rate_even_at_0_and_1(n: int) -> None:
+    # At 0 of 12 rounding once put the low bound at 1e-17, above the rate, and the
+    # tournament plots failed on the negative error bar.
+    for successes in (0, n, n / 3, n - 0.5):
+        low, high = wilson_interval(successes, n)
+        assert 0.0 <= low <= successes / n <= high <= 1.0
+
+
 def test_wilson_empty_is_nan() -> None:
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
 

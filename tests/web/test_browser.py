@@ -683,18 +683,23 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
 
 
 def test_a_tournament_on_a_phone_and_a_laptop(page: Any) -> None:
-    """Start a small tournament from the form, open it with the keyboard, watch one game:
-    its summary fits and passes axe at 390 and 1280 px."""
+    """Start a small tournament on duplicate seats from the form, open it with the keyboard,
+    watch one game: its summary, with the comparisons on the same cards, fits and passes
+    axe at 390 and 1280 px."""
     expect = playwright.expect
     page.click("#tab-tournaments")
     page.fill("#t-name", "phone")
     page.fill("#t-games", "12")
+    page.fill("#t-strategies", "random,greedy,random,greedy")
+    page.select_option("#t-seats", "duplicate")
     page.click("#t-start")
     expect(page.locator("#t-progress")).to_contain_text("done", timeout=60000)
     pick = page.locator("#tournament-list tr[data-name='phone'] .pick-btn")
     pick.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#tournament-detail h2")).to_contain_text("phone")
+    expect(page.locator("#tournament-detail")).to_contain_text("duplicate seats")
+    expect(page.locator("#tournament-detail table").nth(2)).to_contain_text("random − greedy")
     for width in (390, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         check_view(page, f"a tournament's summary at {width} px")

@@ -76,6 +76,7 @@ def test_tournament_bad_input(client: TestClient, db_dir: Path) -> None:
     assert "4 seats" in detail(
         post("/api/tournaments", json={**good, "strategies": ["random"]}), 422
     )
+    assert "seats" in detail(post("/api/tournaments", json={**good, "seats": "shuffled"}), 422)
     assert "no results file 'none.duckdb'" in detail(
         client.get("/api/tournaments/none.duckdb/x"), 404
     )
@@ -97,3 +98,20 @@ def test_without_db_dir() -> None:
     with TestClient(create_app()) as c:
         assert c.get("/api/tournaments").json() == {"db_dir": None, "files": [], "jobs": []}
         assert "without --db-dir" in detail(c.get("/api/tournaments/a.duckdb/x"), 404)
+
+
+def test_a_tournament_on_duplicate_seats(client: TestClient) -> None:
+    """The page may start a tournament on duplicate seats; its summary compares the
+    strategies on the same cards."""
+    body = {"db": "d.duckdb", "name": "dup", "game": GAME, "games": 8, "seed": 3}
+    job = run_job(
+        client, **body, strategies=["random", "greedy", "random", "greedy"], seats="duplicate"
+    )
+    assert job["state"] == "done", job
+    summary = client.get("/api/tournaments/d.duckdb/dup").json()
+    assert summary["tournament"]["seat_scheme"] == "duplicate"
+    [diff] = summary["differences"]
+    assert diff["label"] == "random − greedy" and diff["blocks"] == 2
+    games = client.get("/api/tournaments/d.duckdb/dup/games").json()["games"]
+    # The four games of a block share their seed: the same cards for every seating.
+    assert len({g["seed"] for g in games[:4]}) == 1 and games[4]["seed"] != games[0]["seed"]

@@ -40,7 +40,9 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denominator = 1 + z2 / n
     center = (p + z2 / (2 * n)) / denominator
     half = z / denominator * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0))
-    return max(0.0, center - half), min(1.0, center + half)
+    # The interval always holds p; rounding could leave a bound a hair past it (at p = 0
+    # the low bound came out 1e-17), which plots drew as a negative error bar.
+    return min(max(0.0, center - half), p), max(min(1.0, center + half), p)
 
 
 def mean_interval(values: np.ndarray[Any, Any], z: float = Z95) -> tuple[float, float, float]:

@@ -224,9 +224,12 @@ class TournamentDir:
         strategies: list[str],
         games: int,
         seed: int,
+        seats: str = "rotate",
         client: str = "",
     ) -> Job:
         """Start a small tournament in a background thread for a client; returns its job.
+
+        `seats` is the seat scheme (`tournament.SEAT_SCHEMES`).
 
         Raises:
             InputError: bad game, strategies, size or file name.
@@ -241,7 +244,7 @@ class TournamentDir:
                 f"{games} games is more than the web page starts ({MAX_WEB_GAMES}); "
                 "use `epigames tournament` for big runs"
             )
-        config = checked_config(game, strategies, games, seed=seed, name=name)
+        config = checked_config(game, strategies, games, seed=seed, seat_scheme=seats, name=name)
         with self._lock:
             active = [j for j in self.jobs.values() if j.state in ACTIVE]
             if any(j.db == db for j in active):

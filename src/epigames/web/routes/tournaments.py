@@ -4,7 +4,7 @@ small tournaments started from the page (jobs).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
@@ -25,6 +25,9 @@ class NewTournament(Body):
     strategies: list[Name] = Field(min_length=1, max_length=8)
     games: int = Field(ge=1, le=MAX_WEB_GAMES)
     seed: Seed = 20240401
+    #: How the strategies sit (`tournament.SEAT_SCHEMES`): rotated, fixed, or rotated with
+    #: each block of the rotation on the same cards.
+    seats: Literal["rotate", "fixed", "duplicate"] = "rotate"
 
 
 @router.get("/tournaments")
@@ -74,6 +77,7 @@ def start_tournament(
         body.strategies,
         body.games,
         body.seed,
+        seats=body.seats,
         client=client_of(request)[0],
     )
     return job.to_dict()

@@ -24,6 +24,17 @@ function linesTable(title, lines) {
   return t;
 }
 
+// Duplicate seats: each pair of strategies on the same cards, paired block by block.
+function differencesTable(rows) {
+  const t = h("table", {}, h("tr", {}, h("th", {}, "strategies"), h("th", { class: "num" }, "blocks"),
+    h("th", { class: "num" }, "return difference"), h("th", { class: "num" }, "95% interval")));
+  for (const d of rows) {
+    t.append(h("tr", {}, h("td", {}, h("b", {}, d.label)), h("td", { class: "num" }, d.blocks),
+      h("td", { class: "num" }, num(d.mean)), h("td", { class: "num" }, `${num(d.low)} – ${num(d.high)}`)));
+  }
+  return t;
+}
+
 // A wide table in its own horizontal scroller (focusable, so the keyboard can scroll it):
 // on a phone the table scrolls, not the page.
 function scroll(table, label) {
@@ -50,6 +61,9 @@ async function showTournament(db, name) {
       ...s.notes.map((n) => h("div", { class: "hint" }, "Note: " + n)),
       h("h3", {}, "Per strategy"), scroll(linesTable("strategy", s.strategies), "per strategy"),
       h("h3", {}, "Per seat"), scroll(linesTable("seat", s.seats), "per seat"),
+      ...(s.differences && s.differences.length ? [h("h3", {}, "On the same cards (duplicate seats)"),
+        h("div", { class: "hint" }, "Each block of games is one deal played once per seating; a block's difference is the first strategy's mean return less the second's."),
+        scroll(differencesTable(s.differences), "on the same cards")] : []),
       h("div", { class: "plots" }, ...s.plots.map((p) => h("img", { alt: p, src: `/api/tournaments/${encodeURIComponent(db)}/${encodeURIComponent(name)}/plots/${p}.svg` }))),
       h("h3", {}, "Watch a stored game (replayed from its seed)"),
       h("div", {}, "Game index ", watchIndex, " ", h("button", { class: "primary", onclick: () =>
@@ -84,7 +98,7 @@ let runningJob = null;
 async function startTournament(ev) {
   ev.preventDefault();
   const body = { db: $("t-db").value, name: $("t-name").value, game: $("t-game").value,
-    strategies: $("t-strategies").value.split(",").map((s) => s.trim()), games: Number($("t-games").value), seed: Number($("t-seed").value) };
+    strategies: $("t-strategies").value.split(",").map((s) => s.trim()), games: Number($("t-games").value), seed: Number($("t-seed").value), seats: $("t-seats").value };
   try {
     let job = await api("/api/tournaments", { method: "POST", body });
     runningJob = job.id;
