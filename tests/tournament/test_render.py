@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from epigames.tournament import TournamentConfig, TournamentStore, summarize
-from epigames.tournament.render import summary_renderable
+from epigames.tournament.render import _returns, summary_renderable
 from tests.tournament.helpers import run_fake
 
 HEADERS = ("games", "wins", "ties", "frac", "win%", "95% CI", "return", "length")
@@ -46,3 +47,10 @@ def test_tables_fit_80_columns_without_cutting_headers(
     assert "vs 1/n" in headers[1]
     for name in strategies:  # a long label wraps inside its column; nothing is lost
         assert name in "".join(line.split(" ", 2)[1] for line in lines if line.strip())
+
+
+def test_undefined_returns_show_as_dashes() -> None:
+    # A line with no games has no mean; one game has no interval: neither may break a table.
+    assert _returns(math.nan, math.nan, math.nan) == ("—", "—–—")
+    assert _returns(150.0, math.nan, math.nan) == ("150.0", "—–—")
+    assert _returns(1.5, 1.0, 2.0) == ("1.50", "1.00–2.00")

@@ -43,7 +43,7 @@ def play_games(
     teams = None if scheme == FIXED else config.teams
     for raw in indices:
         index = int(raw)
-        seed = game_seed(config.seed, index if teams is None else seed_index(index, scheme, teams))
+        seed = game_seed(config.seed, seed_index(index, scheme, teams))
         seats = seat_strategies(config.strategies, index, scheme, teams)
         started = time.perf_counter()
         try:

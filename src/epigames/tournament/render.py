@@ -23,7 +23,8 @@ def _num(x: float, digits: int = 2) -> str:
 def _returns(mean: float, low: float, high: float) -> tuple[str, str]:
     """A mean return and its interval, to two decimals, or one for scores in the hundreds
     (match points: one decimal keeps the tables within 80 columns)."""
-    digits = 1 if max(abs(x) for x in (mean, low, high) if not math.isnan(x)) >= 100 else 2
+    largest = max((abs(x) for x in (mean, low, high) if not math.isnan(x)), default=0.0)
+    digits = 1 if largest >= 100 else 2
     return _num(mean, digits), f"{_num(low, digits)}–{_num(high, digits)}"
 
 

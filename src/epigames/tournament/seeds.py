@@ -48,14 +48,16 @@ def duplicate_block(teams: Teams) -> int:
     return len(teams)
 
 
-def seed_index(index: int, scheme: str, teams: Teams) -> int:
+def seed_index(index: int, scheme: str, teams: Teams | None) -> int:
     """Which child of the tournament's `SeedSequence` game `index` plays with.
 
-    Its own, except in a `DUPLICATE` tournament, where the games of a block
-    (`duplicate_block`) share the block's: a game's seed fixes its chance moves (the
-    deal), so every seating of the block gets the same cards.
+    Its own, except in a `DUPLICATE` tournament (whose `teams` are given), where the
+    games of a block (`duplicate_block`) share the block's: a game's seed fixes its
+    chance moves (the deal), so every seating of the block gets the same cards.
     """
-    return index // duplicate_block(teams) if scheme == DUPLICATE else index
+    if scheme != DUPLICATE or teams is None:
+        return index
+    return index // duplicate_block(teams)
 
 
 @lru_cache(maxsize=16)

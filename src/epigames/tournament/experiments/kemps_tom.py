@@ -10,6 +10,7 @@ given beside it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.experiments.base import Suite, markdown_table
@@ -49,7 +50,7 @@ def opponent_configs(
     ]
 
 
-def verdict(tom: Line, other: Line) -> str:
+def _verdict(tom: Line, other: Line) -> str:
     """Whether `tom`'s mean return is above `other`'s with the two 95% intervals apart."""
     if tom.return_low > other.return_high:
         return "yes"
@@ -62,35 +63,29 @@ def _line(summary: Summary, strategy: str) -> Line:
     return next(line for line in summary.strategies if line.label == strategy)
 
 
-def mean_text(line: Line) -> str:
+def _mean(line: Line) -> str:
     """A line's mean return with its 95% interval."""
     return f"{line.mean_return:.3f} ({line.return_low:.3f}–{line.return_high:.3f})"
 
 
-def suite_markdown(summaries: dict[str, Summary], command: str) -> str:
-    """The report: per opponent, both sides' mean Kemps with intervals, tom's win rate,
-    capped games and the verdict, each computed from the stored games."""
-    intro = (
-        f"Game `{GAME}` (52 cards, 6 on the table, at most 10,000 turns). Each tournament "
-        "seats `tom` and two players of one strategy, seats rotated; a seat's return is its "
-        "number of Kemps. Intervals are 95%: normal for the mean Kemps per game (the "
-        "opponent's over both of its seats), Wilson for the win rate (a tie among k "
-        "winners counts 1/k; a fair share is 1/3)."
-    )
-    header = (
-        "opponent | games | tom: Kemps per game | opponent: Kemps per seat | "
-        "tom's win rate | capped games | tom beats it?"
-    )
+INTRO = (
+    f"Game `{GAME}` (52 cards, 6 on the table, at most 10,000 turns). Each tournament "
+    "seats `tom` and two players of one strategy, seats rotated; a seat's return is its "
+    "number of Kemps. Intervals are 95%: normal for the mean Kemps per game (the "
+    "opponent's over both of its seats), Wilson for the win rate (a tie among k "
+    "winners counts 1/k; a fair share is 1/3)."
+)
+HEADER = (
+    "opponent | games | tom: Kemps per game | opponent: Kemps per seat | "
+    "tom's win rate | capped games | tom beats it?"
+)
 
-    def sentence(opponent: str, tom: Line, other: Line) -> str:
-        return (
-            f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
-            f"Kemps per game more than each `{opponent}` player and wins "
-            f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
-        )
 
-    return opponents_report(
-        f"# {NAME}: {TITLE}", intro, header, summaries, _line, sentence, command
+def _sentence(opponent: str, tom: Line, other: Line) -> str:
+    return (
+        f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
+        f"Kemps per game more than each `{opponent}` player and wins "
+        f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
     )
 
 
@@ -98,15 +93,15 @@ def opponents_report(
     heading: str,
     intro: str,
     header: str,
-    summaries: dict[str, Summary],
     line_of: Callable[[Summary, str], Line],
     sentence: Callable[[str, Line, Line], str],
+    summaries: dict[str, Summary],
     command: str,
 ) -> str:
     """A report of one tournament per opponent: a row per opponent (games, both sides'
     means, tom's win rate, capped games, the verdict), then the reading, one `sentence`
     and the notes per opponent, and how to reproduce it. `line_of(summary, strategy)` is
-    a side's line."""
+    a side's line. A suite binds all but the last two (`Suite.markdown`)."""
     rows = []
     reading = []
     for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
@@ -115,11 +110,11 @@ def opponents_report(
             (
                 opponent,
                 summary.games,
-                mean_text(tom),
-                mean_text(other),
+                _mean(tom),
+                _mean(other),
                 f"{100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%)",
                 summary.capped_games,
-                verdict(tom, other),
+                _verdict(tom, other),
             )
         )
         reading.append(sentence(opponent, tom, other))
@@ -140,4 +135,12 @@ def opponents_report(
     )
 
 
-SUITE = Suite(NAME, TITLE, GAMES, tournament_configs, suite_markdown)
+#: The report (`opponents_report`): per opponent, both sides' mean Kemps with intervals,
+#: tom's win rate, capped games and the verdict, each computed from the stored games.
+SUITE = Suite(
+    NAME,
+    TITLE,
+    GAMES,
+    tournament_configs,
+    partial(opponents_report, f"# {NAME}: {TITLE}", INTRO, HEADER, _line, _sentence),
+)
