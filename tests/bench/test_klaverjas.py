@@ -6,6 +6,7 @@ real harness's format, so the parsing and the ratio are tested without the real 
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import types
@@ -15,18 +16,16 @@ import pytest
 from rich.console import Console
 
 from epigames import cli
-from epigames.bench import klaverjas as bench
+from epigames.bench import klaverjas as bench, seeds
 from epigames.commands import bench as command
 from tests.bench.helpers import fake_program, quick_run
 
-# It writes its arguments, run after run, and spends CPU in proportion to the hands (so
-# that the run at 2N hands costs more than the run at N, as the real program's does).
+# It writes its arguments, run after run (the tests read its CPU time from them).
 FAKE = """\
 import json, sys
 from pathlib import Path
 with Path(__file__).with_name("args.jsonl").open("a") as out:
     out.write(json.dumps(sys.argv[1:]) + "\\n")
-sum(range(int(sys.argv[1]) * 100_000))
 print(f"klaverjas-2017: {sys.argv[1]} hands in 0.500s = RATE games/s; mean score N/S 1.0 E/W 2.0")
 """
 
@@ -57,8 +56,19 @@ def test_quick_run_prints_every_row_and_says_the_2017_program_did_not_run() -> N
     assert "was not run" in text and "EPIGAMES_SEED_PROGRAMS" in text
 
 
-def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(tmp_path: Path) -> None:
-    report, text = quick_run(bench.run, fake_seed_programs(tmp_path))
+def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = fake_seed_programs(tmp_path)
+    args = root / "klaverjas-2017" / "args.jsonl"
+
+    def children_cpu() -> float:
+        """A simulated CPU clock of the fake's runs: 0.3 s a start-up and 1 ms a hand."""
+        runs = args.read_text().splitlines() if args.exists() else []
+        return sum(0.3 + 0.001 * int(json.loads(run)[0]) for run in runs)
+
+    monkeypatch.setattr(seeds, "_children_cpu", children_cpu)
+    report, text = quick_run(bench.run, root)
     assert report.wall is not None and report.cpu is not None
     assert report.wall.theirs == (120.0,)
     assert len(report.wall.ours) == 1
@@ -67,7 +77,7 @@ def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(tmp_path: Path) -
     assert "120.0" in text
     # In CPU time: ours, and theirs from its runs at N and 2N hands.
     cpu = report.cpu
-    assert len(cpu.ours) == len(cpu.theirs) == 1 and cpu.theirs[0] > 0
+    assert len(cpu.ours) == 1 and cpu.theirs == (pytest.approx(1000.0),)
     assert cpu.ratio == pytest.approx(cpu.ours[0] / cpu.theirs[0])
     assert f"{cpu.ratio:.1f}× in CPU time" in text
     # Same number of hands (then N and 2N for its CPU time), its own seed, this Python.

@@ -7,8 +7,6 @@ the command lines, the parsing and the ratios are tested without the real progra
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -82,18 +80,20 @@ def test_a_missing_seed_program_fails_before_anything_runs(tmp_path: Path, bench
         bench.run(Console(file=io.StringIO()), quick=True, seed_programs=tmp_path)  # type: ignore[attr-defined]
 
 
-def test_a_seed_programs_cpu_rate_leaves_its_start_up_out() -> None:
-    """A child that sleeps 0.2 s (no CPU) and then burns CPU in proportion to its games:
-    the rate comes from the CPU of the extra games, never from the sleep or the start-up."""
+def test_a_seed_programs_cpu_rate_leaves_its_start_up_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child whose start-up costs 0.5 CPU seconds and each game 0.1: the rate is 10 games
+    per CPU second, the start-up cancelled out. The children's CPU clock is simulated, so
+    the test does not depend on how busy the machine is."""
+    clock = [0.0]
+    monkeypatch.setattr(seeds, "_children_cpu", lambda: clock[0])
 
     def run(games: int) -> None:
-        work = f"import time; time.sleep(0.2); sum(range({games} * 300_000))"
-        subprocess.run([sys.executable, "-c", work], check=True)
+        clock[0] += 0.5 + 0.1 * games
 
-    rate = seeds.child_cpu_rate(run, 4)
-    assert 0 < rate < float("inf")
+    assert seeds.child_cpu_rate(run, 4) == pytest.approx(10.0)
 
 
-def test_a_run_that_costs_no_cpu_gives_a_clear_error() -> None:
+def test_a_run_that_costs_no_cpu_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seeds, "_children_cpu", lambda: 1.5)
     with pytest.raises(seeds.SeedProgramError, match="cost no more CPU"):
         seeds.child_cpu_rate(lambda games: None, 10)
