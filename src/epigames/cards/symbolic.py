@@ -72,18 +72,113 @@ def _quote_holds(text: str) -> str:
     return _HOLDS.sub(quoted, text)
 
 
-def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:
-    """Exactly k of the variables (in BDD order) are true: a counting BDD, n·k nodes."""
-    if k < 0 or k > len(variables):
-        return manager.false
-    # below[j]: exactly j of the variables after the current one are true.
-    below = [manager.true] + [manager.false] * k
-    for v in reversed(variables):
-        x = manager.var(v)
-        below = [
-            manager.ite(x, below[j - 1] if j else manager.false, below[j]) for j in range(k + 1)
-        ]
-    return below[k]
+def _law(
+    manager: Manager,
+    public: PublicInfo,
+    var: Mapping[tuple[int, int], str],
+    in_play: Sequence[int],
+    not_all: Sequence[tuple[int, int]],
+) -> Node:
+    """The deals consistent with the public facts.
+
+    The counts tie every card to every other, so they make the law large. Conjoined one
+    holder at a time, they were built again and again at the size of the whole law; here
+    the cards' allowed holders and the counts are built node by node (`_Counts`), each
+    node once, and the facts about sets of cards (at least one, not all, the groups), a
+    small diagram of their own, are conjoined with that in one step.
+    """
+    layout = public.layout
+    holders = range(layout.n_holders)
+    allowed: list[tuple[int, ...]] = []
+    for c in in_play:
+        where = public.where(c)
+        allowed.append(
+            (where,)
+            if where >= 0
+            else tuple(
+                h for h in holders if not public.lacking[h] >> c & 1 and h not in layout.public
+            )
+        )
+    facts = manager.true
+    for h, mask in public.constraints:
+        some = manager.false
+        for c in iter_bits(mask):
+            some = some | manager.var(var[c, h])
+        facts = facts & some
+    for h, mask in (*((h, g) for g in public.groups for h in holders), *not_all):
+        every = manager.true
+        for c in iter_bits(mask):
+            # A removed card: the holder cannot hold all of them.
+            every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
+        facts = facts & ~every
+    counts = _Counts(manager, var, in_play, allowed, layout.n_holders).law(public.counts)
+    return counts & facts
+
+
+class _Counts:
+    """Each card to one of its allowed holders, each holder its count: a diagram built
+    node by node, card after card.
+
+    A node stands for the next card and how many more cards each holder must take. A
+    card's variables (one per holder, in holder order) form a chain: taking holder ``h``
+    sets the card's later variables false and moves on with one card fewer for ``h``.
+    The recursion is in methods: a recursive closure would be a reference cycle, keeping
+    BDD nodes alive until the garbage collector runs, maybe after the manager is gone.
+    """
+
+    def __init__(
+        self,
+        manager: Manager,
+        var: Mapping[tuple[int, int], str],
+        in_play: Sequence[int],
+        allowed: Sequence[tuple[int, ...]],
+        n_holders: int,
+    ) -> None:
+        self.manager, self.var, self.in_play, self.allowed = manager, var, in_play, allowed
+        # Per card position, how many of the cards from there on each holder may take.
+        room = [[0] * n_holders]
+        for holders in reversed(allowed):
+            room.append(list(room[-1]))
+            for h in holders:
+                room[-1][h] += 1
+        self.room = room[::-1]
+        self.nodes = {name: manager.var(name) for name in var.values()}
+        self.memo: dict[tuple[int, tuple[int, ...]], Node] = {}
+
+    def law(self, counts: Sequence[int]) -> Node:
+        """The diagram from the first card, each holder to take its count."""
+        try:
+            return self.scan(0, tuple(counts))
+        finally:
+            self.memo.clear()
+
+    def scan(self, k: int, need: tuple[int, ...]) -> Node:
+        """The deals of the cards from position `k` on, each holder to take `need`."""
+        key = (k, need)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        manager = self.manager
+        false = manager.false
+        if k == len(self.in_play):
+            got = false if any(need) else manager.true
+        elif any(n > r for n, r in zip(need, self.room[k], strict=True)):
+            got = false
+        else:
+            c, var, nodes = self.in_play[k], self.var, self.nodes
+            n_holders = len(need)
+            got = false
+            for h in reversed(range(n_holders)):
+                high = false
+                if h in self.allowed[k] and need[h]:
+                    high = self.scan(k + 1, (*need[:h], need[h] - 1, *need[h + 1 :]))
+                    for later in reversed(range(h + 1, n_holders)):
+                        if high != false:
+                            high = manager.ite(nodes[var[c, later]], false, high)
+                if high != got:
+                    got = manager.ite(nodes[var[c, h]], high, got)
+        self.memo[key] = got
+        return got
 
 
 #: The most hand-size combinations (`CardStructure.hand_size_combinations`) a structure is
@@ -174,42 +269,11 @@ class CardStructure:
             )
         public, layout, atom, not_all = self.public, self.layout, self.atom, self.not_all
         manager = Manager()
-        holders = range(layout.n_holders)
         in_play = [c for c in range(layout.n_cards) if not public.removed >> c & 1]
         # Card-major order (as `atom` lists them) keeps each card's one-hot block together.
         atoms = {name: manager.new_var() for name in atom.values()}
         var = {key: atoms[name] for key, name in atom.items()}
-        law = manager.true
-        for c in in_play:
-            where = public.where(c)
-            allowed = (
-                [where]
-                if where >= 0
-                else [
-                    h for h in holders if not public.lacking[h] >> c & 1 and h not in layout.public
-                ]
-            )
-            for h in holders:
-                if h not in allowed:
-                    law = law & ~manager.var(var[c, h])
-            law = law & _exactly(manager, [var[c, h] for h in allowed], 1)
-        for h, mask in public.constraints:
-            some = manager.false
-            for c in iter_bits(mask):
-                some = some | manager.var(var[c, h])
-            law = law & some
-        facts = [(h, g) for g in public.groups for h in holders]
-        for h, mask in (*facts, *not_all):
-            every = manager.true
-            for c in iter_bits(mask):
-                # A removed card: the holder cannot hold all of them.
-                every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
-            law = law & ~every
-        # The counts last: they tie every card to every other, so the law grows large, and
-        # each conjunction with it costs in proportion to its size.
-        for h in holders:
-            mine = [var[c, h] for c in in_play]
-            law = law & _exactly(manager, mine, public.counts[h])
+        law = _law(manager, public, var, in_play, not_all)
         shown = {var[c, h] for c in in_play for h in layout.public}
         observations = {
             layout.holders[p]: frozenset({var[c, p] for c in in_play} | shown)
