@@ -71,6 +71,11 @@ def test_dice(capsys: pytest.CaptureFixture[str]) -> None:
             ["kwartet(players=6,kinds=13)", "holds(0, ⟨1,1⟩)"],
             "too large for an exact answer: 6 holders have unknown cards",
         ),
+        (
+            ["kwartet(players=3,kinds=3)", "--limit", "10", "holds(0, ⟨1,1⟩)"],
+            "more than the limit of 10 (docs/logic.md, Limits)",
+        ),
+        ([GAME, "--limit", "-1", "top"], "--limit -1 is out of range"),
     ],
 )
 def test_errors_exit_2_with_one_message(

@@ -9,7 +9,7 @@ import pytest
 
 from epigames.cards import CardKnowledge
 from epigames.cards.errors import UnknownCardError
-from epigames.cards.symbolic import CardStructure
+from epigames.cards.symbolic import CardStructure, StructureTooLargeError
 from epigames.errors import UnknownAgentError
 from epigames.games import Match, load_game
 from epigames.games.ask import StepError, UnknownAtomError, ask, true_deal
@@ -190,3 +190,25 @@ def test_match_ask_is_ask_on_the_current_state() -> None:
     assert match.ask(text).knowers == (1,)
     dice = match_at("blufpoker", ["random"] * 3, 1, 3)
     assert dice.ask("K_Cas cup_551").knowers == (2,)
+
+
+def test_a_deck_past_the_old_limit_is_answered_and_agrees_with_the_card_engine() -> None:
+    """Five players with 11 kinds right after the deal: 90,000 hand-size combinations,
+    past the 60,000 that structures were once limited to."""
+    game = "kwartet(players=5,kinds=11)"
+    state = match_at(game, ["random"] * 5, 0, 0).state
+    k = state.observation(0).knowledge
+    cards = CardStructure.from_knowledge(k)
+    assert cards.hand_size_combinations() == 90_000
+    with pytest.raises(StructureTooLargeError, match="more than the limit of 1,000"):
+        ask(state, "holds(0, ⟨1,1⟩)", limit=1_000)
+    answer = ask(state, "K_1 ~holds(2, ⟨1,1⟩) | K_2 holds(2, ⟨1,1⟩)")
+    assert answer.worlds == cards.count_deals() > 0
+    for seat in (0, 3):  # each question costs about a second here
+        seat_knowledge = state.observation(seat).knowledge
+        assert isinstance(seat_knowledge, CardKnowledge)
+        for c in (0, 42):
+            card = seat_knowledge.layout.cards[c]
+            assert seat_knowledge.possible_holders(card) == cards.possible_holders(
+                seat_knowledge, c
+            )

@@ -22,8 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from epigames.cards.errors import UnknownCardError
@@ -72,120 +71,25 @@ def _quote_holds(text: str) -> str:
     return _HOLDS.sub(quoted, text)
 
 
-def _law(
-    manager: Manager,
-    public: PublicInfo,
-    var: Mapping[tuple[int, int], str],
-    in_play: Sequence[int],
-    not_all: Sequence[tuple[int, int]],
-) -> Node:
-    """The deals consistent with the public facts.
-
-    The counts tie every card to every other, so they make the law large. Conjoined one
-    holder at a time, they were built again and again at the size of the whole law; here
-    the cards' allowed holders and the counts are built node by node (`_Counts`), each
-    node once, and the facts about sets of cards (at least one, not all, the groups), a
-    small diagram of their own, are conjoined with that in one step.
-    """
-    layout = public.layout
-    holders = range(layout.n_holders)
-    allowed: list[tuple[int, ...]] = []
-    for c in in_play:
-        where = public.where(c)
-        allowed.append(
-            (where,)
-            if where >= 0
-            else tuple(
-                h for h in holders if not public.lacking[h] >> c & 1 and h not in layout.public
-            )
-        )
-    facts = manager.true
-    for h, mask in public.constraints:
-        some = manager.false
-        for c in iter_bits(mask):
-            some = some | manager.var(var[c, h])
-        facts = facts & some
-    for h, mask in (*((h, g) for g in public.groups for h in holders), *not_all):
-        every = manager.true
-        for c in iter_bits(mask):
-            # A removed card: the holder cannot hold all of them.
-            every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
-        facts = facts & ~every
-    counts = _Counts(manager, var, in_play, allowed, layout.n_holders).law(public.counts)
-    return counts & facts
-
-
-class _Counts:
-    """Each card to one of its allowed holders, each holder its count: a diagram built
-    node by node, card after card.
-
-    A node stands for the next card and how many more cards each holder must take. A
-    card's variables (one per holder, in holder order) form a chain: taking holder ``h``
-    sets the card's later variables false and moves on with one card fewer for ``h``.
-    The recursion is in methods: a recursive closure would be a reference cycle, keeping
-    BDD nodes alive until the garbage collector runs, maybe after the manager is gone.
-    """
-
-    def __init__(
-        self,
-        manager: Manager,
-        var: Mapping[tuple[int, int], str],
-        in_play: Sequence[int],
-        allowed: Sequence[tuple[int, ...]],
-        n_holders: int,
-    ) -> None:
-        self.manager, self.var, self.in_play, self.allowed = manager, var, in_play, allowed
-        # Per card position, how many of the cards from there on each holder may take.
-        room = [[0] * n_holders]
-        for holders in reversed(allowed):
-            room.append(list(room[-1]))
-            for h in holders:
-                room[-1][h] += 1
-        self.room = room[::-1]
-        self.nodes = {name: manager.var(name) for name in var.values()}
-        self.memo: dict[tuple[int, tuple[int, ...]], Node] = {}
-
-    def law(self, counts: Sequence[int]) -> Node:
-        """The diagram from the first card, each holder to take its count."""
-        try:
-            return self.scan(0, tuple(counts))
-        finally:
-            self.memo.clear()
-
-    def scan(self, k: int, need: tuple[int, ...]) -> Node:
-        """The deals of the cards from position `k` on, each holder to take `need`."""
-        key = (k, need)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
-        manager = self.manager
-        false = manager.false
-        if k == len(self.in_play):
-            got = false if any(need) else manager.true
-        elif any(n > r for n, r in zip(need, self.room[k], strict=True)):
-            got = false
-        else:
-            c, var, nodes = self.in_play[k], self.var, self.nodes
-            n_holders = len(need)
-            got = false
-            for h in reversed(range(n_holders)):
-                high = false
-                if h in self.allowed[k] and need[h]:
-                    high = self.scan(k + 1, (*need[:h], need[h] - 1, *need[h + 1 :]))
-                    for later in reversed(range(h + 1, n_holders)):
-                        if high != false:
-                            high = manager.ite(nodes[var[c, later]], false, high)
-                if high != got:
-                    got = manager.ite(nodes[var[c, h]], high, got)
-        self.memo[key] = got
-        return got
+def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:
+    """Exactly k of the variables (in BDD order) are true: a counting BDD, n·k nodes."""
+    if k < 0 or k > len(variables):
+        return manager.false
+    # below[j]: exactly j of the variables after the current one are true.
+    below = [manager.true] + [manager.false] * k
+    for v in reversed(variables):
+        x = manager.var(v)
+        below = [
+            manager.ite(x, below[j - 1] if j else manager.false, below[j]) for j in range(k + 1)
+        ]
+    return below[k]
 
 
 #: The most hand-size combinations (`CardStructure.hand_size_combinations`) a structure is
-#: built for. The 52-card Kwartet for four players has 38,416 (a law of 0.55 million
-#: nodes); for five 191,664 (3.9 million nodes, 175 s to build and 405 MB at load 15);
-#: for six 810,000 (not built in 400 s). See docs/logic.md, Limits.
-MAX_COMBINATIONS = 60_000
+#: built for unless asked otherwise (`CardStructure.build`). Kwartet for five players with
+#: 13 kinds has 191,664 right after the deal (a law of 3.9 million nodes, about 12 s to
+#: build); for six players 810,000 (minutes, gigabytes). See docs/logic.md, Limits.
+MAX_COMBINATIONS = 200_000
 
 
 class StructureTooLargeError(InputError):
@@ -207,6 +111,8 @@ class CardStructure:
     atom: Mapping[tuple[int, int], str]
     public: PublicInfo
     not_all: tuple[tuple[int, int], ...] = ()
+    # The structure once built (`build`): a list, as the dataclass is frozen.
+    _built: list[KnowledgeStructure] = field(default_factory=list, repr=False, compare=False)
 
     @classmethod
     def from_public(
@@ -244,16 +150,32 @@ class CardStructure:
             combinations *= count - public.holding[h].bit_count() + 1
         return combinations
 
-    @cached_property
+    @property
     def structure(self) -> KnowledgeStructure:
-        """The knowledge structure; agents are the players' holder names.
+        """The knowledge structure (`build` with the default limit).
 
         Raises:
             StructureTooLargeError: more than `MAX_COMBINATIONS` hand-size combinations.
             SymbolicUnavailableError: the package `dd` is not installed.
         """
+        return self.build()
+
+    def build(self, limit: int | None = MAX_COMBINATIONS) -> KnowledgeStructure:
+        """The knowledge structure, built on first use; agents are the players' holder names.
+
+        Args:
+            limit: the most hand-size combinations to build it for; None for no limit
+                (time and memory grow with them: see `MAX_COMBINATIONS`).
+
+        Raises:
+            StructureTooLargeError: more than `limit` hand-size combinations.
+            SymbolicUnavailableError: the package `dd` is not installed.
+        """
+        built = self._built
+        if built:
+            return built[0]
         combinations = self.hand_size_combinations()
-        if combinations > MAX_COMBINATIONS:
+        if limit is not None and combinations > limit:
             free = [
                 f"{self.layout.holders[h]} {n - self.public.holding[h].bit_count()}"
                 for h, n in enumerate(self.public.counts)
@@ -262,24 +184,56 @@ class CardStructure:
             raise StructureTooLargeError(
                 f"this state is too large for an exact answer: {len(free)} holders have "
                 f"unknown cards ({', '.join(free)}), {combinations:,} combinations of their "
-                f"numbers for the knowledge structure to track, more than the "
-                f"{MAX_COMBINATIONS:,} it builds in reasonable time and memory (docs/logic.md, "
-                "Limits); ask at a later step, when fewer cards are unknown, or on a smaller "
-                "deck or fewer players"
+                f"numbers for the knowledge structure to track, more than the limit of "
+                f"{limit:,} (docs/logic.md, Limits); ask at a later step, when fewer cards "
+                "are unknown, or on a smaller deck or fewer players, or raise the limit "
+                "(`epigames ask --limit`), which costs minutes and gigabytes"
             )
         public, layout, atom, not_all = self.public, self.layout, self.atom, self.not_all
         manager = Manager()
+        holders = range(layout.n_holders)
         in_play = [c for c in range(layout.n_cards) if not public.removed >> c & 1]
         # Card-major order (as `atom` lists them) keeps each card's one-hot block together.
         atoms = {name: manager.new_var() for name in atom.values()}
         var = {key: atoms[name] for key, name in atom.items()}
-        law = _law(manager, public, var, in_play, not_all)
+        law = manager.true
+        for c in in_play:
+            where = public.where(c)
+            allowed = (
+                [where]
+                if where >= 0
+                else [
+                    h for h in holders if not public.lacking[h] >> c & 1 and h not in layout.public
+                ]
+            )
+            for h in holders:
+                if h not in allowed:
+                    law = law & ~manager.var(var[c, h])
+            law = law & _exactly(manager, [var[c, h] for h in allowed], 1)
+        for h, mask in public.constraints:
+            some = manager.false
+            for c in iter_bits(mask):
+                some = some | manager.var(var[c, h])
+            law = law & some
+        facts = [(h, g) for g in public.groups for h in holders]
+        for h, mask in (*facts, *not_all):
+            every = manager.true
+            for c in iter_bits(mask):
+                # A removed card: the holder cannot hold all of them.
+                every = every & manager.var(var[c, h]) if (c, h) in var else manager.false
+            law = law & ~every
+        # The counts last: they tie every card to every other, so the law grows large, and
+        # each conjunction with it costs in proportion to its size.
+        for h in holders:
+            mine = [var[c, h] for c in in_play]
+            law = law & _exactly(manager, mine, public.counts[h])
         shown = {var[c, h] for c in in_play for h in layout.public}
         observations = {
             layout.holders[p]: frozenset({var[c, p] for c in in_play} | shown)
             for p in sorted(layout.players)
         }
-        return KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations)
+        built.append(KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations))
+        return built[0]
 
     @classmethod
     def from_knowledge(cls, knowledge: CardKnowledge) -> CardStructure:

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.commands.play import strategy_names
 from epigames.games import load_game
 from epigames.games.ask import DICE_ATOMS, ask as ask_state
@@ -53,6 +54,17 @@ def ask(
             "as for play).",
         ),
     ] = "",
+    limit: Annotated[
+        int,
+        typer.Option(
+            "--limit",
+            min=0,
+            help="Card games: the most combinations of the holders' numbers of unknown "
+            "cards to build the knowledge structure for (0: no limit). The default answers "
+            "Kwartet for five players from the deal in seconds; six players at the deal "
+            "(810,000) take minutes and gigabytes.",
+        ),
+    ] = MAX_COMBINATIONS,
 ) -> None:
     """Replay a seeded match to a step and answer a formula about its cards or dice.
 
@@ -63,7 +75,7 @@ def ask(
     """
     loaded = load_game(game)
     match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)
-    answer = ask_state(match.state, formula)
+    answer = ask_state(match.state, formula, limit or None)
     seats = loaded.seat_names
     typer.echo(f"{loaded}  seed {seed}  after step {at}")
     typer.echo(f"{answer.formula}: {'true' if answer.value else 'false'}")

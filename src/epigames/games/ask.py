@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from epigames.cards import CardKnowledge
 from epigames.cards.public import UNKNOWN
-from epigames.cards.symbolic import CardStructure, card_formula
+from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
 from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
@@ -110,19 +110,22 @@ def true_deal(state: State, knowledge: CardKnowledge) -> tuple[int, ...]:
     return tuple(deal)
 
 
-def ask(state: State, formula: Formula | str) -> Answer:
+def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIONS) -> Answer:
     """The formula's truth at the true deal (or roll) of a game state, and who knows it.
 
     Args:
         state: a state of Kwartet, Klaverjas or Kemps after a deal, or of Blufpoker
             after the first roll.
         formula: a `Formula` or its text; ``holds(h, c)`` atoms need no quotes.
+        limit: the most hand-size combinations to build a card structure for
+            (`CardStructure.build`); None for no limit.
 
     Raises:
         FormulaSyntaxError: bad formula text.
         UnknownCardError, UnknownAgentError: a card, holder or seat the game has not.
         UnknownAtomError: an atom that is not one of Blufpoker's.
         InputError: no cards or dice; StepError: no deal or roll yet.
+        StructureTooLargeError: more hand-size combinations than `limit`.
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
     if isinstance(state, BlufpokerState):
@@ -131,6 +134,7 @@ def ask(state: State, formula: Formula | str) -> Answer:
     cards = CardStructure.from_knowledge(knowledge)
     cards.canonical(f)  # a bad name is reported before the structure is built
     deal = true_deal(state, knowledge)
+    cards.build(limit)
     value = cards.holds(f, deal)
     knowers = tuple(
         seat for seat in range(state.game.num_players) if cards.holds(fm.K(str(seat), f), deal)
