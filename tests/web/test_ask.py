@@ -61,3 +61,15 @@ def test_a_seats_answer_never_depends_on_the_hidden_part() -> None:
                     assert ask_seat(other, seat, f) == ask_seat(state, seat, f)
                     truth_differed += ask(other, f).value != ask(state, f).value
     assert truth_differed > 0  # the hidden part mattered to the truth, not to the seat
+
+
+def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClient) -> None:
+    """Five-player Kwartet with 11 kinds has 90,000 hand-size combinations at the deal:
+    within the library's default, past the web app's (the server pays for the build)."""
+    game = "kwartet(players=5,kinds=11)"
+    sid = new_game(client, game=game, strategies=["random"] * 5, seed=0)["session"]
+    url = f"/api/sessions/{sid}/ask"
+    for perspective in (None, "0"):
+        body = {"frame": 0, "formula": "holds(0, ⟨1,1⟩)", "perspective": perspective}
+        message = detail(client.post(url, json=body), 422)
+        assert "more than the limit of 60,000" in message

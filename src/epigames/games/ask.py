@@ -162,12 +162,14 @@ class SeatAnswer:
     others: tuple[str, ...]
 
 
-def ask_seat(state: State, seat: int, formula: Formula | str) -> SeatAnswer:
+def ask_seat(
+    state: State, seat: int, formula: Formula | str, limit: int | None = MAX_COMBINATIONS
+) -> SeatAnswer:
     """What `seat` can tell of a formula at a state, from its own knowledge alone.
 
     Unlike `ask`, the true deal (or roll) is never read, so a person playing the seat
     learns nothing it could not work out: two states the seat cannot tell apart give
-    the same answer.
+    the same answer. `limit` is as for `ask`.
 
     Raises:
         as `ask`; SeatError: no such seat.
@@ -182,7 +184,9 @@ def ask_seat(state: State, seat: int, formula: Formula | str) -> SeatAnswer:
         def prepared(g: Formula) -> Formula:
             return dice_formula(g, seats)
     else:
-        CardStructure.from_knowledge(_knowledge(state)).canonical(f)  # names checked first
+        cards = CardStructure.from_knowledge(_knowledge(state))
+        cards.canonical(f)  # names checked first
+        cards.build(limit)  # the seats' questions below share it
 
         def prepared(g: Formula) -> Formula:
             return g

@@ -15,6 +15,11 @@ from epigames.web.routes.common import Body, Name, Perspective, Store
 
 router = APIRouter(prefix="/api/sessions")
 
+#: The most hand-size combinations of a card structure built for a question here: the
+#: server pays for it (four-player Kwartet, 38,416, takes a few seconds; the library's
+#: default, 200,000, half a minute and 400 MB).
+WEB_COMBINATIONS = 60_000
+
 
 class StateQuery(Body):
     """A formula about the game state (cards or dice) at one frame."""
@@ -79,7 +84,7 @@ def ask_state(sid: str, body: StateQuery, store: Store) -> dict[str, Any]:
         state = session.state_at(session.check_frame(body.frame))
         names = session.game.seat_names
         if seat is None:
-            answer = ask(state, body.formula)
+            answer = ask(state, body.formula, WEB_COMBINATIONS)
             knowers = [names[s] for s in answer.knowers]
             value = "true" if answer.value else "false"
             return {
@@ -91,7 +96,7 @@ def ask_state(sid: str, body: StateQuery, store: Store) -> dict[str, Any]:
                 "kind": answer.kind,
                 "answer": f"{value} in the true state; known by: {', '.join(knowers) or 'nobody'}",
             }
-        seen = ask_seat(state, seat, body.formula)
+        seen = ask_seat(state, seat, body.formula, WEB_COMBINATIONS)
         others = {names[s]: tell for s, tell in enumerate(seen.others) if s != seat}
         verdict = {
             "true": f"true in every world {names[seat]} considers possible: {names[seat]} knows it",
