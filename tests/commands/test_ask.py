@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from epigames.commands.ask import _building
 from epigames.games.ask import ask
 from epigames.games.steps import match_at
 from tests.commands.helpers import run
@@ -84,3 +85,11 @@ def test_errors_exit_2_with_one_message(
     code, out, err = run(["ask", *args], capsys)
     assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
     assert out == ""
+
+
+def test_a_large_build_is_announced_with_its_size() -> None:
+    big = match_at("kwartet", ["random"] * 4, 0, 0).state
+    assert "38,416 combinations" in _building(big, None)
+    assert _building(big, 10) == "Answering…"  # refused at once: nothing to wait for
+    assert _building(match_at(GAME, ["random"] * 4, 0, 0).state, None) == "Answering…"
+    assert _building(match_at("blufpoker", ["random"] * 3, 0, 3).state, None) == "Answering…"

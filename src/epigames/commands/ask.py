@@ -5,12 +5,19 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.console import Console
 
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.commands.play import strategy_names
+from epigames.errors import InputError
 from epigames.games import load_game
-from epigames.games.ask import DICE_ATOMS, ask as ask_state
+from epigames.games.ask import DICE_ATOMS, ask as ask_state, card_structure
+from epigames.games.blufpoker.rules import BlufpokerState
+from epigames.games.core import State
 from epigames.games.steps import match_at
+
+#: From this many hand-size combinations on, building a structure takes seconds: say so.
+SLOW_COMBINATIONS = 20_000
 
 #: More decisions than any match of the registered games makes within its caps.
 MAX_STEP = 10_000_000
@@ -75,10 +82,27 @@ def ask(
     """
     loaded = load_game(game)
     match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)
-    answer = ask_state(match.state, formula, limit or None)
+    with Console(stderr=True).status(_building(match.state, limit or None)):
+        answer = ask_state(match.state, formula, limit or None)
     seats = loaded.seat_names
     typer.echo(f"{loaded}  seed {seed}  after step {at}")
     typer.echo(f"{answer.formula}: {'true' if answer.value else 'false'}")
     knowers = ", ".join(seats[s] for s in answer.knowers) or "no seat"
     typer.echo(f"known by: {knowers}")
     typer.echo(f"{answer.kind} consistent with the public information: {answer.worlds}")
+
+
+def _building(state: State, limit: int | None) -> str:
+    """What the spinner says while the answer is worked out (the size of a large build)."""
+    if isinstance(state, BlufpokerState):
+        return "Answering…"
+    try:
+        combinations = card_structure(state).hand_size_combinations()
+    except InputError:  # no deal yet: `ask` says so
+        return "Answering…"
+    if combinations < SLOW_COMBINATIONS or (limit is not None and combinations > limit):
+        return "Answering…"
+    return (
+        f"Building the knowledge structure: {combinations:,} combinations of the holders' "
+        "numbers of unknown cards (about 30 s at 200,000, minutes at 800,000)…"
+    )
