@@ -66,6 +66,7 @@ def ask(
         typer.Option(
             "--limit",
             min=0,
+            max=10**9,
             help="Card games: the most combinations of the holders' numbers of unknown "
             "cards to build the knowledge structure for (0: no limit). The default answers "
             "Kwartet for five players from the deal in seconds; six players at the deal "
