@@ -112,7 +112,9 @@ class CardStructure:
     public: PublicInfo
     not_all: tuple[tuple[int, int], ...] = ()
     # The structure once built (`build`): a list, as the dataclass is frozen.
-    _built: list[KnowledgeStructure] = field(default_factory=list, repr=False, compare=False)
+    _built: list[KnowledgeStructure] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def from_public(
