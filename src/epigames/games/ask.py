@@ -16,7 +16,13 @@ from dataclasses import dataclass
 
 from epigames.cards import CardKnowledge
 from epigames.cards.public import UNKNOWN
-from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
+from epigames.cards.quotient import quotient
+from epigames.cards.symbolic import (
+    MAX_COMBINATIONS,
+    CardStructure,
+    StructureTooLargeError,
+    card_formula,
+)
 from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
 from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
@@ -125,20 +131,30 @@ def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIO
         UnknownCardError, UnknownAgentError: a card, holder or seat the game has not.
         UnknownAtomError: an atom that is not one of Blufpoker's.
         InputError: no cards or dice; StepError: no deal or roll yet.
-        StructureTooLargeError: more hand-size combinations than `limit`.
+        StructureTooLargeError: more hand-size combinations than `limit`, and the cards the
+            formula does not name are not all alike (`cards.quotient`).
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
     if isinstance(state, BlufpokerState):
         return _ask_dice(state, f)
     knowledge = _knowledge(state)
     cards = CardStructure.from_knowledge(knowledge)
-    cards.canonical(f)  # a bad name is reported before the structure is built
+    canonical = cards.canonical(f)  # a bad name is reported before the structure is built
     deal = true_deal(state, knowledge)
-    cards.build(limit)
+    seats = range(state.game.num_players)
+    try:
+        cards.build(limit)
+    except StructureTooLargeError:
+        # Too large as a whole: the cards the formula does not name may all be alike.
+        named = frozenset(cards.literal(a)[0] for a in f.atoms())
+        small = quotient(cards, named, deal)
+        if small is None:
+            raise
+        model = small.model
+        knowers = tuple(s for s in seats if model.holds(cards.canonical(fm.K(str(s), f))))
+        return Answer(f, model.holds(canonical), knowers, small.deals)
     value = cards.holds(f, deal)
-    knowers = tuple(
-        seat for seat in range(state.game.num_players) if cards.holds(fm.K(str(seat), f), deal)
-    )
+    knowers = tuple(s for s in seats if cards.holds(fm.K(str(s), f), deal))
     return Answer(f, value, knowers, cards.count_deals())
 
 
