@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import factorial
 
-from epigames.cards.public import iter_bits
 from epigames.cards.symbolic import CardStructure
 from epigames.logic import KripkeModel
 
@@ -86,28 +85,32 @@ def quotient(cards: CardStructure, named: frozenset[int], deal: Sequence[int]) -
 
     worlds: list[str] = []
     valuation: dict[str | int, list[str]] = {}
-    blocks: dict[str, dict[frozenset[int], list[str]]] = {
+    blocks: dict[str, dict[int, list[str]]] = {
         layout.holders[p]: {} for p in sorted(layout.players)
     }
     deals = 0
     true = None
+    players = sorted(layout.players)
     for placed in itertools.product(*choices):
         at = dict(zip(open_named, placed, strict=True))
-        taken = [0] * layout.n_holders
-        for h in placed:
-            taken[h] += 1
-        others = [r - t for r, t in zip(room, taken, strict=True)]
+        # Per holder, its cards in this world but the alike ones: known, then placed.
+        held = list(public.holding)
+        for c, h in at.items():
+            held[h] |= 1 << c
+        others = [
+            r - (m & ~public.holding[h]).bit_count()
+            for h, (r, m) in enumerate(zip(room, held, strict=True))
+        ]
         if any(n < 0 or (n and h not in free_allowed) for h, n in enumerate(others)):
             continue
-        where = {**fixed, **at}
-        if not _facts_hold(cards, where, others, free_mask, len(free), some, never):
+        if not _facts_hold(held, others, free_mask, len(free), some, never):
             continue
         name = str(len(worlds))
         worlds.append(name)
+        where = {**fixed, **at}
         valuation[name] = [cards.atom[c, h] for c, h in where.items()]
-        for p in sorted(layout.players):
-            mine = frozenset(c for c, h in where.items() if h == p)
-            blocks[layout.holders[p]].setdefault(mine, []).append(name)
+        for p in players:
+            blocks[layout.holders[p]].setdefault(held[p], []).append(name)
         ways = factorial(len(free))
         for n in others:
             ways //= factorial(n)
@@ -126,30 +129,21 @@ def quotient(cards: CardStructure, named: frozenset[int], deal: Sequence[int]) -
 
 
 def _facts_hold(
-    cards: CardStructure,
-    where: dict[int, int],
+    held: Sequence[int],
     others: Sequence[int],
     free_mask: int,
     n_free: int,
     some: Sequence[tuple[int, int]],
     never: Sequence[tuple[int, int]],
 ) -> bool:
-    """Whether a placement of the named cards (the others counted per holder) keeps the
-    at-least-one facts (`some`) and the not-all ones (`never`)."""
-    public = cards.public
+    """Whether a world keeps the at-least-one facts (`some`) and the not-all ones
+    (`never`): `held` has each holder's cards but the alike ones (`free_mask`), of which
+    it has `others`."""
     for h, mask in some:
-        if not (
-            public.holding[h] & mask
-            or any(where.get(c) == h for c in iter_bits(mask))
-            or (free_mask & mask and others[h] > 0)
-        ):
+        if not (held[h] & mask or (free_mask & mask and others[h] > 0)):
             return False
     for h, mask in never:
-        if mask & public.removed:
-            continue  # nobody holds a card out of play
-        everything = all(
-            public.holding[h] >> c & 1 or where.get(c) == h for c in iter_bits(mask & ~free_mask)
-        )
-        if everything and (not mask & free_mask or others[h] == n_free):
+        # A card out of play is in no one's `held`, so such a fact never binds.
+        if not mask & ~free_mask & ~held[h] and (not mask & free_mask or others[h] == n_free):
             return False
     return True
