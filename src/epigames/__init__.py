@@ -2,7 +2,11 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from epigames.errors import EpigamesError
+from epigames import native
+
+native.install()  # before any compiled module is imported
+
+from epigames.errors import EpigamesError  # noqa: E402
 
 try:
     __version__ = version("epigames")

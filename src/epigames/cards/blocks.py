@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import product
 from operator import mul
+from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.problem import Problem
 from epigames.cards.public import iter_bits
+from epigames.cards.slots import rebuilt
 
 Usage = tuple[int, ...]
 Assignment = tuple[int, ...]
@@ -48,6 +50,9 @@ class Block:
     # `epigames.cards.feasibility` (strides of `Decomposition.strides`).
     # placed: per group, per holder, the cards some assignment of the group puts there.
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class CardClass:
@@ -63,6 +68,9 @@ class CardClass:
     compact: int
     cards: int
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Decomposition:
@@ -73,6 +81,9 @@ class Decomposition:
     strides: tuple[int, ...]
     blocks: tuple[Block, ...]
     classes: tuple[CardClass, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
 
 _PATTERNS: dict[tuple[object, ...], list[tuple[tuple[int, ...], list[Assignment]]]] = {}

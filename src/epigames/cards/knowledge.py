@@ -28,9 +28,11 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import reduce
 from operator import or_
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
@@ -45,7 +47,7 @@ from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
-from epigames.cards.slots import slot_maker
+from epigames.cards.slots import rebuilt, slot_maker
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
 
@@ -123,6 +125,8 @@ def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
     return got
 
 
+# Kemps' knowledge subclasses it in plain Python, which a compiled class must allow.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True, eq=False)
 class CardKnowledge:
     """What one agent knows about where the cards are.
@@ -155,6 +159,9 @@ class CardKnowledge:
     _known: tuple[int, ...] | None = field(default=None, init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     @classmethod
     def create(

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits
+from epigames.cards.slots import rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,9 @@ class Problem:
     removed: int
     constraints: tuple[tuple[int, int], ...]
     exclusions: tuple[tuple[int, int], ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def key(self) -> tuple[object, ...]:
         """A hashable summary that determines every answer about the free cards."""

@@ -27,10 +27,11 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
+from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
-from epigames.cards.slots import slot_maker
+from epigames.cards.slots import rebuilt, slot_maker
 
 #: Location of a card whose holder is not known.
 UNKNOWN = -1
@@ -83,6 +84,9 @@ class PublicInfo:
     removed: int
     constraints: tuple[tuple[int, int], ...]
     groups: tuple[int, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     @classmethod
     def start(

@@ -25,6 +25,10 @@ def slot_maker(cls: type[T]) -> Callable[..., T]:
     Raises:
         TypeError: `cls` is not a dataclass with a slot per field.
     """
+    if hasattr(cls, "__mypyc_attrs__"):
+        # Compiled by mypyc: its own `__init__` is native; the rest keep their defaults.
+        n_init = sum(f.init for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        return lambda *values: cls(*values[:n_init])
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     slots = set(getattr(cls, "__slots__", ()))
     if not set(names) <= slots:
@@ -40,3 +44,14 @@ def slot_maker(cls: type[T]) -> Callable[..., T]:
     make.__qualname__ = f"slot_maker.<{cls.__name__}>"
     make.__doc__ = f"`{cls.__name__}({', '.join(names)})` through the slots' own setters."
     return make
+
+
+def rebuilt(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A frozen dataclass's `__reduce__`: its class, called with its `__init__` fields.
+
+    Pickling and copying restore a compiled class's attributes one `setattr` at a time,
+    which a frozen dataclass refuses; a call of the constructor works both ways. Caches
+    (fields `__init__` does not take) start empty in the copy.
+    """
+    cls = type(obj)
+    return cls, tuple(getattr(obj, f.name) for f in dataclasses.fields(cls) if f.init)

@@ -22,10 +22,10 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from epigames.cards.deck import RANKS, Card, Rank, Suit
-from epigames.cards.slots import slot_maker
+from epigames.cards.slots import rebuilt, slot_maker
 from epigames.errors import InputError
 
 
@@ -52,6 +52,9 @@ class RankOrder:
     # rank outside the order: looked up for every card of every trick.
     _trump_strength: tuple[int | None, ...] = field(init=False, repr=False, compare=False)
     _plain_strength: tuple[int | None, ...] = field(init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def __post_init__(self) -> None:
         for name in ("trump", "plain"):
@@ -123,6 +126,9 @@ class Trick:
 
     leader: int
     plays: tuple[Play, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def __post_init__(self) -> None:
         plays = tuple(self.plays)
@@ -339,6 +345,9 @@ class CardPoints:
     # Points by `rank.value - 2` (`card.index % 13`).
     _trump: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _plain: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def __post_init__(self) -> None:
         for name in ("trump", "plain"):

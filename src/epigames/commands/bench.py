@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from epigames import bench as bench_pkg
+from epigames import bench as bench_pkg, native
 from epigames.errors import UnknownNameError
 
 #: The environment variable that gives `--seed-programs` when the option is not given.
@@ -47,10 +47,13 @@ def bench(
     if name not in names:
         raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
     module = importlib.import_module(f"epigames.bench.{name}")
+    console = Console()
+    # Compiled or not moves every figure below by a factor: say which ran.
+    console.print(f"[dim]card engine: {native.status()}[/dim]")
     options: dict[str, object] = {"quick": quick}
     if "seed_programs" in inspect.signature(module.run).parameters:
         options["seed_programs"] = seed_programs
-    module.run(Console(), **options)
+    module.run(console, **options)
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -157,11 +158,14 @@ def _moved(
     return kept
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class KempsKnowledge(CardKnowledge):
     """A seat's exact knowledge of where every card is (`CardKnowledge` with the game's
     not-all facts); its known values name places too, since in Kemps a card's place is
     the subject of the knowledge."""
+
+    # No new fields, so no dataclass of its own: `CardKnowledge.__init__` (compiled, when
+    # `epigames.native` runs the compiled modules) sets every field and cache.
+    __slots__ = ()
 
     @classmethod
     def of(cls, public: PublicKemps, seat: int, hand: Sequence[Hashable]) -> KempsKnowledge:
@@ -263,12 +267,27 @@ def signal_cases(layout: CardLayout, seen: int) -> tuple[int, ...]:
     return tuple(m for m in rank_masks(layout) if not m & seen)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class SplitKnowledge(KempsKnowledge):
     """A seat's knowledge under signals: the union of disjoint cases, each a
     `KempsKnowledge` with a case's cards held, weighted by its consistent deals."""
 
-    cases: tuple[tuple[int, KempsKnowledge], ...] = ()
+    # Not a dataclass: a slotted dataclass would shadow the fields of a compiled base.
+    __slots__ = ("cases",)
+    cases: tuple[tuple[int, KempsKnowledge], ...]
+
+    def __init__(
+        self,
+        public: PublicInfo,
+        agent: int,
+        hand: int,
+        not_all: tuple[tuple[int, int], ...],
+        cases: tuple[tuple[int, KempsKnowledge], ...],
+    ) -> None:
+        super().__init__(public, agent, hand, not_all=not_all)
+        object.__setattr__(self, "cases", cases)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return SplitKnowledge, (self.public, self.agent, self.hand, self.not_all, self.cases)
 
     @classmethod
     def split(
@@ -297,7 +316,7 @@ class SplitKnowledge(KempsKnowledge):
             raise InconsistentCardsError(f"no deal fits what {layout.holders[seat]} was told")
         if len(found) == 1:
             return found[0][1]
-        return cls(public.public, seat, mask, not_all=public.not_all, cases=tuple(found))
+        return cls(public.public, seat, mask, public.not_all, tuple(found))
 
     def worlds_count(self) -> int:
         """The number of consistent deals, over every case."""

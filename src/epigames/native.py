@@ -1,0 +1,100 @@
+"""The modules compiled with mypyc, and the guard that never runs a stale build of them.
+
+`pip install` compiles the modules in `COMPILED` with mypyc when it can (`setup.py`) and
+records a digest of their sources beside this file. At import, `install` checks that
+every compiled module is there and that the sources still have that digest; otherwise
+(no compiler, sources edited after an editable install, or ``EPIGAMES_PURE_PYTHON=1``)
+it makes Python load the plain `.py` files, so an edit is never shadowed by an old build.
+The compiled modules share one native library and call each other directly, so they are
+used all together or not at all. Both ways give the same games move for move (a test).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
+
+#: The hot modules, compiled together: the card engine's counting and bitmask loops.
+COMPILED = (
+    "epigames.cards.blocks",
+    "epigames.cards.counting",
+    "epigames.cards.draws",
+    "epigames.cards.facts",
+    "epigames.cards.feasibility",
+    "epigames.cards.knowledge",
+    "epigames.cards.problem",
+    "epigames.cards.public",
+    "epigames.cards.tricks",
+)
+#: Set to 1 to run the plain Python modules even where compiled ones are installed.
+PURE_ENV = "EPIGAMES_PURE_PYTHON"
+#: The file, beside this one, where the build writes the digest of what it compiled.
+RECORD = "_native_build.txt"
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def source_path(module: str, package: Path = _PACKAGE) -> Path:
+    """Where a module of `COMPILED` has its Python source."""
+    parts = module.split(".")[1:]
+    return package.joinpath(*parts[:-1], parts[-1] + ".py")
+
+
+def sources_digest(package: Path = _PACKAGE, modules: Sequence[str] = COMPILED) -> str:
+    """sha256 over the compiled modules' names and sources, in order."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(module.encode() + b"\0")
+        digest.update(source_path(module, package).read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _built(module: str, package: Path) -> bool:
+    source = source_path(module, package)
+    return any(
+        source.with_name(source.stem + suffix).exists()
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    )
+
+
+def status(package: Path = _PACKAGE, environ: dict[str, str] | None = None) -> str:
+    """``"compiled"``, or why the plain Python modules run instead."""
+    env = os.environ if environ is None else environ
+    if env.get(PURE_ENV, "") not in ("", "0"):
+        return f"pure Python ({PURE_ENV} is set)"
+    if not all(_built(m, package) for m in COMPILED):
+        return "pure Python (not compiled: no C compiler or mypyc at install)"
+    record = package / RECORD
+    if not record.exists() or record.read_text().strip() != sources_digest(package):
+        return "pure Python (the sources changed since they were compiled: reinstall)"
+    return "compiled"
+
+
+class _PlainSources(importlib.abc.MetaPathFinder):
+    """Finds the modules of `COMPILED` as their `.py` files, ahead of any build."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> ModuleSpec | None:
+        if fullname not in COMPILED:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+def install() -> None:
+    """Load the plain sources of `COMPILED` unless the compiled ones are sound to use."""
+    if status() != "compiled" and not any(isinstance(f, _PlainSources) for f in sys.meta_path):
+        sys.meta_path.insert(0, _PlainSources())
