@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc]
 
     def run(self) -> None:
         record.unlink(missing_ok=True)
+        # An editable install builds in the source tree: drop earlier builds, so a module
+        # taken off the list is not shadowed by its old extension.
+        for suffix in EXTENSION_SUFFIXES:
+            for old in [*PACKAGE.rglob(f"*{suffix}"), *PACKAGE.parent.glob(f"*__mypyc{suffix}")]:
+                old.unlink(missing_ok=True)
         try:
             super().run()
         except Exception as exc:

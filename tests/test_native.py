@@ -115,3 +115,15 @@ def test_the_install_is_compiled_where_it_can_be() -> None:
     if importlib.util.find_spec("mypyc") is None:
         pytest.skip("no mypyc: the plain modules run, as designed")
     assert native.status() == "compiled"
+
+
+def test_a_benchmark_says_whether_the_compiled_modules_ran(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from epigames import cli
+    from epigames.bench import cards
+
+    monkeypatch.setattr(cards, "run", lambda console, quick: console.print("a table"))
+    assert cli.run(["bench", "cards"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["a table", f"card engine: {native.status()}"]

@@ -24,7 +24,8 @@ from types import ModuleType
 
 __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
 
-#: The hot modules, compiled together: the card engine's counting and bitmask loops.
+#: The hot modules, compiled together: the card engine's counting and bitmask loops, and
+#: the Klaverjas tactics with the card play they read.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -35,6 +36,9 @@ COMPILED = (
     "epigames.cards.problem",
     "epigames.cards.public",
     "epigames.cards.tricks",
+    "epigames.games.klaverjas.knowledge",
+    "epigames.games.klaverjas.play",
+    "epigames.games.klaverjas.strategies.tactics",
 )
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.
 PURE_ENV = "EPIGAMES_PURE_PYTHON"

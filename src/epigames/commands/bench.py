@@ -48,12 +48,12 @@ def bench(
         raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
     module = importlib.import_module(f"epigames.bench.{name}")
     console = Console()
-    # Compiled or not moves every figure below by a factor: say which ran.
-    console.print(f"[dim]card engine: {native.status()}[/dim]")
     options: dict[str, object] = {"quick": quick}
     if "seed_programs" in inspect.signature(module.run).parameters:
         options["seed_programs"] = seed_programs
     module.run(console, **options)
+    # Compiled or not moves every figure above by a factor: say which ran.
+    console.print(f"[dim]card engine: {native.status()}[/dim]")
 
 
 def register(app: typer.Typer) -> None:

@@ -99,6 +99,11 @@ class PublicTracker:
         self._lacking: list[int] = []
         self._table = 0
 
+    def __reduce__(self) -> tuple[type[PublicTracker], tuple[CardLayout]]:
+        # A cache of what the events say: a fresh tracker folds them again when asked.
+        # (The default would call the compiled class's `__init__` without its layout.)
+        return PublicTracker, (self._layout,)
+
     def copy(self) -> PublicTracker:
         """An independent tracker at the same point (the `PublicInfo` is immutable)."""
         other = PublicTracker(self._layout)

@@ -37,6 +37,8 @@ from fractions import Fraction
 from math import comb
 from typing import ClassVar, NamedTuple, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from epigames.cards import Card, CardKnowledge, CardLayout, Holds, Suit, Trick
 from epigames.cards.deck import CARDS
 from epigames.cards.public import iter_bits
@@ -596,7 +598,20 @@ class KnowingPosition(Position):
     #: Seat 1 leads to the partner's likely trump at this probability or more.
     RUFF_CHANCE: ClassVar[Fraction] = Fraction(1, 10)
 
-    beliefs: Chances
+    def __init__(
+        self,
+        seat: int,
+        legal: Sequence[Card],
+        hand: Sequence[Card],
+        trick: Trick,
+        trump: Suit,
+        unplayed: Sequence[Card] | int,
+        beliefs: Chances,
+    ) -> None:
+        super().__init__(seat, legal, hand, trick, trump, unplayed, beliefs)
+        # The same beliefs, typed for what only they answer (a compiled class keeps the
+        # type of an attribute it inherits, so `beliefs` is not narrowed here).
+        self.chances = beliefs
 
     def _suit_mask(self, suit: Suit) -> int:
         return self._unplayed_mask & SUIT_MASKS[suit]
@@ -604,7 +619,7 @@ class KnowingPosition(Position):
     def deals_beaten(self, winning: Card, player: int) -> int:
         """The consistent deals in which `player`, to play next, can beat `winning`, the
         trick's best card (out of `deals()`)."""
-        exact, trump = self.beliefs, self.trump
+        exact, trump = self.chances, self.trump
         led = self.trick.plays[0].card.suit
         above = 0
         for card in self.unplayed_of(winning.suit):
@@ -624,7 +639,7 @@ class KnowingPosition(Position):
 
     def _void_with(self, player: int, suit: Suit, cards: int) -> int:
         # The deals in which `player` holds no card of `suit` but one of `cards`.
-        exact = self.beliefs
+        exact = self.chances
         suit_mask = self._suit_mask(suit)
         return exact.deals_without(player, suit_mask) - exact.deals_without(
             player, suit_mask | cards
@@ -644,7 +659,7 @@ class KnowingPosition(Position):
             beaten = self.deals_beaten(winning.card, (self.seat + 1) % PLAYERS)
             if not beaten:
                 return self.give(f"the last player cannot beat {winning.card}")
-            deals, risk = self.beliefs.deals(), self.GIVE_RISK
+            deals, risk = self.chances.deals(), self.GIVE_RISK
             if beaten * risk.denominator <= risk.numerator * deals:
                 chance = Fraction(beaten, deals)
                 return self.give(f"the last player beats {winning.card} with probability {chance}")
@@ -659,7 +674,7 @@ class KnowingPosition(Position):
     def no_sure_lead(self) -> Choice:
         partner = (self.seat + 2) % PLAYERS
         trumps = self._suit_mask(self.trump)
-        if not self.beliefs.may_hold_mask(partner) & trumps:
+        if not self.chances.may_hold_mask(partner) & trumps:
             return super().no_sure_lead()  # the partner cannot trump anything
         seen: set[Suit] = set()
         best: tuple[int, Card] | None = None
@@ -671,7 +686,7 @@ class KnowingPosition(Position):
             ruffs = self._void_with(partner, suit, trumps)
             if best is None or ruffs > best[0]:
                 best = (ruffs, card)
-        deals, least = self.beliefs.deals(), self.RUFF_CHANCE
+        deals, least = self.chances.deals(), self.RUFF_CHANCE
         if best is not None and best[0] * least.denominator >= least.numerator * deals:
             ruffs, card = best
             return Choice(
@@ -726,6 +741,9 @@ def _names(card: Card) -> frozenset[Card]:
     return got
 
 
+# Registered strategies subclass it in plain Python (their registry's decorator), which a
+# compiled class must leave to plain Python too.
+@mypyc_attr(native_class=False)
 class TacticsPlayer(Strategy):
     """The 2017 tactics on some beliefs (`beliefs` decides which)."""
 
