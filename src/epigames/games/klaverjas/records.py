@@ -10,7 +10,7 @@ seat never saw; the state reads the public part from them too.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from epigames.cards import Card, Suit, Trick
 from epigames.games.events import Event
@@ -134,13 +134,17 @@ class Records:
         table: the public situation.
         announcements: every public announcement so far, in order (append-only).
         tracker: folds the current deal's announcements into card knowledge on demand.
+
+    Args:
+        ranks: the deck's ranks per suit, for a new tracker.
+        tracker: a tracker to start from instead (`copy`; `ranks` is then not read).
     """
 
     __slots__ = ("_held", "announcements", "hands", "table", "tracker")
 
-    def __init__(self, ranks: int) -> None:
+    def __init__(self, ranks: int, tracker: PublicTracker | None = None) -> None:
         self.announcements: list[Event] = []
-        self.tracker = PublicTracker(layout_for(ranks))
+        self.tracker = PublicTracker(layout_for(ranks)) if tracker is None else tracker
         self.hands: list[tuple[Card, ...]] = [()] * PLAYERS
         # The hands again as dict keys (sorted too): a played card leaves by a lookup.
         self._held: list[dict[Card, None]] = [{} for _ in range(PLAYERS)]
@@ -148,13 +152,18 @@ class Records:
 
     def copy(self) -> Records:
         """An independent copy (the values are shared: they never change)."""
-        other = Records.__new__(Records)
-        other.announcements = list(self.announcements)
-        other.tracker = self.tracker.copy()
-        other.hands = list(self.hands)
-        other._held = [dict(held) for held in self._held]
-        other.table = self.table
-        return other
+        return _records(
+            self.tracker.copy(),
+            list(self.announcements),
+            list(self.hands),
+            [dict(held) for held in self._held],
+            self.table,
+        )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # By its parts: pickle's default would call the compiled class's `__init__` bare.
+        parts = (self.tracker, self.announcements, self.hands, self._held, self.table)
+        return _records, parts
 
     def absorb(self, event: Event) -> None:
         """Update the records with one event (called for every event, in order)."""
@@ -207,3 +216,17 @@ class Records:
             )
         elif isinstance(event, DealScored):
             self.table = table._replace(totals=event.totals)
+
+
+def _records(
+    tracker: PublicTracker,
+    announcements: list[Event],
+    hands: list[tuple[Card, ...]],
+    held: list[dict[Card, None]],
+    table: Table,
+) -> Records:
+    """Records made of these parts (`Records.copy` and unpickling)."""
+    records = Records(0, tracker)
+    records.announcements, records.hands, records._held = announcements, hands, held
+    records.table = table
+    return records
