@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from mypy_extensions import mypyc_attr
 
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
@@ -125,8 +124,6 @@ def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
     return got
 
 
-# Kemps' knowledge subclasses it in plain Python, which a compiled class must allow.
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True, slots=True, eq=False)
 class CardKnowledge:
     """What one agent knows about where the cards are.

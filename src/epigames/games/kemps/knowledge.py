@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from epigames.cards import (
     DECK,
@@ -52,6 +53,7 @@ from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.cards.formulas import holds_atom
 from epigames.cards.public import iter_bits
+from epigames.cards.slots import rebuilt
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
@@ -87,6 +89,9 @@ class PublicKemps:
 
     public: PublicInfo
     not_all: tuple[NotAll, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def apply(self, event: Event) -> PublicKemps:
         """The public information after one public announcement."""
@@ -163,9 +168,8 @@ class KempsKnowledge(CardKnowledge):
     not-all facts); its known values name places too, since in Kemps a card's place is
     the subject of the knowledge."""
 
-    # No new fields, so no dataclass of its own: `CardKnowledge.__init__` (compiled, when
-    # `epigames.native` runs the compiled modules) sets every field and cache.
-    __slots__ = ()
+    # No new fields, so no dataclass of its own: `CardKnowledge.__init__` sets every field
+    # and cache. (Compiled with it, by `epigames.native`: no `__slots__` either.)
 
     @classmethod
     def of(cls, public: PublicKemps, seat: int, hand: Sequence[Hashable]) -> KempsKnowledge:
@@ -215,6 +219,9 @@ class HoldsAll:
 
     seat: int
     cases: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def after(self, layout: CardLayout, fact: object) -> HoldsAll | None:
         """The fact after a public fact; None once it says nothing more.
@@ -272,7 +279,6 @@ class SplitKnowledge(KempsKnowledge):
     `KempsKnowledge` with a case's cards held, weighted by its consistent deals."""
 
     # Not a dataclass: a slotted dataclass would shadow the fields of a compiled base.
-    __slots__ = ("cases",)
     cases: tuple[tuple[int, KempsKnowledge], ...]
 
     def __init__(
@@ -381,6 +387,8 @@ class SplitKnowledge(KempsKnowledge):
         return sum(case.deals_holding(holder, listed) for _, case in self.cases)
 
 
+# Its base, the games' shared fold, is plain Python, and so must it be.
+@mypyc_attr(native_class=False)
 class PublicTracker(PublicFold[PublicKemps]):
     """Folds a log's public announcements into `PublicKemps`, on demand and incrementally."""
 
