@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import ClassVar, NamedTuple, Protocol
+from typing import ClassVar, NamedTuple, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -598,20 +598,13 @@ class KnowingPosition(Position):
     #: Seat 1 leads to the partner's likely trump at this probability or more.
     RUFF_CHANCE: ClassVar[Fraction] = Fraction(1, 10)
 
-    def __init__(
-        self,
-        seat: int,
-        legal: Sequence[Card],
-        hand: Sequence[Card],
-        trick: Trick,
-        trump: Suit,
-        unplayed: Sequence[Card] | int,
-        beliefs: Chances,
-    ) -> None:
-        super().__init__(seat, legal, hand, trick, trump, unplayed, beliefs)
-        # The same beliefs, typed for what only they answer (a compiled class keeps the
-        # type of an attribute it inherits, so `beliefs` is not narrowed here).
-        self.chances = beliefs
+    @property
+    def chances(self) -> Chances:
+        """The beliefs, which here also count deals (`Tactics` gives `ExactBeliefs`).
+
+        A compiled class keeps the type of an attribute it inherits, so `beliefs` is not
+        narrowed here."""
+        return cast("Chances", self.beliefs)
 
     def _suit_mask(self, suit: Suit) -> int:
         return self._unplayed_mask & SUIT_MASKS[suit]
