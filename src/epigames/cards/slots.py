@@ -27,7 +27,10 @@ def slot_maker(cls: type[T]) -> Callable[..., T]:
     """
     if hasattr(cls, "__mypyc_attrs__"):
         # Compiled by mypyc: its own `__init__` is native; the rest keep their defaults.
-        n_init = sum(f.init for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        n_init = sum(f.init for f in fields)
+        if n_init == len(fields):
+            return cls  # no wrapper on the hot path when every field is an argument
         return lambda *values: cls(*values[:n_init])
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
     slots = set(getattr(cls, "__slots__", ()))
