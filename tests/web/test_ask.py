@@ -7,6 +7,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
+from epigames.cards.symbolic import CardStructure
 from epigames.games.ask import ask, ask_seat
 from epigames.games.steps import match_at
 from tests.web.conftest import new_game, played_game
@@ -65,11 +66,17 @@ def test_a_seats_answer_never_depends_on_the_hidden_part() -> None:
 
 def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClient) -> None:
     """Five-player Kwartet with 11 kinds has 90,000 hand-size combinations at the deal:
-    within the library's default, past the web app's (the server pays for the build)."""
+    within the library's default, past the web app's (the server pays for the build). A
+    formula about one card is answered on the quotient, no structure built; one that
+    pools two seats' hands (D) has no quotient there and is refused."""
     game = "kwartet(players=5,kinds=11)"
     sid = new_game(client, game=game, strategies=["random"] * 5, seed=0)["session"]
     url = f"/api/sessions/{sid}/ask"
     for perspective in (None, "0"):
         body = {"frame": 0, "formula": "holds(0, ⟨1,1⟩)", "perspective": perspective}
-        message = detail(client.post(url, json=body), 422)
-        assert "more than the limit of 60,000" in message
+        response = client.post(url, json=body)
+        assert response.status_code == 200, response.text
+    knowledge = match_at(game, ["random"] * 5, 0, 0).state.observation(0).knowledge
+    assert not CardStructure.from_knowledge(knowledge).is_built
+    body = {"frame": 0, "formula": "D_{0,1} holds(2, ⟨1,1⟩)", "perspective": None}
+    assert "too large for an exact answer" in detail(client.post(url, json=body), 422)

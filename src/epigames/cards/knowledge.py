@@ -23,6 +23,7 @@ No step enumerates deals.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -47,6 +48,8 @@ from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
 from epigames.cards.slots import rebuilt, slot_maker
+from epigames.cards.symbolic import MAX_COMBINATIONS
+from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
 
@@ -555,7 +558,7 @@ class CardKnowledge:
                 world[c] = h
         return tuple(world)
 
-    def knows(self, formula: Formula) -> bool:
+    def knows(self, formula: Formula, *, limit: int | None = MAX_COMBINATIONS) -> bool:
         """Whether ``formula`` holds in every deal this agent considers possible.
 
         Atoms are ``holds(<holder>, <card>)`` (see `epigames.cards.formulas`), e.g.
@@ -566,18 +569,29 @@ class CardKnowledge:
         formula with K, M, C, … (``K_East ~holds(South, J♥)``) is model checked on the
         exact knowledge structure of the public facts (`cards.symbolic.CardStructure`,
         BDDs), at the deals that agree with this agent's hand: no more is read, so no
-        hidden card decides the answer.
+        hidden card decides the answer. Past `limit` hand-size combinations (None for no
+        limit) a smaller exact model is tried (`cards.quotient.evaluator`), at a deal
+        drawn from this agent's knowledge: every such deal gives the same answer.
 
         Raises:
             InputError: a modal formula asked of public knowledge (nobody's).
             SymbolicUnavailableError: a modal formula, and the package `dd` is missing.
+            StructureTooLargeError: no exact model small enough (see `evaluator`).
         """
         if formula.is_boolean():
             return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
         # Imported here: the structure needs `dd`, which propositional questions do not.
+        from epigames.cards.quotient import evaluator
         from epigames.cards.symbolic import CardStructure
 
-        return CardStructure.from_knowledge(self).knows(self, formula)
+        cards = CardStructure.from_knowledge(self)
+        if cards.within(limit) or self.agent is None:
+            cards.build(limit)
+            return cards.knows(self, formula)
+        # Any deal the agent considers possible: `K_agent` has one truth on all of them.
+        deal = self.sample_world(random.Random(0))
+        truth = evaluator(cards, formula, deal, limit)
+        return truth(fm.K(self.layout.holders[self.agent], formula))
 
     def picture(self, subject: str) -> KripkePicture:
         """The Kripke picture of one card in play (by its text) from this agent's view.

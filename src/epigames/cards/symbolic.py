@@ -41,7 +41,13 @@ if TYPE_CHECKING:
     # be a circle.
     from epigames.cards.knowledge import CardKnowledge
 
-__all__ = ["MAX_COMBINATIONS", "CardStructure", "StructureTooLargeError", "card_formula"]
+__all__ = [
+    "MAX_COMBINATIONS",
+    "NODES_PER_COMBINATION",
+    "CardStructure",
+    "StructureTooLargeError",
+    "card_formula",
+]
 
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _HOLDS = re.compile(r"holds\(([^()\"]*)\)")
@@ -90,6 +96,13 @@ def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:
 #: 13 kinds has 191,664 right after the deal (a law of 3.9 million nodes, about 12 s to
 #: build); for six players 810,000 (minutes, gigabytes). See docs/logic.md, Limits.
 MAX_COMBINATIONS = 200_000
+#: Past its limit of hand-size combinations a structure is still built while its law stays
+#: within this many BDD nodes per combination of the limit (`CardStructure.build` with
+#: `nodes`), when no smaller exact model applies (`cards.quotient.evaluator`): facts often
+#: keep a law far smaller than its combinations suggest (a six-player Kwartet state late
+#: in a game, with 280,000 combinations, builds in a third of a second), while the
+#: five-player Kwartet deal's law has about 20 nodes per combination (3.9 million).
+NODES_PER_COMBINATION = 20
 
 
 class StructureTooLargeError(InputError):
@@ -162,22 +175,36 @@ class CardStructure:
         """
         return self.build()
 
-    def build(self, limit: int | None = MAX_COMBINATIONS) -> KnowledgeStructure:
+    @property
+    def is_built(self) -> bool:
+        """Whether the structure has been built."""
+        return bool(self._built)
+
+    def within(self, limit: int | None) -> bool:
+        """Whether the structure is built, or has at most `limit` hand-size combinations."""
+        return bool(self._built) or limit is None or self.hand_size_combinations() <= limit
+
+    def build(
+        self, limit: int | None = MAX_COMBINATIONS, nodes: int | None = None
+    ) -> KnowledgeStructure:
         """The knowledge structure, built on first use; agents are the players' holder names.
 
         Args:
             limit: the most hand-size combinations to build it for; None for no limit
                 (time and memory grow with them: see `MAX_COMBINATIONS`).
+            nodes: past `limit`, build it anyway while the law stays within this many BDD
+                nodes (checked after each holder's count; see `NODES_PER_COMBINATION`).
 
         Raises:
-            StructureTooLargeError: more than `limit` hand-size combinations.
+            StructureTooLargeError: more than `limit` hand-size combinations (and, with
+                `nodes`, a law that grows past `nodes`).
             SymbolicUnavailableError: the package `dd` is not installed.
         """
         built = self._built
         if built:
             return built[0]
         combinations = self.hand_size_combinations()
-        if limit is not None and combinations > limit:
+        if limit is not None and combinations > limit and nodes is None:
             free = [
                 f"{self.layout.holders[h]} {n - self.public.holding[h].bit_count()}"
                 for h, n in enumerate(self.public.counts)
@@ -229,6 +256,18 @@ class CardStructure:
         for h in holders:
             mine = [var[c, h] for c in in_play]
             law = law & _exactly(manager, mine, public.counts[h])
+            if limit is not None and combinations > limit and nodes is not None:
+                size = manager.size(law)
+                if size > nodes:
+                    raise StructureTooLargeError(
+                        f"this state is too large for an exact answer: {combinations:,} "
+                        f"combinations of the holders' numbers of unknown cards, and the "
+                        f"knowledge structure's law grew past {nodes:,} BDD nodes "
+                        f"({size:,}) before every count was in; no smaller exact model "
+                        "applies to the formula's cards (docs/logic.md, Limits); ask at a "
+                        "later step, or raise the limit (`epigames ask --limit 0`), which "
+                        "costs minutes and gigabytes"
+                    )
         shown = {var[c, h] for c in in_play for h in layout.public}
         observations = {
             layout.holders[p]: frozenset({var[c, p] for c in in_play} | shown)

@@ -68,9 +68,10 @@ def ask(
             min=0,
             max=10**9,
             help="Card games: the most combinations of the holders' numbers of unknown "
-            "cards to build the knowledge structure for (0: no limit). The default answers "
-            "Kwartet for five players from the deal in seconds; six players at the deal "
-            "(810,000) take minutes and gigabytes.",
+            "cards to build the knowledge structure for at first (0: no limit); past it a "
+            "smaller exact model of the formula's cards is used (docs/logic.md, Limits). "
+            "No limit builds six-player Kwartet at the deal (810,000) in minutes and "
+            "gigabytes.",
         ),
     ] = MAX_COMBINATIONS,
 ) -> None:
@@ -79,7 +80,8 @@ def ask(
     Prints whether the formula is true in the true deal (or roll) and which seats know it,
     from the deals (rolls) consistent with the public information and each seat's own
     observations (its hand; what it saw under the cup). Exact: card formulas are model
-    checked on a knowledge structure (BDDs), dice formulas on the cup's Kripke model.
+    checked on a knowledge structure (BDDs) or, for large states, on a quotient model of
+    the cards they name; dice formulas on the cup's Kripke model.
     """
     loaded = load_game(game)
     match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)

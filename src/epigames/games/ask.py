@@ -16,13 +16,8 @@ from dataclasses import dataclass
 
 from epigames.cards import CardKnowledge
 from epigames.cards.public import UNKNOWN
-from epigames.cards.quotient import quotient
-from epigames.cards.symbolic import (
-    MAX_COMBINATIONS,
-    CardStructure,
-    StructureTooLargeError,
-    card_formula,
-)
+from epigames.cards.quotient import alike_deals, evaluator
+from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
 from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
@@ -124,38 +119,32 @@ def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIO
             after the first roll.
         formula: a `Formula` or its text; ``holds(h, c)`` atoms need no quotes.
         limit: the most hand-size combinations to build a card structure for
-            (`CardStructure.build`); None for no limit.
+            (`CardStructure.build`) before a smaller exact model is tried
+            (`cards.quotient.evaluator`); None for no limit.
 
     Raises:
         FormulaSyntaxError: bad formula text.
         UnknownCardError, UnknownAgentError: a card, holder or seat the game has not.
         UnknownAtomError: an atom that is not one of Blufpoker's.
         InputError: no cards or dice; StepError: no deal or roll yet.
-        StructureTooLargeError: more hand-size combinations than `limit`, and the cards the
-            formula does not name are not all alike (`cards.quotient`).
+        StructureTooLargeError: more hand-size combinations than `limit`, no quotient
+            for the formula's cards, and a law past `NODES_PER_COMBINATION` × `limit`
+            nodes.
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
     if isinstance(state, BlufpokerState):
         return _ask_dice(state, f)
     knowledge = _knowledge(state)
     cards = CardStructure.from_knowledge(knowledge)
-    canonical = cards.canonical(f)  # a bad name is reported before the structure is built
-    deal = true_deal(state, knowledge)
-    seats = range(state.game.num_players)
-    try:
-        cards.build(limit)
-    except StructureTooLargeError:
-        # Too large as a whole: the cards the formula does not name may all be alike.
-        named = frozenset(cards.literal(a)[0] for a in f.atoms())
-        small = quotient(cards, named, deal)
-        if small is None:
-            raise
-        model = small.model
-        knowers = tuple(s for s in seats if model.holds(cards.canonical(fm.K(str(s), f))))
-        return Answer(f, model.holds(canonical), knowers, small.deals)
-    value = cards.holds(f, deal)
-    knowers = tuple(s for s in seats if cards.holds(fm.K(str(s), f), deal))
-    return Answer(f, value, knowers, cards.count_deals())
+    truth = evaluator(cards, f, true_deal(state, knowledge), limit)
+    knowers = tuple(s for s in range(state.game.num_players) if truth(fm.K(str(s), f)))
+    # Counted by the card engine, in whole numbers: CUDD counts a structure's states in
+    # floating point, which rounds past 2^53 deals.
+    worlds = alike_deals(cards)
+    if worlds is None:
+        outside = CardKnowledge(knowledge.public, None, 0, (), (), knowledge.not_all)
+        worlds = outside.worlds_count()
+    return Answer(f, truth(f), knowers, worlds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +191,19 @@ def ask_seat(
     else:
         cards = CardStructure.from_knowledge(_knowledge(state))
         cards.canonical(f)  # names checked first
-        cards.build(limit)  # the seats' questions below share it
 
         def prepared(g: Formula) -> Formula:
             return g
 
+    def knows(g: Formula) -> bool:
+        if isinstance(knowledge, CardKnowledge):
+            return knowledge.knows(g, limit=limit)
+        return knowledge.knows(g)
+
     def tell(g: Formula, yes: str, no: str, neither: str) -> str:
-        if knowledge.knows(prepared(g)):
+        if knows(prepared(g)):
             return yes
-        return no if knowledge.knows(prepared(fm.Not(g))) else neither
+        return no if knows(prepared(fm.Not(g))) else neither
 
     verdict = tell(f, "true", "false", "unknown")
     others = tuple(

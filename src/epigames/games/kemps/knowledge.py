@@ -54,6 +54,7 @@ from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.cards.formulas import holds_atom
 from epigames.cards.public import iter_bits
 from epigames.cards.slots import rebuilt
+from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
@@ -189,7 +190,7 @@ class KempsKnowledge(CardKnowledge):
         # Zero-argument super() fails in slotted dataclasses, hence the explicit base.
         return report_picture(CardKnowledge.picture(self, subject), players)
 
-    def knows(self, formula: Formula) -> bool:
+    def knows(self, formula: Formula, *, limit: int | None = MAX_COMBINATIONS) -> bool:
         """As `CardKnowledge.knows`; also reads the pictures' ``holds(nobody, c)``: the card
         is in no hand (on the table, in the deck, on the discard pile or out of the game)."""
         layout = self.layout
@@ -200,7 +201,8 @@ class KempsKnowledge(CardKnowledge):
             for atom in formula.atoms()
             if atom.startswith(prefix) and atom.endswith(")")
         }
-        return CardKnowledge.knows(self, fm.substitute(formula, nobody) if nobody else formula)
+        asked = fm.substitute(formula, nobody) if nobody else formula
+        return CardKnowledge.knows(self, asked, limit=limit)
 
     def known_values(self) -> dict[str, str]:
         """Card text → the name of its holder (a seat or a place), for every known card."""
@@ -377,9 +379,9 @@ class SplitKnowledge(KempsKnowledge):
             pick -= weight
         raise AssertionError("the weights sum to the total")
 
-    def knows(self, formula: object) -> bool:
+    def knows(self, formula: object, *, limit: int | None = MAX_COMBINATIONS) -> bool:
         """Whether every case knows `formula` (modal ones: each case's structure)."""
-        return all(case.knows(formula) for _, case in self.cases)  # type: ignore[arg-type]
+        return all(case.knows(formula, limit=limit) for _, case in self.cases)  # type: ignore[arg-type]
 
     def deals_holding(self, holder: HolderRef, cards: Iterable[Hashable]) -> int:
         """The consistent deals in which `holder` has all of `cards`, summed over the cases."""

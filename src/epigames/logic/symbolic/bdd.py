@@ -132,6 +132,10 @@ class Manager:
         for found in self._bdd.pick_iter(u, care_vars=care):
             yield {str(k): bool(v) for k, v in found.items()}
 
+    def size(self, u: Node) -> int:
+        """How many nodes the diagram of u has."""
+        return int(cast(Any, u).dag_size)
+
     def cube(self, values: Mapping[str, bool]) -> Node:
         """The conjunction of the literals: each variable equal to its value."""
         out = self.true

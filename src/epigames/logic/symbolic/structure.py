@@ -149,7 +149,10 @@ class KnowledgeStructure:
         return tuple(self.atoms)
 
     def count_states(self) -> int:
-        """How many states the structure has (worlds of its Kripke model)."""
+        """How many states the structure has (worlds of its Kripke model).
+
+        With `dd.cudd` the count is a floating-point number made whole: exact up to 2^53.
+        """
         return self.manager.count(self.law, self.variables)
 
     def truth(self, formula: Formula) -> Node:
