@@ -10,7 +10,8 @@ from math import factorial
 import pytest
 
 from epigames.cards import DECK, CardKnowledge, CardLayout, PublicInfo
-from epigames.cards.quotient import _model, _Split, evaluator, quotient
+from epigames.cards.items import Split
+from epigames.cards.quotient import _groups, _model, evaluator, quotient
 from epigames.cards.symbolic import CardStructure, StructureTooLargeError, card_formula
 from epigames.games import Match
 from epigames.games.ask import ask, ask_seat, true_deal
@@ -31,14 +32,19 @@ GAMES = [
 
 
 def _agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | None:
-    """Whether the quotient answers `f` and every seat's `K` of it as the structure does;
-    None when it refuses."""
+    """Whether the quotient answers `f`, every seat's `K` of it and every pair's `D` of it
+    as the structure does; None when it refuses."""
     by_name = {name: c for (c, _), name in cards.atom.items()}
     named = frozenset(by_name[a] for a in f.atoms())
-    model = quotient(cards, named, deal, f)
+    seats = [cards.layout.holders[s] for s in sorted(cards.layout.players)]
+    asked = [
+        f,
+        *(fm.K(s, f) for s in seats),
+        *(fm.D(g, f) for g in itertools.combinations(seats, 2)),
+    ]
+    model = quotient(cards, named, deal, fm.And(tuple(asked)))
     if model is None:
         return None
-    asked = [f, *(fm.K(cards.layout.holders[s], f) for s in sorted(cards.layout.players))]
     return all(model.holds(cards.canonical(g)) == cards.holds(g, deal) for g in asked)
 
 
@@ -89,7 +95,8 @@ def test_a_seat_whose_view_hangs_on_untouched_cards_gets_more_worlds() -> None:
             model = quotient(cards, named, deal)
             if model is None or (c, 0) not in cards.atom:
                 continue
-            refined += _model(cards, _Split.of(cards, named), named, deal) is False
+            split = Split.of(cards, named)
+            refined += _model(cards, split, named, deal, _groups(cards, split, None)) is False
             for f in _second_order(cards, c):
                 assert model.holds(cards.canonical(f)) == cards.structure.holds(f, truth), f
     assert refined >= 20, refined
@@ -165,7 +172,7 @@ def test_made_up_facts_with_several_untouched_components(seed: int) -> None:
             assert agrees is not False, (public, not_all, deal, f)
             if agrees:
                 compared += 1
-                split = _Split.of(cards, frozenset(by_name[a] for a in f.atoms()))
+                split = Split.of(cards, frozenset(by_name[a] for a in f.atoms()))
                 several += len(split.components) - split.touched > 1
     assert compared >= 20 and several >= 5, (compared, several)
 
@@ -249,10 +256,29 @@ def test_the_eight_player_kemps_game_with_not_all_facts() -> None:
 
 
 def test_a_formula_no_exact_model_fits_is_refused() -> None:
-    """Distributed knowledge pools hands, which the per-seat check does not cover: with
-    the kinds in components of their own the quotient refuses, and a law past 20 nodes per
-    combination of a tiny limit is not built."""
+    """Twelve named cards have more placements than a quotient lists (3^12 holders), and a
+    law past 20 nodes per combination of a tiny limit is not built."""
     state = match_at("kwartet(players=3,kinds=4)", ["random"] * 3, 0, 0).state
+    twelve = " & ".join(f"~holds(2, ⟨{k},{v}⟩)" for k in range(1, 4) for v in range(1, 5))
     with pytest.raises(StructureTooLargeError, match="BDD nodes"):
-        ask(state, "D_{0,1} holds(2, ⟨1,1⟩)", limit=2)
+        ask(state, f"K_0 ({twelve})", limit=2)
     assert ask(state, "holds(2, ⟨1,1⟩) | ~holds(2, ⟨1,1⟩)", limit=2).value
+
+
+def test_distributed_knowledge_is_answered_past_the_limit() -> None:
+    """D pools hands, so the quotient checks each pooled group as it checks a seat: the
+    answers past a tiny limit are the structure's (Kemps, where the deck holds cards too)."""
+    game = "kemps(players=3,table=2,ranks=4,max_turns=12)"
+    asked = 0
+    for step in range(0, 12, 2):
+        state = match_at(game, ["random"] * 3, 1, step).state
+        for card in ("2♥", "3♠", "4♦", "5♣"):
+            for f in (
+                f"D_{{0,1}} ~holds(2, {card})",
+                f"Dw_{{0,2}} holds(1, {card}) & ~K_0 holds(1, {card})",
+                f"K_1 D_{{0,2}} ~holds(1, {card}) | D_{{1,2}} K_0 ~holds(0, {card})",
+            ):
+                past, built = ask(state, f, limit=2), ask(state, f)
+                assert (past.value, past.knowers) == (built.value, built.knowers), (step, f)
+                asked += 1
+    assert asked == 72

@@ -67,8 +67,9 @@ def test_a_seats_answer_never_depends_on_the_hidden_part() -> None:
 def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClient) -> None:
     """Five-player Kwartet with 11 kinds has 90,000 hand-size combinations at the deal:
     within the library's default, past the web app's (the server pays for the build). A
-    formula about one card is answered on the quotient, no structure built; one that
-    pools two seats' hands (D) has no quotient there and is refused."""
+    formula about one card is answered on the quotient, no structure built, and so is one
+    that pools two seats' hands (D); one about two whole kinds has no quotient small
+    enough and is refused."""
     game = "kwartet(players=5,kinds=11)"
     sid = new_game(client, game=game, strategies=["random"] * 5, seed=0)["session"]
     url = f"/api/sessions/{sid}/ask"
@@ -79,4 +80,8 @@ def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClie
     knowledge = match_at(game, ["random"] * 5, 0, 0).state.observation(0).knowledge
     assert not CardStructure.from_knowledge(knowledge).is_built
     body = {"frame": 0, "formula": "D_{0,1} holds(2, ⟨1,1⟩)", "perspective": None}
+    assert client.post(url, json=body).status_code == 200
+    assert not CardStructure.from_knowledge(knowledge).is_built
+    eight = " & ".join(f"~holds(2, ⟨{k},{v}⟩)" for k in (1, 2) for v in range(1, 5))
+    body = {"frame": 0, "formula": eight, "perspective": None}
     assert "too large for an exact answer" in detail(client.post(url, json=body), 422)

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from epigames.cards import CardKnowledge
+from epigames.cards.deal_count import count_deals
 from epigames.cards.public import UNKNOWN
-from epigames.cards.quotient import alike_deals, evaluator
+from epigames.cards.quotient import evaluator
 from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
@@ -138,9 +139,9 @@ def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIO
     cards = CardStructure.from_knowledge(knowledge)
     truth = evaluator(cards, f, true_deal(state, knowledge), limit)
     knowers = tuple(s for s in range(state.game.num_players) if truth(fm.K(str(s), f)))
-    # Counted by the card engine, in whole numbers: CUDD counts a structure's states in
-    # floating point, which rounds past 2^53 deals.
-    worlds = alike_deals(cards)
+    # Counted in whole numbers, by items of alike cards or else by the card engine: CUDD
+    # counts a structure's states in floating point, which rounds past 2^53 deals.
+    worlds = count_deals(cards)
     if worlds is None:
         outside = CardKnowledge(knowledge.public, None, 0, (), (), knowledge.not_all)
         worlds = outside.worlds_count()
