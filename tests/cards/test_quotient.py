@@ -11,7 +11,7 @@ import pytest
 
 from epigames.cards import DECK, CardKnowledge, CardLayout, PublicInfo
 from epigames.cards.items import Split
-from epigames.cards.quotient import _groups, _model, evaluator, quotient
+from epigames.cards.quotient import MAX_QUOTIENT_WORLDS, _groups, _model, evaluator, quotient
 from epigames.cards.symbolic import CardStructure, StructureTooLargeError, card_formula
 from epigames.games import Match
 from epigames.games.ask import ask, ask_seat, true_deal
@@ -96,7 +96,8 @@ def test_a_seat_whose_view_hangs_on_untouched_cards_gets_more_worlds() -> None:
             if model is None or (c, 0) not in cards.atom:
                 continue
             split = Split.of(cards, named)
-            refined += _model(cards, split, named, deal, _groups(cards, split, None)) is False
+            groups = _groups(cards, split, None)
+            refined += _model(cards, split, named, deal, groups, MAX_QUOTIENT_WORLDS) is False
             for f in _second_order(cards, c):
                 assert model.holds(cards.canonical(f)) == cards.structure.holds(f, truth), f
     assert refined >= 20, refined
@@ -272,13 +273,24 @@ def test_distributed_knowledge_is_answered_past_the_limit() -> None:
     asked = 0
     for step in range(0, 12, 2):
         state = match_at(game, ["random"] * 3, 1, step).state
-        for card in ("2♥", "3♠", "4♦", "5♣"):
+        formulas = [
+            f
+            for card in ("2♥", "3♠", "4♦", "5♣")
             for f in (
                 f"D_{{0,1}} ~holds(2, {card})",
                 f"Dw_{{0,2}} holds(1, {card}) & ~K_0 holds(1, {card})",
                 f"K_1 D_{{0,2}} ~holds(1, {card}) | D_{{1,2}} K_0 ~holds(0, {card})",
-            ):
-                past, built = ask(state, f, limit=2), ask(state, f)
-                assert (past.value, past.knowers) == (built.value, built.knowers), (step, f)
-                asked += 1
+            )
+        ]
+        past = [ask(state, f, limit=2) for f in formulas]  # before any structure is built
+        knowledge = state.observation(0).knowledge
+        assert isinstance(knowledge, CardKnowledge)
+        cards = CardStructure.from_knowledge(knowledge)
+        cards.build()
+        deal = true_deal(state, knowledge)
+        for f, answer in zip(formulas, past, strict=True):
+            phi = card_formula(f)
+            knowers = tuple(s for s in range(3) if cards.holds(fm.K(str(s), phi), deal))
+            assert (answer.value, answer.knowers) == (cards.holds(phi, deal), knowers), f
+            asked += 1
     assert asked == 72

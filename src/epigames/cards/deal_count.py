@@ -17,10 +17,12 @@ from math import factorial
 from epigames.cards.items import Split
 from epigames.cards.symbolic import CardStructure
 
-__all__ = ["MAX_COUNT_STATES", "count_deals"]
+__all__ = ["MAX_COUNT_STATES", "MAX_COUNT_WORK", "count_deals"]
 
 #: The most room vectors the count keeps at once; past it the card engine counts.
-MAX_COUNT_STATES = 100_000
+MAX_COUNT_STATES = 20_000
+#: The most (room vector, placement) pairs a component may be spread over.
+MAX_COUNT_WORK = 200_000
 
 _Rooms = tuple[int, ...]
 
@@ -35,23 +37,32 @@ def _multinomial(rooms: Sequence[int]) -> int:
 
 def count_deals(cards: CardStructure) -> int | None:
     """The number of deals that keep the public facts and not-all facts of `cards`;
-    None when the count would keep more than `MAX_COUNT_STATES` room vectors."""
+    None when it would take more than `MAX_COUNT_STATES` room vectors or
+    `MAX_COUNT_WORK` steps for a component (the card engine counts then)."""
     split = Split.of(cards, frozenset())
     room = split.room
     with_room = [j for j, r in enumerate(room) if r]
-    states: dict[_Rooms, int] = {room: 1}
+    placed: list[tuple[int, ...]] = []
+    excluded: list[tuple[int, list[int]]] = []
     for component in split.components:
         facts = split.component_facts(component)
-        if len(component) == 1:
-            item = split.items[component[0]]
-            everywhere = all(item.allowed[j] for j in with_room)
-            if everywhere and not any(f.some for f in facts):
-                states = _exclude(states, item.size, [f.at for f in facts])
-                continue
-        placed = _place(states, split, component)
-        if placed is None or len(placed) > MAX_COUNT_STATES:
+        item = split.items[component[0]]
+        everywhere = all(item.allowed[j] for j in with_room)
+        if len(component) == 1 and everywhere and not any(f.some for f in facts):
+            excluded.append((item.size, [f.at for f in facts]))
+        else:
+            placed.append(component)
+    states: dict[_Rooms, int] = {room: 1}
+    # Placed components first, while there are few room vectors to spread them over.
+    for component in placed:
+        spread = _place(states, split, component)
+        if spread is None:
             return None
-        states = placed
+        states = spread
+    for size, at in excluded:
+        states = _exclude(states, size, at)
+        if len(states) > MAX_COUNT_STATES:
+            return None
     # The cards left (in items allowed everywhere) fill the rooms left.
     return sum(ways * _multinomial(rooms) for rooms, ways in states.items())
 
@@ -74,7 +85,7 @@ def _place(
     """Fold in a component by its placements, each weighted by the ways to choose which
     cards of each item go where; None when it has too many placements to list."""
     placements = split.placements(component, MAX_COUNT_STATES)
-    if placements is None:
+    if placements is None or len(placements) * len(states) > MAX_COUNT_WORK:
         return None
     weighted: list[tuple[_Rooms, int]] = []
     for placement in placements:

@@ -28,10 +28,12 @@ from epigames.cards.symbolic import NODES_PER_COMBINATION, CardStructure
 from epigames.logic import KripkeModel, formula as fm
 from epigames.logic.formula import Formula
 
-__all__ = ["MAX_QUOTIENT_WORLDS", "evaluator", "quotient"]
+__all__ = ["MAX_QUOTIENT_WORLDS", "SMALL_QUOTIENT_WORLDS", "evaluator", "quotient"]
 
 #: The most worlds of a quotient (placements of the named cards or touched items).
 MAX_QUOTIENT_WORLDS = 200_000
+#: The most worlds of a quotient tried before a structure within the size limit.
+SMALL_QUOTIENT_WORLDS = 5_000
 
 
 def _groups(cards: CardStructure, split: Split, formula: Formula | None) -> list[Group]:
@@ -51,6 +53,7 @@ def quotient(
     named: frozenset[int],
     deal: Sequence[int],
     formula: Formula | None = None,
+    most: int = MAX_QUOTIENT_WORLDS,
 ) -> KripkeModel | None:
     """The quotient model for the cards `named` (indices), the true `deal` designated.
 
@@ -59,16 +62,16 @@ def quotient(
 
     None when it is not exact or too large: the other cards may decide some seat's or
     pooled group's view even with every component listed that fits, the worlds would be
-    more than `MAX_QUOTIENT_WORLDS`. Quantifiers need nothing more: they stand for their
+    more than `most`. Quantifiers need nothing more: they stand for their
     instances, formulas over the same cards.
     """
     split = Split.of(cards, named)
     groups = _groups(cards, split, formula)
-    model = _named_model(cards, split, named, deal, groups)
+    model = _named_model(cards, split, named, deal, groups, most)
     if isinstance(model, KripkeModel):
         return model
     while True:
-        model = _model(cards, split, named, deal, groups)
+        model = _model(cards, split, named, deal, groups, most)
         if isinstance(model, KripkeModel):
             return model
         if model is None or split.touched == len(split.components):
@@ -78,7 +81,7 @@ def quotient(
         sizes = {
             k: len(found)
             for k in range(split.touched, len(split.components))
-            if (found := split.placements(split.components[k], MAX_QUOTIENT_WORLDS)) is not None
+            if (found := split.placements(split.components[k], most)) is not None
         }
         if not sizes:
             return None
@@ -90,22 +93,28 @@ def evaluator(
 ) -> Callable[[Formula], bool]:
     """The truth at `deal` of formulas over the atoms of `formula` (it, `K_seat` it, …).
 
-    The knowledge structure answers within `limit` hand-size combinations; past it the
-    quotient for the formula's cards, and failing that the structure while its law stays
-    within `NODES_PER_COMBINATION` nodes per combination of the limit.
+    A structure built already answers. Otherwise the quotient for the formula's cards
+    does (at most `SMALL_QUOTIENT_WORLDS` worlds within `limit` hand-size combinations,
+    `MAX_QUOTIENT_WORLDS` past it): it is exact where it applies, and a law within the
+    limit can still take minutes (eight-player Kemps late in a game). Failing that, the
+    structure, within the limit or while its law stays within `NODES_PER_COMBINATION`
+    nodes per combination of the limit.
 
     Raises:
-        StructureTooLargeError: none of the three applies.
+        StructureTooLargeError: none of these applies.
         UnknownCardError, UnknownAgentError: the formula names no such card or seat.
     """
     cards.canonical(formula)  # a bad name is reported before any work
-    if not cards.within(limit):
+    if not cards.is_built:
+        within = cards.within(limit)
         named = frozenset(cards.literal(a)[0] for a in formula.atoms())
-        model = quotient(cards, named, deal, formula)
+        most = SMALL_QUOTIENT_WORLDS if within else MAX_QUOTIENT_WORLDS
+        model = quotient(cards, named, deal, formula, most)
         if model is not None:
             return lambda g: model.holds(cards.canonical(g))
-        assert limit is not None  # `within` holds for no limit
-        cards.build(limit, nodes=NODES_PER_COMBINATION * limit)
+        if not within:
+            assert limit is not None  # `within` holds for no limit
+            cards.build(limit, nodes=NODES_PER_COMBINATION * limit)
     cards.build(limit)  # built already, or within the limit
     return lambda g: cards.holds(g, deal)
 
@@ -116,15 +125,17 @@ def _named_model(
     named: frozenset[int],
     deal: Sequence[int],
     groups: Sequence[Group],
+    most: int,
 ) -> KripkeModel | bool | None:
-    """The quotient whose worlds are where the named cards lie; False when a seat's or
-    group's view depends on how the other cards lie, None when too large or not ours."""
+    """The quotient whose worlds are where the named cards lie (at most `most`); False
+    when a seat's or group's view depends on how the other cards lie, None when too large
+    or not ours."""
     items = sorted(split.named)
     hidden = split.hidden
     choices = [
         [j for j, r in enumerate(split.room) if r and split.items[i].allowed[j]] for i in items
     ]
-    if prod(len(c) for c in choices) > MAX_QUOTIENT_WORLDS:
+    if prod(len(c) for c in choices) > most:
         return None
     base = Completion(split, groups)
     if not base.ok:
@@ -174,21 +185,22 @@ def _model(
     named: frozenset[int],
     deal: Sequence[int],
     groups: Sequence[Group],
+    most: int,
 ) -> KripkeModel | bool | None:
-    """The quotient model whose worlds are placements of the touched components; False
-    when a seat's or group's view depends on untouched cards, None when it is too large
-    or the deal is not consistent."""
+    """The quotient model whose worlds are placements of the touched components (at
+    most `most`); False when a seat's or group's view depends on untouched cards, None
+    when it is too large or the deal is not consistent."""
     rest = Completion(split, groups)
     if not rest.ok:
         return None
     touched = split.components[: split.touched]
     options: list[list[Placement]] = []
     for component in touched:
-        found = split.placements(component, MAX_QUOTIENT_WORLDS)
+        found = split.placements(component, most)
         if found is None:
             return None
         options.append(found)
-    if prod(len(o) for o in options) > MAX_QUOTIENT_WORLDS:
+    if prod(len(o) for o in options) > most:
         return None
     rows = [i for component in touched for i in component]
     hidden = split.hidden
