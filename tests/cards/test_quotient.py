@@ -254,6 +254,22 @@ def test_the_eight_player_kemps_game_with_not_all_facts() -> None:
         assert truth(phi) and not truth(fm.K(str((holder + 1) % 8), fm.Not(phi)))
         asked += 1
     assert asked >= 20
+    # Two cards of different ranks (each rank's not-all facts tie its cards together):
+    # worlds are where the two lie, and K of the pair is K of each.
+    held = [c for c, holder in enumerate(deal) if 0 <= holder < 8]
+    pairs = [(a, b) for a, b in itertools.combinations(held, 2) if a % 13 != b % 13][:12]
+    for a, b in pairs:
+        one, two = (card_formula(f"holds({deal[c]}, {knowledge.layout.cards[c]})") for c in (a, b))
+        both = fm.And((one, two))
+        truth = evaluator(cards, both, deal, 200_000)
+        for s in map(str, range(8)):
+            assert truth(fm.K(s, both)) == (truth(fm.K(s, one)) and truth(fm.K(s, two)))
+        # The two holders pooled know both (D pools their hands).
+        truth = evaluator(
+            cards, fm.D(tuple(map(str, {deal[a], deal[b], 7 - deal[a]})), both), deal, 200_000
+        )
+        assert truth(fm.D(tuple(map(str, {deal[a], deal[b], 7 - deal[a]})), both))
+    assert len(pairs) == 12 and not cards.is_built  # all on quotients
 
 
 def test_a_formula_no_exact_model_fits_is_refused() -> None:
