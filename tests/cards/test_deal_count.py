@@ -11,7 +11,7 @@ from epigames.cards import CardKnowledge
 from epigames.cards.deal_count import count_deals
 from epigames.cards.symbolic import CardStructure
 from epigames.games.ask import _knowledge
-from tests.cards.test_quotient import _by_counts, _fits, _made_up
+from tests.cards.test_quotient import made_up_states
 from tests.cards.test_symbolic import states
 
 pytest.importorskip("dd")
@@ -43,12 +43,7 @@ def test_made_up_facts_are_counted_as_the_deals_listed() -> None:
     """Lacks, at-least-one and not-all facts on a few cards: every deal listed."""
     rng = random.Random(5)
     compared = 0
-    for _ in range(100):
-        try:
-            public, not_all = _made_up(rng)
-        except ValueError:
-            continue  # contradictory made-up facts
-        deals = [d for d in _by_counts(public.counts) if _fits(public, not_all, d)]
+    for public, not_all, deals in made_up_states(rng, 100):
         assert count_deals(CardStructure.from_public(public, not_all)) == len(deals)
         compared += 1
     assert compared >= 50

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from math import factorial
 
 import pytest
 
 from epigames.cards import DECK, CardKnowledge, CardLayout, PublicInfo
 from epigames.cards.items import Split
-from epigames.cards.quotient import MAX_QUOTIENT_WORLDS, _groups, _model, evaluator, quotient
+from epigames.cards.quotient import (
+    MAX_QUOTIENT_WORLDS,
+    Question,
+    _groups,
+    _model,
+    evaluator,
+    quotient,
+)
 from epigames.cards.symbolic import CardStructure, StructureTooLargeError, card_formula
 from epigames.games import Match
 from epigames.games.ask import ask, ask_seat, true_deal
@@ -97,7 +105,8 @@ def test_a_seat_whose_view_hangs_on_untouched_cards_gets_more_worlds() -> None:
                 continue
             split = Split.of(cards, named)
             groups = _groups(cards, split, None)
-            refined += _model(cards, split, named, deal, groups, MAX_QUOTIENT_WORLDS) is False
+            question = Question(cards, split, named, deal, groups, MAX_QUOTIENT_WORLDS)
+            refined += _model(question) is False
             for f in _second_order(cards, c):
                 assert model.holds(cards.canonical(f)) == cards.structure.holds(f, truth), f
     assert refined >= 20, refined
@@ -149,6 +158,19 @@ def _made_up(rng: random.Random) -> tuple[PublicInfo, tuple[tuple[int, int], ...
     return public, not_all if rng.random() < 0.5 else ()
 
 
+def made_up_states(
+    rng: random.Random, tries: int
+) -> Iterator[tuple[PublicInfo, tuple[tuple[int, int], ...], list[tuple[int, ...]]]]:
+    """Up to `tries` made-up public facts (not the contradictory ones), each with every
+    deal that keeps them."""
+    for _ in range(tries):
+        try:
+            public, not_all = _made_up(rng)
+        except ValueError:
+            continue  # contradictory made-up facts
+        yield public, not_all, [d for d in _by_counts(public.counts) if _fits(public, not_all, d)]
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_made_up_facts_with_several_untouched_components(seed: int) -> None:
     """Every deal is listed by brute force: the structure counts them, and the quotient
@@ -156,12 +178,7 @@ def test_made_up_facts_with_several_untouched_components(seed: int) -> None:
     does not name fall into several components tied to the players' rooms."""
     rng = random.Random(seed)
     compared = several = 0
-    for _ in range(30):
-        try:
-            public, not_all = _made_up(rng)
-        except ValueError:
-            continue  # contradictory made-up facts
-        deals = [d for d in _by_counts(public.counts) if _fits(public, not_all, d)]
+    for public, not_all, deals in made_up_states(rng, 30):
         if not deals:
             continue
         cards = CardStructure.from_public(public, not_all)

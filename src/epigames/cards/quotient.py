@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from math import prod
+from typing import NamedTuple
 
 from epigames.cards.completion import Completion, Group
 from epigames.cards.items import Placement, Split
@@ -34,6 +35,18 @@ __all__ = ["MAX_QUOTIENT_WORLDS", "SMALL_QUOTIENT_WORLDS", "evaluator", "quotien
 MAX_QUOTIENT_WORLDS = 200_000
 #: The most worlds of a quotient tried before a structure within the size limit.
 SMALL_QUOTIENT_WORLDS = 5_000
+
+
+class Question(NamedTuple):
+    """What a quotient is built for: the cards' structure, their split for the named
+    cards (indices), the true deal, the seat groups to check, and the most worlds."""
+
+    cards: CardStructure
+    split: Split
+    named: frozenset[int]
+    deal: Sequence[int]
+    groups: Sequence[Group]
+    most: int
 
 
 def _groups(cards: CardStructure, split: Split, formula: Formula | None) -> list[Group]:
@@ -67,11 +80,11 @@ def quotient(
     """
     split = Split.of(cards, named)
     groups = _groups(cards, split, formula)
-    model = _named_model(cards, split, named, deal, groups, most)
+    model = _named_model(Question(cards, split, named, deal, groups, most))
     if isinstance(model, KripkeModel):
         return model
     while True:
-        model = _model(cards, split, named, deal, groups, most)
+        model = _model(Question(cards, split, named, deal, groups, most))
         if isinstance(model, KripkeModel):
             return model
         if model is None or split.touched == len(split.components):
@@ -119,17 +132,11 @@ def evaluator(
     return lambda g: cards.holds(g, deal)
 
 
-def _named_model(
-    cards: CardStructure,
-    split: Split,
-    named: frozenset[int],
-    deal: Sequence[int],
-    groups: Sequence[Group],
-    most: int,
-) -> KripkeModel | bool | None:
+def _named_model(q: Question) -> KripkeModel | bool | None:
     """The quotient whose worlds are where the named cards lie (at most `most`); False
     when a seat's or group's view depends on how the other cards lie, None when too large
     or not ours."""
+    cards, split, named, deal, groups, most = q
     items = sorted(split.named)
     hidden = split.hidden
     choices = [
@@ -179,17 +186,11 @@ def _named_model(
     return _build(cards, split, named, items, placed, worlds.index(truth))
 
 
-def _model(
-    cards: CardStructure,
-    split: Split,
-    named: frozenset[int],
-    deal: Sequence[int],
-    groups: Sequence[Group],
-    most: int,
-) -> KripkeModel | bool | None:
+def _model(q: Question) -> KripkeModel | bool | None:
     """The quotient model whose worlds are placements of the touched components (at
     most `most`); False when a seat's or group's view depends on untouched cards, None
     when it is too large or the deal is not consistent."""
+    cards, split, named, deal, groups, most = q
     rest = Completion(split, groups)
     if not rest.ok:
         return None
