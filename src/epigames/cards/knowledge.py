@@ -566,12 +566,13 @@ class CardKnowledge:
         false. A propositional formula is decided by writing its negation in DNF and
         checking that no term is satisfiable together with the agent's facts (each term's
         literals are added as facts and the possible-holders solver looks for a deal). A
-        formula with K, M, C, … (``K_East ~holds(South, J♥)``) is model checked on the
-        exact knowledge structure of the public facts (`cards.symbolic.CardStructure`,
-        BDDs), at the deals that agree with this agent's hand: no more is read, so no
-        hidden card decides the answer. Past `limit` hand-size combinations (None for no
-        limit) a smaller exact model is tried (`cards.quotient.evaluator`), at a deal
-        drawn from this agent's knowledge: every such deal gives the same answer.
+        formula with K, M, C, … (``K_East ~holds(South, J♥)``) is model checked as
+        ``K_agent`` of it at a deal drawn from this agent's knowledge (every such deal
+        gives the same answer, so no hidden card decides it), by `cards.quotient.evaluator`:
+        on the knowledge structure of the public facts (`cards.symbolic.CardStructure`,
+        BDDs) when it is built already, else on a smaller exact quotient model where one
+        applies, else on the structure within `limit` hand-size combinations (None for no
+        limit). Public knowledge (no agent) is checked on the structure at every deal.
 
         Raises:
             InputError: a modal formula asked of public knowledge (nobody's).
@@ -585,7 +586,7 @@ class CardKnowledge:
         from epigames.cards.symbolic import CardStructure
 
         cards = CardStructure.from_knowledge(self)
-        if cards.within(limit) or self.agent is None:
+        if cards.is_built or self.agent is None:
             cards.build(limit)
             return cards.knows(self, formula)
         # Any deal the agent considers possible: `K_agent` has one truth on all of them.
