@@ -80,8 +80,8 @@ def ask(
     Prints whether the formula is true in the true deal (or roll) and which seats know it,
     from the deals (rolls) consistent with the public information and each seat's own
     observations (its hand; what it saw under the cup). Exact: card formulas are model
-    checked on a knowledge structure (BDDs) or, for large states, on a quotient model of
-    the cards they name; dice formulas on the cup's Kripke model.
+    checked on a quotient model of the cards they name where one is exact (checked), else
+    on a knowledge structure (BDDs); dice formulas on the cup's Kripke model.
     """
     loaded = load_game(game)
     match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)
