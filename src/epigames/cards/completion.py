@@ -79,7 +79,6 @@ class Completion:
     """
 
     def __init__(self, split: Split, groups: Sequence[Group]) -> None:
-        self.split = split
         self.positive = tuple(j for j, r in enumerate(split.room) if r > 0)
         self.ok = True
         self.frames = [_Frame.of(split, (), self.positive)]
@@ -107,7 +106,7 @@ class Completion:
     def extended(self, split: Split, components: Sequence[tuple[int, ...]]) -> Completion:
         """A copy with more components (of `split`: the same items, rooms and holders)."""
         copy = object.__new__(Completion)
-        copy.split, copy.positive, copy.ok = self.split, self.positive, self.ok
+        copy.positive, copy.ok = self.positive, self.ok
         copy.frames, copy.ranks, copy.shown = self.frames, list(self.ranks), dict(self.shown)
         if copy.ok:
             copy._add(split, components, show=True)
