@@ -37,6 +37,15 @@ class NamedFact:
     #: them in public says nothing about who holds them.
     places: ClassVar[bool] = True
 
+    def __init_subclass__(cls, *, name: str = "", places: bool | None = None) -> None:
+        """Set the class constants given as keywords: ``class Holds(CardFact, name="holds")``."""
+        # `dataclass(slots=True)` creates each class a second time without the keywords,
+        # so only what is given is set.
+        if name:
+            cls.name = name
+        if places is not None:
+            cls.places = places
+
     def _items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
 
@@ -81,42 +90,36 @@ class CardFact(NamedFact):
 
 
 @dataclass(frozen=True, slots=True)
-class Holds(CardFact):
+class Holds(CardFact, name="holds"):
     """``holder`` has ``card`` (at this point of the event)."""
 
-    name: ClassVar[str] = "holds"
     holder: int
     card: Hashable
 
 
 @dataclass(frozen=True, slots=True)
-class Lacks(CardFact):
+class Lacks(CardFact, name="lacks", places=False):
     """``holder`` does not have ``card``."""
 
-    name: ClassVar[str] = "lacks"
-    places: ClassVar[bool] = False
     holder: int
     card: Hashable
 
 
 @dataclass(frozen=True, slots=True)
-class HoldsAtLeastOne(CardFact):
+class HoldsAtLeastOne(CardFact, name="at_least_one", places=False):
     """``holder`` has at least one of ``cards``."""
 
-    name: ClassVar[str] = "at_least_one"
-    places: ClassVar[bool] = False
     holder: int
     cards: tuple[Hashable, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Count(CardFact):
+class Count(CardFact, name="count"):
     """``holder`` has exactly ``n`` cards (a hand size, or a hidden pile's public count).
 
     Replaying it checks the engine's count: counts follow from the deal and the moves.
     """
 
-    name: ClassVar[str] = "count"
     holder: int
     n: int
 
@@ -125,7 +128,7 @@ class Count(CardFact):
 
 
 @dataclass(frozen=True, slots=True)
-class Moved(CardFact):
+class Moved(CardFact, name="moved"):
     """``card`` moved, in public view, from holder ``src`` to holder ``dst``.
 
     Everyone sees which card moves, so afterwards everyone knows it is with ``dst``, also
@@ -133,7 +136,6 @@ class Moved(CardFact):
     a hidden deck onto the table was in the deck).
     """
 
-    name: ClassVar[str] = "moved"
     card: Hashable
     src: int
     dst: int
@@ -143,15 +145,14 @@ class Moved(CardFact):
 
 
 @dataclass(frozen=True, slots=True)
-class Removed(CardFact):
+class Removed(CardFact, name="removed"):
     """``cards`` leave play (e.g. a completed kind is laid down)."""
 
-    name: ClassVar[str] = "removed"
     cards: tuple[Hashable, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Reshuffled(CardFact):
+class Reshuffled(CardFact, name="reshuffled"):
     """Every card of location ``src`` goes to location ``dst``, which is shuffled.
 
     E.g. the discard pile becomes (part of) the deck: its cards' positions in the deck are
@@ -159,7 +160,6 @@ class Reshuffled(CardFact):
     orders, so for it the cards simply join ``dst``.
     """
 
-    name: ClassVar[str] = "reshuffled"
     src: int
     dst: int
 
@@ -168,13 +168,12 @@ class Reshuffled(CardFact):
 
 
 @dataclass(frozen=True, slots=True)
-class Drew(CardFact):
+class Drew(CardFact, name="drew"):
     """``holder``, holding no cards, draws ``n`` cards face down from location ``src``.
 
     Everyone sees how many cards it takes, not which (a new hand from the deck).
     """
 
-    name: ClassVar[str] = "drew"
     holder: int
     n: int
     src: int

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import ClassVar, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from epigames.cards.fact_types import Count, Holds
 from epigames.games.events import Fact, PrivateObservation
@@ -15,14 +15,13 @@ CardT = TypeVar("CardT", bound=Hashable)
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt(PrivateObservation, Generic[CardT]):
+class Dealt(PrivateObservation, Generic[CardT], kind="dealt"):
     """After the deal, a seat sees its own hand (and only its own).
 
     Kwartet (`⟨1,2⟩` cards) and Klaverjas (`J♥` cards) both log it; each game
     re-exports it from its own package.
     """
 
-    kind: ClassVar[str] = "dealt"
     cards: tuple[CardT, ...]
 
     @property

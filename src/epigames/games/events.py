@@ -82,6 +82,15 @@ class Event:
     public: ClassVar[bool] = False
     names: tuple[str, ...] = field(default=(), compare=False, repr=False, kw_only=True)
 
+    def __init_subclass__(cls, *, kind: str = "", public: bool | None = None) -> None:
+        """Set the class constants given as class keywords: ``class Asked(Event, kind="ask")``."""
+        # `dataclass(slots=True)` creates each class a second time without the keywords,
+        # so only what is given is set.
+        if kind:
+            cls.kind = kind
+        if public is not None:
+            cls.public = public
+
     def visible_to(self, seat: int) -> bool:
         """Whether `seat` observes this event."""
         raise NotImplementedError
@@ -113,11 +122,8 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class PublicAnnouncement(Event):
+class PublicAnnouncement(Event, kind="announcement", public=True):
     """An event every seat observes; it becomes common knowledge."""
-
-    kind: ClassVar[str] = "announcement"
-    public: ClassVar[bool] = True
 
     def visible_to(self, seat: int) -> bool:
         """Every seat sees it."""
@@ -125,16 +131,21 @@ class PublicAnnouncement(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(PublicAnnouncement):
+class Passed(PublicAnnouncement, kind="pass"):
     """A seat lets its chance go by (no trump in bidding, no call in a call window).
 
-    A game subclasses it only to say it in its own words (`says`).
+    A game subclasses it only to say it in its own words: ``says="does not call."``.
     """
 
-    kind: ClassVar[str] = "pass"
     #: What the seat is said to do, after its name.
     says: ClassVar[str] = "passes."
     seat: int
+
+    def __init_subclass__(cls, *, says: str = "", **constants: Any) -> None:
+        # The explicit base: zero-argument super() fails in slotted dataclasses.
+        super(Passed, cls).__init_subclass__(**constants)
+        if says:
+            cls.says = says
 
     @property
     def text(self) -> str:
@@ -143,11 +154,9 @@ class Passed(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class PrivateObservation(Event):
+class PrivateObservation(Event, kind="observation"):
     """An event only `seat` observes (e.g. its own hand after the deal)."""
 
-    kind: ClassVar[str] = "observation"
-    public: ClassVar[bool] = False
     seat: int
 
     def visible_to(self, seat: int) -> bool:
@@ -156,7 +165,7 @@ class PrivateObservation(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GroupObservation(Event):
+class GroupObservation(Event, kind="group"):
     """An event only the seats in `seats` observe (a partner's signal, a card shown to some).
 
     The members also know who else is in the group, so within it the event becomes common
@@ -164,8 +173,6 @@ class GroupObservation(Event):
     the group holds every seat: an event does not know how many seats the game has.
     """
 
-    kind: ClassVar[str] = "group"
-    public: ClassVar[bool] = False
     seats: frozenset[int]
 
     def __post_init__(self) -> None:

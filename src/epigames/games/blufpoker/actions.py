@@ -31,6 +31,7 @@ from epigames.games.blufpoker.dice import (
     orderings,
     sort_dice,
 )
+from epigames.games.words import WordAction
 
 
 class ActionSyntaxError(InputError):
@@ -64,27 +65,18 @@ def _check_dice(dice: object, sizes: range, cls: str) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class Call(WordAction, word="call"):
     """Lift the cup: the bidder is penalised if the roll is lower than the bid, else the caller."""
 
-    def __str__(self) -> str:
-        return "call"
-
 
 @dataclass(frozen=True, slots=True)
-class Believe:
+class Believe(WordAction, word="believe"):
     """Accept the bid and take the cup (after a poker bid: play the poker phase)."""
 
-    def __str__(self) -> str:
-        return "believe"
-
 
 @dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(WordAction, word="stop"):
     """Stop rolling: the dice not rolled this turn are placed outside the cup."""
-
-    def __str__(self) -> str:
-        return "stop"
 
 
 CALL = Call()

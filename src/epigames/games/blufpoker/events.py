@@ -18,7 +18,7 @@ gives, and named fields (`to_dict`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from epigames.cards.fact_types import NamedFact
 from epigames.games.blufpoker.dice import Dice, Roll, dice_text
@@ -42,77 +42,66 @@ class DiceFact(NamedFact):
 
 
 @dataclass(frozen=True, slots=True)
-class Rolled(DiceFact):
+class Rolled(DiceFact, name="rolled"):
     """``seat`` rolled ``count`` dice under the cup."""
 
-    name: ClassVar[str] = "rolled"
     seat: int
     count: int
 
 
 @dataclass(frozen=True, slots=True)
-class Sees(DiceFact):
+class Sees(DiceFact, name="sees"):
     """``seat`` sees that the cup holds ``roll`` (a private observation)."""
 
-    name: ClassVar[str] = "sees"
     seat: int
     roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
-class Visible(DiceFact):
+class Visible(DiceFact, name="visible"):
     """The ``dice`` that ``seat`` did not roll lie outside the cup."""
 
-    name: ClassVar[str] = "visible"
     seat: int
     dice: Dice
 
 
 @dataclass(frozen=True, slots=True)
-class Claims(DiceFact):
+class Claims(DiceFact, name="claims", places=False):
     """``seat`` bids ``roll``: a claim, which may be a bluff."""
 
-    name: ClassVar[str] = "claims"
-    places: ClassVar[bool] = False
     seat: int
     roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
-class Cup(DiceFact):
+class Cup(DiceFact, name="cup"):
     """The cup holds ``roll`` (an opening bid, a lifted cup, open poker dice)."""
 
-    name: ClassVar[str] = "cup"
     roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
-class Believes(DiceFact):
+class Believes(DiceFact, name="believes", places=False):
     """``seat`` believes ``bidder``'s bid ``roll`` (still only a claim)."""
 
-    name: ClassVar[str] = "believes"
-    places: ClassVar[bool] = False
     seat: int
     bidder: int
     roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
-class Calls(DiceFact):
+class Calls(DiceFact, name="calls", places=False):
     """``seat`` calls ``bidder``'s bid ``roll``."""
 
-    name: ClassVar[str] = "calls"
-    places: ClassVar[bool] = False
     seat: int
     bidder: int
     roll: Roll
 
 
 @dataclass(frozen=True, slots=True)
-class Penalty(DiceFact):
+class Penalty(DiceFact, name="penalty"):
     """``seat`` now has ``count`` penalties."""
 
-    name: ClassVar[str] = "penalty"
     seat: int
     count: int
 
@@ -122,7 +111,7 @@ def _penalty_text(loser: str, count: int, limit: int) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class CupSeen(PrivateObservation):
+class CupSeen(PrivateObservation, kind="sees"):
     """The cup holder looks under the cup (after believing, or after rolling).
 
     Attributes:
@@ -130,7 +119,6 @@ class CupSeen(PrivateObservation):
         fresh: dice rolled this turn (their new faces).
     """
 
-    kind: ClassVar[str] = "sees"
     untouched: Dice
     fresh: Dice
 
@@ -155,7 +143,7 @@ class CupSeen(PrivateObservation):
 
 
 @dataclass(frozen=True, slots=True)
-class Opened(PublicAnnouncement):
+class Opened(PublicAnnouncement, kind="open"):
     """A round starts: its first player rolls all three dice and must bid what it rolled.
 
     Attributes:
@@ -164,7 +152,6 @@ class Opened(PublicAnnouncement):
         roll: the opening bid, true by rule.
     """
 
-    kind: ClassVar[str] = "open"
     seat: int
     round: int
     roll: Roll
@@ -189,7 +176,7 @@ class Opened(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Called(PublicAnnouncement):
+class Called(PublicAnnouncement, kind="call"):
     """A player calls the bid: the cup is lifted and someone gets a penalty.
 
     Attributes:
@@ -202,7 +189,6 @@ class Called(PublicAnnouncement):
         limit: penalties that lose the game.
     """
 
-    kind: ClassVar[str] = "call"
     seat: int
     bidder: int
     bid: Roll
@@ -232,7 +218,7 @@ class Called(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Believed(PublicAnnouncement):
+class Believed(PublicAnnouncement, kind="believe"):
     """A player believes the bid and takes the cup (a poker bid starts the poker phase).
 
     Attributes:
@@ -241,7 +227,6 @@ class Believed(PublicAnnouncement):
         bid: the bid.
     """
 
-    kind: ClassVar[str] = "believe"
     seat: int
     bidder: int
     bid: Roll
@@ -261,7 +246,7 @@ class Believed(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class DiceRolled(PublicAnnouncement):
+class DiceRolled(PublicAnnouncement, kind="roll"):
     """The cup holder rolls some dice under the cup (others see how many, not the faces).
 
     Attributes:
@@ -269,7 +254,6 @@ class DiceRolled(PublicAnnouncement):
         count: how many dice.
     """
 
-    kind: ClassVar[str] = "roll"
     seat: int
     count: int
 
@@ -286,7 +270,7 @@ class DiceRolled(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Stopped(PublicAnnouncement):
+class Stopped(PublicAnnouncement, kind="stop"):
     """The cup holder stops rolling; the dice it did not roll go outside the cup.
 
     Attributes:
@@ -294,7 +278,6 @@ class Stopped(PublicAnnouncement):
         visible: the faces outside the cup, high to low (none if all three were rolled).
     """
 
-    kind: ClassVar[str] = "stop"
     seat: int
     visible: Dice
 
@@ -313,7 +296,7 @@ class Stopped(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class BidMade(PublicAnnouncement):
+class BidMade(PublicAnnouncement, kind="bid"):
     """The cup holder bids (higher than the previous bid) and passes the cup on.
 
     Attributes:
@@ -322,7 +305,6 @@ class BidMade(PublicAnnouncement):
         over: the bid it had to beat.
     """
 
-    kind: ClassVar[str] = "bid"
     seat: int
     roll: Roll
     over: Roll
@@ -339,7 +321,7 @@ class BidMade(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class PokerThrow(PublicAnnouncement):
+class PokerThrow(PublicAnnouncement, kind="poker-roll"):
     """One open roll of the poker phase.
 
     Attributes:
@@ -349,7 +331,6 @@ class PokerThrow(PublicAnnouncement):
         number: which roll (1 to 3).
     """
 
-    kind: ClassVar[str] = "poker-roll"
     seat: int
     kept: Dice
     dice: Dice
@@ -371,7 +352,7 @@ class PokerThrow(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class PokerDone(PublicAnnouncement):
+class PokerDone(PublicAnnouncement, kind="poker"):
     """The poker phase's outcome.
 
     Attributes:
@@ -384,7 +365,6 @@ class PokerDone(PublicAnnouncement):
         limit: penalties that lose the game.
     """
 
-    kind: ClassVar[str] = "poker"
     seat: int
     bidder: int
     target: Roll
@@ -413,7 +393,7 @@ class PokerDone(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(PublicAnnouncement):
+class GameOver(PublicAnnouncement, kind="end"):
     """A player reached the penalty limit and loses; everyone else wins.
 
     Attributes:
@@ -421,7 +401,6 @@ class GameOver(PublicAnnouncement):
         penalties: every seat's penalties.
     """
 
-    kind: ClassVar[str] = "end"
     loser: int
     penalties: tuple[int, ...]
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from epigames.cards import Card, Rank, Suit
 from epigames.errors import InputError
+from epigames.games.words import WordAction
 
 HAND_SIZE = 4
 #: A rank's cards: four of a kind is a Kemps.
@@ -62,27 +63,27 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
-class Done:
+class Done(WordAction, word="done"):
     """End the turn (with or without swaps)."""
 
-    def __str__(self) -> str:
-        return "done"
+
+DONE = Done()
 
 
 @dataclass(frozen=True, slots=True)
-class Signal:
+class Signal(WordAction, word="signal"):
     """End the turn and make the team's secret signal (team game: the hand is four of a kind)."""
 
-    def __str__(self) -> str:
-        return "signal"
+
+SIGNAL = Signal()
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(WordAction, word="pass"):
     """Make no call in a call window (team game)."""
 
-    def __str__(self) -> str:
-        return "pass"
+
+PASS = Pass()
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,10 +96,6 @@ class Call:
     def __str__(self) -> str:
         return f"{'stop' if self.stop else 'kemps'} {self.seat}"
 
-
-DONE = Done()
-SIGNAL = Signal()
-PASS = Pass()
 
 #: An action of either game.
 KempsAction = Swap | Done | Signal | Pass | Call

@@ -10,7 +10,6 @@ partners alone (`Signalled`); a call and its outcome are public.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
 from epigames.cards.fact_types import CardFact
@@ -52,28 +51,23 @@ def _leave(seat: int, cards: tuple[Card, ...], reshuffled: bool, players: int) -
 
 
 @dataclass(frozen=True, slots=True)
-class NoKemps(CardFact):
+class NoKemps(CardFact, name="no_kemps", places=False):
     """``holder``'s four cards are not four of a kind (its turn ended without a Kemps)."""
 
-    name: ClassVar[str] = "no_kemps"
-    places: ClassVar[bool] = False
     holder: int
 
 
 @dataclass(frozen=True, slots=True)
-class OneRank(CardFact):
+class OneRank(CardFact, name="one_rank", places=False):
     """``holder``'s four cards are of one rank (a team signal says so to the partner)."""
 
-    name: ClassVar[str] = "one_rank"
-    places: ClassVar[bool] = False
     holder: int
 
 
 @dataclass(frozen=True, slots=True)
-class GameDealt(PublicAnnouncement):
+class GameDealt(PublicAnnouncement, kind="deal"):
     """The first deal: the table face up, four cards to each seat, the rest the deck."""
 
-    kind: ClassVar[str] = "deal"
     table: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     deck_size: int
@@ -100,10 +94,9 @@ class GameDealt(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Swapped(PublicAnnouncement):
+class Swapped(PublicAnnouncement, kind="swap"):
     """A seat takes the table card of a slot and puts a hand card in its place."""
 
-    kind: ClassVar[str] = "swap"
     seat: int
     slot: int
     taken: Card
@@ -124,10 +117,9 @@ class Swapped(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnEnded(PublicAnnouncement):
+class TurnEnded(PublicAnnouncement, kind="turn"):
     """A seat ends its turn without a Kemps: its hand is not four of a kind."""
 
-    kind: ClassVar[str] = "turn"
     seat: int
     swaps: int
 
@@ -143,11 +135,10 @@ class TurnEnded(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TeamTurnEnded(PublicAnnouncement):
+class TeamTurnEnded(PublicAnnouncement, kind="turn"):
     """A seat ends its turn in the team game: nobody may call for itself, so it says nothing
     of the hand."""
 
-    kind: ClassVar[str] = "turn"
     seat: int
     swaps: int
 
@@ -158,10 +149,9 @@ class TeamTurnEnded(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Signalled(GroupObservation):
+class Signalled(GroupObservation, kind="signal"):
     """A seat makes its team's secret signal: seen by the team alone (`seats`)."""
 
-    kind: ClassVar[str] = "signal"
     seat: int
 
     @property
@@ -176,18 +166,15 @@ class Signalled(GroupObservation):
 
 
 @dataclass(frozen=True, slots=True)
-class Passed(SeatPassed):
+class Passed(SeatPassed, says="does not call."):
     """A seat makes no call in a call window: `East does not call.`"""
-
-    says: ClassVar[str] = "does not call."
 
 
 @dataclass(frozen=True, slots=True)
-class Called(PublicAnnouncement):
+class Called(PublicAnnouncement, kind="call"):
     """A call and its outcome: "Kemps!" for a partner or "Stop Kemps" against an opponent
     (`stop`); when right, the target's four cards (`cards`) leave the game."""
 
-    kind: ClassVar[str] = "call"
     seat: int
     target: int
     stop: bool
@@ -228,10 +215,9 @@ class Called(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Kemps(PublicAnnouncement):
+class Kemps(PublicAnnouncement, kind="kemps"):
     """A seat calls Kemps: its four cards of one rank leave the game, and it scores."""
 
-    kind: ClassVar[str] = "kemps"
     seat: int
     cards: tuple[Card, ...]
     score: int
@@ -256,10 +242,9 @@ class Kemps(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class NewHand(PublicAnnouncement):
+class NewHand(PublicAnnouncement, kind="new_hand"):
     """After a Kemps, the seat draws a new hand face down from the deck."""
 
-    kind: ClassVar[str] = "new_hand"
     seat: int
     n: int
     players: int
@@ -276,11 +261,10 @@ class NewHand(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TableCleared(PublicAnnouncement):
+class TableCleared(PublicAnnouncement, kind="clear"):
     """Nobody changed the table for a while: it goes to the discard pile (and the pile
     into the deck when the deck is short of a new table)."""
 
-    kind: ClassVar[str] = "clear"
     cards: tuple[Card, ...]
     reshuffled: bool
     players: int
@@ -300,10 +284,9 @@ class TableCleared(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TableDealt(PublicAnnouncement):
+class TableDealt(PublicAnnouncement, kind="table"):
     """A new table is dealt face up from the deck."""
 
-    kind: ClassVar[str] = "table"
     cards: tuple[Card, ...]
     players: int
 
@@ -320,10 +303,9 @@ class TableDealt(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(PublicAnnouncement):
+class GameOver(PublicAnnouncement, kind="game_over"):
     """The game ends: no cards left for a new hand, or the turn cap was reached."""
 
-    kind: ClassVar[str] = "game_over"
     scores: tuple[int, ...]
     capped: bool
 

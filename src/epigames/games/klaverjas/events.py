@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from epigames.cards import Card, Count, Lacks, Moved, Suit
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
@@ -19,10 +18,9 @@ TABLE_HOLDER = PLAYERS
 
 
 @dataclass(frozen=True, slots=True)
-class DealDone(PublicAnnouncement):
+class DealDone(PublicAnnouncement, kind="deal"):
     """A deal is dealt: its number (from 1), the dealer, and every seat's hand size."""
 
-    kind: ClassVar[str] = "deal"
     deal: int
     dealer: int
     hand_sizes: tuple[int, ...]
@@ -41,7 +39,7 @@ class DealDone(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TrumpChosen(PublicAnnouncement):
+class TrumpChosen(PublicAnnouncement, kind="trump"):
     """Trump is fixed for the deal, by a seat or by chance (`chooser` -1).
 
     Attributes:
@@ -50,7 +48,6 @@ class TrumpChosen(PublicAnnouncement):
         playing: the playing team (0 North–South, 1 East–West).
     """
 
-    kind: ClassVar[str] = "trump"
     chooser: int
     suit: Suit
     playing: int
@@ -65,7 +62,7 @@ class TrumpChosen(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed(PublicAnnouncement):
+class CardPlayed(PublicAnnouncement, kind="card"):
     """A seat plays a card to the trick, in everyone's view.
 
     Attributes:
@@ -76,7 +73,6 @@ class CardPlayed(PublicAnnouncement):
         reason: those claims in words (empty when the play tells nothing).
     """
 
-    kind: ClassVar[str] = "card"
     seat: int
     card: Card
     lacks: tuple[Card, ...] = ()
@@ -96,10 +92,9 @@ class CardPlayed(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class TrickWon(PublicAnnouncement):
+class TrickWon(PublicAnnouncement, kind="trick"):
     """A trick is complete: who took it, its card points (10 more for the last) and roem."""
 
-    kind: ClassVar[str] = "trick"
     winner: int
     cards: tuple[Card, ...]
     points: int
@@ -115,7 +110,7 @@ class TrickWon(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class DealScored(PublicAnnouncement):
+class DealScored(PublicAnnouncement, kind="score"):
     """The deal's outcome per team (0 North–South, 1 East–West).
 
     Attributes:
@@ -130,7 +125,6 @@ class DealScored(PublicAnnouncement):
         totals: the match totals after this deal.
     """
 
-    kind: ClassVar[str] = "score"
     deal: int
     trump: Suit
     playing: int
@@ -153,10 +147,9 @@ class DealScored(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class MatchOver(PublicAnnouncement):
+class MatchOver(PublicAnnouncement, kind="end"):
     """The match is over: the teams' totals."""
 
-    kind: ClassVar[str] = "end"
     totals: tuple[int, int]
 
     @property

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 from epigames.cards.fact_types import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
@@ -12,10 +11,9 @@ from epigames.games.kwartet.cards import Card, kind_cards
 
 
 @dataclass(frozen=True, slots=True)
-class DealDone(PublicAnnouncement):
+class DealDone(PublicAnnouncement, kind="deal"):
     """The deal is over; everyone sees how many cards each seat got."""
 
-    kind: ClassVar[str] = "deal"
     hand_sizes: tuple[int, ...]
 
     @property
@@ -31,7 +29,7 @@ class DealDone(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class Asked(PublicAnnouncement):
+class Asked(PublicAnnouncement, kind="ask"):
     """A request and its answer, both public.
 
     Attributes:
@@ -43,7 +41,6 @@ class Asked(PublicAnnouncement):
             the request itself shows that the asker lacks the card.
     """
 
-    kind: ClassVar[str] = "ask"
     asker: int
     target: int
     card: Card
@@ -72,7 +69,7 @@ class Asked(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class LaidDown(PublicAnnouncement):
+class LaidDown(PublicAnnouncement, kind="quartet"):
     """A seat completed a kind and laid its four cards down for a point.
 
     Attributes:
@@ -81,7 +78,6 @@ class LaidDown(PublicAnnouncement):
         points: the seat's points after this.
     """
 
-    kind: ClassVar[str] = "quartet"
     seat: int
     card_kind: int
     points: int
@@ -108,10 +104,9 @@ class LaidDown(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class OutOfCards(PublicAnnouncement):
+class OutOfCards(PublicAnnouncement, kind="out"):
     """A seat's hand is empty: it stops playing."""
 
-    kind: ClassVar[str] = "out"
     seat: int
 
     @property
@@ -126,10 +121,9 @@ class OutOfCards(PublicAnnouncement):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(PublicAnnouncement):
+class GameOver(PublicAnnouncement, kind="end"):
     """Every kind is down; the final scores."""
 
-    kind: ClassVar[str] = "end"
     scores: tuple[int, ...]
 
     @property

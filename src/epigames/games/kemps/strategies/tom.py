@@ -25,7 +25,7 @@ import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -56,11 +56,9 @@ STOP_AT = Fraction(1, 3)
 
 
 @dataclass(frozen=True, slots=True)
-class Knows(NamedFact):
+class Knows(NamedFact, name="knows", places=False):
     """``agent`` knows ``known``, a card fact: e.g. ``knows(2, holds(0, 7♠))``."""
 
-    name: ClassVar[str] = "knows"
-    places: ClassVar[bool] = False
     agent: int
     known: CardFact
 
