@@ -85,9 +85,6 @@ class PublicInfo:
     constraints: tuple[tuple[int, int], ...]
     groups: tuple[int, ...] = ()
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        return rebuilt(self)
-
     @classmethod
     def start(
         cls,
@@ -124,6 +121,9 @@ class PublicInfo:
                 masks.append(mask)
         zeros = (0,) * layout.n_holders
         return cls(layout, counts_t, zeros, zeros, 0, (), tuple(masks))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     # -- derived -----------------------------------------------------------------------
 

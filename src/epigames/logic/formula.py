@@ -9,7 +9,7 @@ themselves here (`install_renderers`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import ClassVar, TypeVar
@@ -29,6 +29,7 @@ class FormulaError(InputError):
 
 
 _F = TypeVar("_F")
+_V = TypeVar("_V")
 
 
 class _Renderers:
@@ -185,42 +186,45 @@ class Not(Connective):
 
 @dataclass(frozen=True, slots=True)
 class NAry(Connective):
-    """Base of the connectives over any number of formulas (subclasses set `word`)."""
+    """Base of the connectives over any number of formulas.
+
+    A subclass names its connective in the class statement: ``class And(NAry, word="and")``.
+    """
 
     args: tuple[Formula, ...]
     #: The connective's name in the project's syntax, as in `and(p, q)`.
     word: ClassVar[str] = ""
 
+    def __init_subclass__(cls, *, word: str = "") -> None:
+        if word:  # `dataclass(slots=True)` creates the class again, without the keyword
+            cls.word = word
+
     def children(self) -> tuple[Formula, ...]:
         return self.args
 
 
-class And(NAry):
+class And(NAry, word="and"):
     """Conjunction of any number of formulas (the empty one is ⊤)."""
 
     __slots__ = ()
-    word: ClassVar[str] = "and"
 
 
-class Or(NAry):
+class Or(NAry, word="or"):
     """Disjunction of any number of formulas (the empty one is ⊥)."""
 
     __slots__ = ()
-    word: ClassVar[str] = "or"
 
 
-class Xor(NAry):
+class Xor(NAry, word="xor"):
     """Exclusive or over any number of formulas: an odd number of them is true."""
 
     __slots__ = ()
-    word: ClassVar[str] = "xor"
 
 
-class OneOf(NAry):
+class OneOf(NAry, word="oneof"):
     """Exactly one of the formulas is true."""
 
     __slots__ = ()
-    word: ClassVar[str] = "oneof"
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,127 +250,112 @@ class Iff(Binary):
     __slots__ = ()
 
 
+class Modality(Formula):
+    """Base of the knowledge modalities: an operator, named `symbol`, over one formula `arg`.
+
+    A modality names its operator in the class statement, and says so when it is the
+    "knows whether" variant (φ known, or ¬φ known): ``class Kw(Knowledge, symbol="Kw",
+    whether=True)``.
+    """
+
+    __slots__ = ()
+    arg: Formula
+    #: The operator in the project's syntax, as in `K_a p` or `C_{a,b} p`.
+    symbol: ClassVar[str] = ""
+    #: Whether it asks if the agents know whether `arg` holds (Kw, Ew, Cw, Dw).
+    whether: ClassVar[bool] = False
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.arg,)
+
+    def __init_subclass__(cls, *, symbol: str = "", whether: bool | None = None) -> None:
+        # `dataclass(slots=True)` creates each class a second time without the keywords,
+        # so only what is given is set.
+        if symbol:
+            cls.symbol = symbol
+        if whether is not None:
+            cls.whether = whether
+
+
 @dataclass(frozen=True, slots=True)
-class Knowledge(Formula):
-    """Base of the single-agent modalities K, Kw and M (subclasses set `symbol`)."""
+class Knowledge(Modality):
+    """Base of the single-agent modalities: K, its dual M, and Kw."""
 
     agent: str
     arg: Formula
-    symbol: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.agent, str) or not self.agent:
             raise ValueError(f"{self.symbol} needs a non-empty agent name, got {self.agent!r}")
 
-    def children(self) -> tuple[Formula, ...]:
-        return (self.arg,)
 
-
-class K(Knowledge):
+class K(Knowledge, symbol="K"):
     """The agent knows that the formula holds."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "K"
 
 
-class Kw(Knowledge):
-    """The agent knows whether the formula holds: K φ ∨ K ¬φ."""
-
-    __slots__ = ()
-    symbol: ClassVar[str] = "Kw"
-
-
-class M(Knowledge):
+class M(Knowledge, symbol="M"):
     """The agent considers the formula possible: ¬K ¬φ."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "M"
+
+
+class Kw(Knowledge, symbol="Kw", whether=True):
+    """The agent knows whether the formula holds: K φ ∨ K ¬φ."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
-class GroupKnowledge(Formula):
-    """Base of the group modalities: everybody (E), common (C), distributed (D) knowledge."""
+class GroupKnowledge(Modality):
+    """Base of the group modalities: everybody (E), common (C), distributed (D) knowledge.
+
+    Each comes with its "knows whether" variant (Ew, Cw, Dw).
+    """
 
     group: Group
     arg: Formula
-    symbol: ClassVar[str] = ""
-    whether: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not self.group or not all(isinstance(a, str) and a for a in self.group):
             raise ValueError(f"{self.symbol} needs a non-empty group of agent names")
 
-    def children(self) -> tuple[Formula, ...]:
-        return (self.arg,)
 
-
-class E(GroupKnowledge):
+class E(GroupKnowledge, symbol="E"):
     """Everybody in the group knows."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "E"
 
 
-class C(GroupKnowledge):
-    """It is common knowledge in the group."""
-
-    __slots__ = ()
-    symbol: ClassVar[str] = "C"
-
-
-class D(GroupKnowledge):
-    """The group knows it distributedly (pooling what its members know)."""
-
-    __slots__ = ()
-    symbol: ClassVar[str] = "D"
-
-
-class Ew(GroupKnowledge):
+class Ew(GroupKnowledge, symbol="Ew", whether=True):
     """Everybody in the group knows whether."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "Ew"
-    whether: ClassVar[bool] = True
 
 
-class Cw(GroupKnowledge):
+class C(GroupKnowledge, symbol="C"):
+    """It is common knowledge in the group."""
+
+    __slots__ = ()
+
+
+class Cw(GroupKnowledge, symbol="Cw", whether=True):
     """It is common knowledge in the group whether: C φ ∨ C ¬φ."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "Cw"
-    whether: ClassVar[bool] = True
 
 
-class Dw(GroupKnowledge):
+class D(GroupKnowledge, symbol="D"):
+    """The group knows it distributedly (pooling what its members know)."""
+
+    __slots__ = ()
+
+
+class Dw(GroupKnowledge, symbol="Dw", whether=True):
     """The group distributedly knows whether."""
 
     __slots__ = ()
-    symbol: ClassVar[str] = "Dw"
-    whether: ClassVar[bool] = True
-
-
-@dataclass(frozen=True, slots=True)
-class Announce(Formula):
-    """An announcement modality: `[!φ]ψ` and its relatives.
-
-    `group` None is a public announcement; otherwise the members of `group` learn it and
-    everyone else sees that they did (SMCDEL's semantics: the group's relations are split
-    by φ). `whether` announces whether φ (`[?!φ]ψ`); `diamond` is the dual `⟨!φ⟩ψ`, which
-    also requires the announcement to be truthful.
-    """
-
-    pre: Formula
-    post: Formula
-    group: Group | None = None
-    whether: bool = False
-    diamond: bool = False
-
-    def __post_init__(self) -> None:
-        if self.group is not None and (not self.group or not all(self.group)):
-            raise ValueError("a group announcement needs at least one agent")
-
-    def children(self) -> tuple[Formula, ...]:
-        return (self.pre, self.post)
 
 
 class Quantified(Formula):
@@ -420,6 +409,30 @@ class Exists(Quantified):
     variables: tuple[str, ...]
     arg: Formula
     keyword: ClassVar[str] = "exists"
+
+
+@dataclass(frozen=True, slots=True)
+class Announce(Formula):
+    """An announcement modality: `[!φ]ψ` and its relatives.
+
+    `group` None is a public announcement; otherwise the members of `group` learn it and
+    everyone else sees that they did (SMCDEL's semantics: the group's relations are split
+    by φ). `whether` announces whether φ (`[?!φ]ψ`); `diamond` is the dual `⟨!φ⟩ψ`, which
+    also requires the announcement to be truthful.
+    """
+
+    pre: Formula
+    post: Formula
+    group: Group | None = None
+    whether: bool = False
+    diamond: bool = False
+
+    def __post_init__(self) -> None:
+        if self.group is not None and (not self.group or not all(self.group)):
+            raise ValueError("a group announcement needs at least one agent")
+
+    def children(self) -> tuple[Formula, ...]:
+        return (self.pre, self.post)
 
 
 def expanded_size(f: Formula) -> int:
@@ -486,6 +499,20 @@ def named_agent(agents: Sequence[str], name: str) -> str:
         f"unknown seat {name!r} in the formula; choose 0..{len(agents) - 1} "
         f"or one of: {', '.join(agents)}"
     )
+
+
+def agent_entry(table: Mapping[str, _V], agent: str, agents: Sequence[str], owner: str) -> _V:
+    """What `table` keeps for `agent` (a model's relation, a structure's observations).
+
+    Raises:
+        UnknownAgentError: `agent` has no entry; the message names the `owner`'s `agents`.
+    """
+    try:
+        return table[agent]
+    except KeyError:
+        raise UnknownAgentError(
+            f"unknown agent {agent!r}; this {owner}'s agents are: {', '.join(agents)}"
+        ) from None
 
 
 def rename(f: Formula, atom: Callable[[str], Formula], agent: Callable[[str], str]) -> Formula:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from epigames.errors import ModelError, UnknownAgentError
+from epigames.errors import ModelError
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.relations import (
@@ -168,12 +168,7 @@ class KripkeModel:
     # --- model checking -------------------------------------------------------------
 
     def _relation(self, agent: str) -> AnyRelation:
-        try:
-            return self.relations[agent]
-        except KeyError:
-            raise UnknownAgentError(
-                f"unknown agent {agent!r}; this model's agents are: {', '.join(self.agents)}"
-            ) from None
+        return fm.agent_entry(self.relations, agent, self.agents, "model")
 
     def _eval(self, f: Formula) -> Mask:
         cached = self._cache.get(f)

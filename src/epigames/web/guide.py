@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import singledispatchmethod
 
 from epigames.cards import fact_types as ft
 from epigames.games.blufpoker.dice import dice_text
@@ -78,85 +77,54 @@ class Guide:
 
     # --- facts ----------------------------------------------------------------------
 
-    @singledispatchmethod
     def fact(self, fact: object) -> str:
         """One fact in words; a fact of a kind this guide does not know reads as its `str()`."""
+        who, hand = self.who, self.hand
+        match fact:
+            case ft.Holds(holder=holder, card=card):
+                return f"{who(holder)} holds {card}"
+            case ft.Lacks(holder=holder, card=card):
+                return f"{who(holder)} does not hold {card}"
+            case ft.HoldsAtLeastOne(holder=holder, cards=cards):
+                # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
+                # cards, which are not placed by it.
+                kinds = {getattr(card, "kind", None) for card in cards}
+                if len(kinds) == 1 and None not in kinds:
+                    return f"{who(holder)} holds a card of kind {kinds.pop()}"
+                return f"{who(holder)} holds at least one of {_items(cards)}"
+            case ft.Count(holder=holder, n=n):
+                return f"{who(holder)} has {_cards(n)}"
+            case ft.Moved(card=card, src=src, dst=dst):
+                return f"{card} goes from {hand(src)} to {hand(dst)}"
+            case ft.Removed(cards=cards):
+                return f"{_items(cards)} leave the game"
+            case ft.Reshuffled(src=src, dst=dst):
+                return f"the cards of {who(src)} are shuffled into {who(dst)}"
+            case ft.Drew(holder=holder, n=n, src=src):
+                return f"{who(holder)} draws {_cards(n)} face down from {who(src)}"
+            case NoKemps(holder=holder):
+                return f"{who(holder)}'s four cards are not four of a kind"
+            case Rolled(seat=seat, count=count):
+                dice = "1 die" if count == 1 else f"{count} dice"
+                return f"{who(seat)} rolled {dice} under the cup (unseen by the others)"
+            case Sees(seat=seat, roll=roll):
+                return f"{who(seat)} has seen {roll} under the cup"
+            case Visible(dice=()):
+                return "no dice lie outside the cup"
+            case Visible(dice=dice):
+                return f"{dice_text(dice)} lie outside the cup for all to see"
+            case Claims(seat=seat, roll=roll):
+                return f"{who(seat)} claims the cup holds {roll}, which may be a bluff"
+            case Cup(roll=roll):
+                return f"the cup holds {roll}"
+            case Believes(seat=seat, bidder=bidder, roll=roll):
+                return f"{who(seat)} believes {who(bidder)}'s {roll}"
+            case Calls(seat=seat, bidder=bidder, roll=roll):
+                return f"{who(seat)} does not believe {who(bidder)}'s {roll}"
+            case Penalty(seat=seat, count=count):
+                penalties = "1 penalty" if count == 1 else f"{count} penalties"
+                return f"{who(seat)} now has {penalties}"
         return str(fact)
-
-    @fact.register
-    def _(self, fact: ft.Holds) -> str:
-        return f"{self.who(fact.holder)} holds {fact.card}"
-
-    @fact.register
-    def _(self, fact: ft.Lacks) -> str:
-        return f"{self.who(fact.holder)} does not hold {fact.card}"
-
-    @fact.register
-    def _(self, fact: ft.HoldsAtLeastOne) -> str:
-        # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
-        # cards, which are not placed by it.
-        kinds = {getattr(card, "kind", None) for card in fact.cards}
-        if len(kinds) == 1 and None not in kinds:
-            return f"{self.who(fact.holder)} holds a card of kind {kinds.pop()}"
-        return f"{self.who(fact.holder)} holds at least one of {_items(fact.cards)}"
-
-    @fact.register
-    def _(self, fact: ft.Count) -> str:
-        return f"{self.who(fact.holder)} has {_cards(fact.n)}"
-
-    @fact.register
-    def _(self, fact: ft.Moved) -> str:
-        return f"{fact.card} goes from {self.hand(fact.src)} to {self.hand(fact.dst)}"
-
-    @fact.register
-    def _(self, fact: ft.Removed) -> str:
-        return f"{_items(fact.cards)} leave the game"
-
-    @fact.register
-    def _(self, fact: ft.Reshuffled) -> str:
-        return f"the cards of {self.who(fact.src)} are shuffled into {self.who(fact.dst)}"
-
-    @fact.register
-    def _(self, fact: ft.Drew) -> str:
-        return f"{self.who(fact.holder)} draws {_cards(fact.n)} face down from {self.who(fact.src)}"
-
-    @fact.register
-    def _(self, fact: NoKemps) -> str:
-        return f"{self.who(fact.holder)}'s four cards are not four of a kind"
-
-    @fact.register
-    def _(self, fact: Rolled) -> str:
-        dice = "1 die" if fact.count == 1 else f"{fact.count} dice"
-        return f"{self.who(fact.seat)} rolled {dice} under the cup (unseen by the others)"
-
-    @fact.register
-    def _(self, fact: Sees) -> str:
-        return f"{self.who(fact.seat)} has seen {fact.roll} under the cup"
-
-    @fact.register
-    def _(self, fact: Visible) -> str:
-        if not fact.dice:
-            return "no dice lie outside the cup"
-        return f"{dice_text(fact.dice)} lie outside the cup for all to see"
-
-    @fact.register
-    def _(self, fact: Claims) -> str:
-        return f"{self.who(fact.seat)} claims the cup holds {fact.roll}, which may be a bluff"
-
-    @fact.register
-    def _(self, fact: Cup) -> str:
-        return f"the cup holds {fact.roll}"
-
-    @fact.register(Believes)
-    @fact.register(Calls)
-    def _(self, fact: Believes | Calls) -> str:
-        verb = "believes" if isinstance(fact, Believes) else "does not believe"
-        return f"{self.who(fact.seat)} {verb} {self.who(fact.bidder)}'s {fact.roll}"
-
-    @fact.register
-    def _(self, fact: Penalty) -> str:
-        n = "1 penalty" if fact.count == 1 else f"{fact.count} penalties"
-        return f"{self.who(fact.seat)} now has {n}"
 
     def facts(self, facts: Sequence[Fact]) -> str:
         """Facts in words; a run of cards one seat holds, lacks or moves reads as one phrase."""

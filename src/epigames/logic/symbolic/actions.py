@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from epigames.errors import ModelError
 from epigames.logic.actions import ActionModel
-from epigames.logic.relations import Partition
 from epigames.logic.symbolic.bdd import Node
-from epigames.logic.symbolic.structure import KnowledgeStructure
+from epigames.logic.symbolic.structure import KnowledgeStructure, s5_blocks
 
 __all__ = ["product_update"]
 
@@ -38,14 +37,7 @@ def product_update(structure: KnowledgeStructure, action: ActionModel) -> Knowle
             f"the structure's agents {sorted(structure.agents)} differ from the action "
             f"model's {sorted(action.agents)}"
         )
-    blocks: dict[str, list[int]] = {}
-    for agent in structure.agents:
-        rel = action.relations[agent]
-        if not isinstance(rel, Partition):
-            raise ModelError(
-                f"the event relation of {agent!r} is not a partition; knowledge structures are S5"
-            )
-        blocks[agent] = [int(b) for b in rel.block.tolist()]
+    blocks = s5_blocks(action.relations, structure.agents, "event relation")
     mgr = structure.manager
     n_events = len(action.events)
     event_bits = [mgr.new_var() for _ in range(_bits(n_events))]

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 from epigames.errors import ModelError
 from epigames.logic.model import KripkeModel
-from epigames.logic.relations import Partition
 from epigames.logic.symbolic.bdd import Manager
-from epigames.logic.symbolic.structure import KnowledgeStructure
+from epigames.logic.symbolic.structure import KnowledgeStructure, s5_blocks
 
 __all__ = ["KripkeEncoding", "from_kripke"]
 
@@ -40,16 +39,10 @@ def from_kripke(model: KripkeModel, *, backend: str | None = None) -> KripkeEnco
     """
     if model.size == 0:
         raise ModelError("a model without worlds has no knowledge structure")
-    blocks: dict[str, list[int]] = {}
-    for agent in model.agents:
-        rel = model.relations[agent]
-        if not isinstance(rel, Partition):
-            raise ModelError(
-                f"the relation of {agent!r} is not a partition; knowledge structures are S5"
-            )
+    blocks = s5_blocks(model.relations, model.agents, "relation")
+    for agent, ids in blocks.items():
         # Number the blocks by their first world, so equal models give equal structures.
         first: dict[int, int] = {}
-        ids = [int(i) for i in rel.block.tolist()]
         blocks[agent] = [first.setdefault(i, len(first)) for i in ids]
     manager = Manager(backend)
     atoms = {a: manager.new_var() for a in model.atoms}

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from epigames.errors import ModelError, UnknownAgentError
+from epigames.errors import ModelError
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
+from epigames.logic.relations import AnyRelation, Partition
 from epigames.logic.symbolic.bdd import Manager, Node
 
 __all__ = ["KnowledgeStructure"]
@@ -38,6 +39,26 @@ def _propositional(f: Formula) -> bool:
     """No modality and no announcement (quantifiers allowed)."""
     return all(isinstance(g, (fm.Top, fm.Bot, fm.Atom, fm.Connective, fm.Quantified))
                for g in f.walk())  # fmt: skip
+
+
+def s5_blocks(
+    relations: Mapping[str, AnyRelation], agents: Iterable[str], what: str
+) -> dict[str, list[int]]:
+    """Each agent's block id per world (or per event) in its relation, which must be S5.
+
+    Raises:
+        ModelError: an agent's relation is not a `Partition`; `what` names the relation
+            in the message (`relation`, `event relation`).
+    """
+    blocks: dict[str, list[int]] = {}
+    for agent in agents:
+        rel = relations[agent]
+        if not isinstance(rel, Partition):
+            raise ModelError(
+                f"the {what} of {agent!r} is not a partition; knowledge structures are S5"
+            )
+        blocks[agent] = [int(b) for b in rel.block.tolist()]
+    return blocks
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,12 +258,7 @@ class KnowledgeStructure:
         return found
 
     def _observed(self, agent: str) -> frozenset[str]:
-        try:
-            return self.observations[agent]
-        except KeyError:
-            raise UnknownAgentError(
-                f"unknown agent {agent!r}; this structure's agents are: {', '.join(self.agents)}"
-            ) from None
+        return fm.agent_entry(self.observations, agent, self.agents, "structure")
 
     # --- model checking -------------------------------------------------------------
 

@@ -1,9 +1,10 @@
-"""The reports' experiments, one module each, and `experiment(name)` to find one.
+"""The reports' experiments, and `experiment(name)` to find one.
 
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
-`kwartet_2020`, `quartet_2023`. A `Suite` is several tournaments reported together:
-`blufpoker_2020`, `klaverjas_2017`, `kemps_tom`, `kemps_teams`. `epigames experiment NAME`
-runs either and writes its Markdown report.
+`kwartet-2020` and `quartet-2023`, data in `experiments.toml`. A `Suite` is several
+tournaments reported together, a module each: `blufpoker_2020`, `klaverjas_2017`,
+`kemps_tom`, `kemps_teams`. `epigames experiment NAME` runs either and writes its Markdown
+report.
 """
 
 from __future__ import annotations
@@ -14,22 +15,21 @@ from epigames.tournament.experiments import (
     kemps_teams,
     kemps_tom,
     klaverjas_2017,
-    kwartet_2020,
-    quartet_2023,
 )
 from epigames.tournament.experiments.base import (
     Experiment,
+    ExperimentDataError,
     ExperimentUnavailableError,
     Published,
     Suite,
     experiment_config,
+    experiment_data,
     experiment_markdown,
+    experiments_in,
     reading,
 )
 
-EXPERIMENTS: dict[str, Experiment] = {
-    e.name: e for e in (kwartet_2020.EXPERIMENT, quartet_2023.EXPERIMENT)
-}
+EXPERIMENTS: dict[str, Experiment] = experiments_in(experiment_data())
 
 SUITES: dict[str, Suite] = {
     s.name: s
@@ -54,6 +54,7 @@ __all__ = [
     "EXPERIMENTS",
     "SUITES",
     "Experiment",
+    "ExperimentDataError",
     "ExperimentUnavailableError",
     "Published",
     "Suite",

@@ -1,24 +1,37 @@
 """What an experiment is (`Experiment`, `Suite`), and the report of a one-tournament one.
 
 An experiment is a tournament with a fixed configuration and seed, plus the numbers the
-report published. `experiment_markdown` puts our table beside theirs and writes a short
-reading of the differences; every sentence of it is computed from the two sets of numbers.
-A `Suite` is several tournaments with a report of its own.
+report published; they are data, in `experiments.toml` beside this module
+(`experiment_data`, `experiments_in`). `experiment_markdown` puts our table beside theirs
+and writes a short reading of the differences; every sentence of it is computed from the
+two sets of numbers. A `Suite` is several tournaments with a report of its own.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+import tomllib
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, field, fields
+from functools import cache
+from pathlib import Path
+from typing import Any
 
 from epigames.errors import UnknownNameError
 from epigames.tournament.config import TournamentConfig, TournamentInputError, checked_config
+from epigames.tournament.seeds import FIXED, ROTATE
 from epigames.tournament.stats import Summary, wilson_interval
+
+#: The reports' data: the one-tournament experiments and the words of some suites' reports.
+DATA = Path(__file__).with_name("experiments.toml")
 
 
 class ExperimentUnavailableError(TournamentInputError):
     """An experiment whose strategies (or game) are not registered yet."""
+
+
+class ExperimentDataError(TournamentInputError):
+    """An experiments file that does not say what it should; the message names the place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +101,118 @@ class Suite:
     games: int
     configs: Callable[[int], list[TournamentConfig]]
     markdown: Callable[[dict[str, Summary], str], str]
+
+
+@cache
+def experiment_data(path: Path = DATA) -> dict[str, Any]:
+    """The experiments file, parsed (once per path).
+
+    Raises:
+        ExperimentDataError: it is not TOML.
+    """
+    try:
+        with path.open("rb") as file:
+            return tomllib.load(file)
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentDataError(f"{path.name} is not valid TOML: {exc}") from None
+
+
+#: What a value of the experiments file must be: a type, or types of which any will do.
+Kind = type | tuple[type, ...]
+#: How a message names a kind; a list is one of strings.
+_KIND_NAMES: dict[Kind, str] = {
+    str: "a string",
+    int: "an integer",
+    (int, float): "a number",
+    list: "a list of strings",
+    dict: "a table",
+}
+
+
+def data_table(
+    value: object, where: str, kinds: Mapping[str, Kind], optional: Collection[str] = ()
+) -> dict[str, Any]:
+    """`value` as a table of the experiments file: the keys of `kinds`, each value of its kind.
+
+    Raises:
+        ExperimentDataError: not a table, a key missing (not `optional`) or not known, or
+            a value of another kind (`true` is not a number).
+    """
+    if not isinstance(value, dict):
+        raise ExperimentDataError(f"{where} must be a table, not {value!r}")
+    missing = [key for key in kinds if key not in value and key not in optional]
+    unknown = [key for key in value if key not in kinds]
+    if missing or unknown:
+        said = [f"missing {', '.join(missing)}"] if missing else []
+        said += [f"unknown {', '.join(unknown)} (known: {', '.join(kinds)})"] if unknown else []
+        raise ExperimentDataError(f"{where}: {'; '.join(said)}")
+    for key, item in value.items():
+        kind = kinds[key]
+        fits = isinstance(item, kind) and not isinstance(item, bool)
+        if not fits or (isinstance(item, list) and not all(isinstance(x, str) for x in item)):
+            raise ExperimentDataError(f"{where}: {key} must be {_KIND_NAMES[kind]}, not {item!r}")
+    return value
+
+
+_EXPERIMENT_KINDS: dict[str, Kind] = {
+    "name": str,
+    "title": str,
+    "source": str,
+    "game": str,
+    "strategies": list,
+    "seat_scheme": str,
+    "games": int,
+    "seed": int,
+    "published": dict,
+    "published_length": (int, float),
+    "length_unit": str,
+    "wins_counted_as": str,
+    "remarks": list,
+}
+_EXPERIMENT_OPTIONAL = frozenset(
+    f.name
+    for f in fields(Experiment)
+    if f.default is not MISSING or f.default_factory is not MISSING
+)
+_COUNTS: dict[str, Kind] = {"wins": int, "ties": int}
+_CHOICES = {"seat_scheme": (FIXED, ROTATE), "wins_counted_as": ("outright", "fractional")}
+
+
+def experiments_in(data: Mapping[str, Any]) -> dict[str, Experiment]:
+    """The experiments of the parsed experiments file (its `[[experiment]]` tables), by name.
+
+    Raises:
+        ExperimentDataError: an entry that is not an `Experiment`: a key missing or not
+            known, a value of another kind or choice, a name given twice.
+    """
+    entries = data.get("experiment", [])
+    if not isinstance(entries, list):
+        raise ExperimentDataError("experiment must be an array of tables ([[experiment]])")
+    found: dict[str, Experiment] = {}
+    for number, entry in enumerate(entries, 1):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        where = f"experiment {name!r}" if isinstance(name, str) else f"experiment number {number}"
+        table = data_table(entry, where, _EXPERIMENT_KINDS, _EXPERIMENT_OPTIONAL)
+        for key, choices in _CHOICES.items():
+            if key in table and table[key] not in choices:
+                raise ExperimentDataError(
+                    f"{where}: {key} must be one of {', '.join(choices)}, not {table[key]!r}"
+                )
+        if table["name"] in found:
+            raise ExperimentDataError(f"{where} is given twice")
+        published = {
+            strategy: Published(
+                **data_table(counts, f"{where}, published {strategy}", _COUNTS, ("ties",))
+            )
+            for strategy, counts in table["published"].items()
+        }
+        values = {**table, "strategies": tuple(table["strategies"]), "published": published}
+        if "remarks" in table:
+            values["remarks"] = tuple(table["remarks"])
+        if "published_length" in table:
+            values["published_length"] = float(table["published_length"])
+        found[table["name"]] = Experiment(**values)
+    return found
 
 
 def experiment_config(exp: Experiment, games: int | None = None) -> TournamentConfig:

@@ -13,11 +13,8 @@ above the other pair's with the two 95% intervals apart.
 
 from __future__ import annotations
 
-from functools import partial
-
 from epigames.tournament.config import TournamentConfig
-from epigames.tournament.experiments.base import Suite
-from epigames.tournament.experiments.kemps_tom import opponent_configs, opponents_report
+from epigames.tournament.experiments.kemps_tom import opponent_configs, opponents_suite
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-teams"
@@ -37,32 +34,6 @@ def _team(summary: Summary, strategy: str) -> Line:
     return next(line for line in summary.team_lineups if line.label == f"{strategy}+{strategy}")
 
 
-INTRO = (
-    f"Game `{GAME}` (4 seats, partners opposite, a table of 4, the first team to 3 "
-    "wins, at most 10,000 turns). Seats rotated with partners kept together; a seat's "
-    "return is its team's score. Intervals are 95%: normal for the mean score, Wilson "
-    "for the win rate (a fair share is 1/2)."
-)
-HEADER = (
-    "opponent pair | games | tom pair: score | opponent pair: score | "
-    "tom pair's win rate | capped games | tom pair beats it?"
-)
-
-
-def _sentence(opponent: str, tom: Line, other: Line) -> str:
-    return (
-        f"Against a `{opponent}` pair: the `tom` pair scores "
-        f"{tom.mean_return - other.mean_return:+.2f} more per game and wins "
-        f"{100 * tom.win_rate:.1f}% of the games (fair share 50%)."
-    )
-
-
 #: The report (`opponents_report`): per opponent, both pairs' mean team score with
 #: intervals, the tom pair's win rate, capped games and the verdict.
-SUITE = Suite(
-    NAME,
-    TITLE,
-    GAMES,
-    tournament_configs,
-    partial(opponents_report, f"# {NAME}: {TITLE}", INTRO, HEADER, _team, _sentence),
-)
+SUITE = opponents_suite(NAME, TITLE, GAME, GAMES, tournament_configs, _team)

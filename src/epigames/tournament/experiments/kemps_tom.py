@@ -10,10 +10,17 @@ given beside it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 
 from epigames.tournament.config import TournamentConfig, checked_config
-from epigames.tournament.experiments.base import Suite, markdown_table
+from epigames.tournament.experiments.base import (
+    ExperimentDataError,
+    Suite,
+    data_table,
+    experiment_data,
+    markdown_table,
+)
 from epigames.tournament.seeds import ROTATE
 from epigames.tournament.stats import Line, Summary
 
@@ -68,40 +75,66 @@ def _mean(line: Line) -> str:
     return f"{line.mean_return:.3f} ({line.return_low:.3f}–{line.return_high:.3f})"
 
 
-INTRO = (
-    f"Game `{GAME}` (52 cards, 6 on the table, at most 10,000 turns). Each tournament "
-    "seats `tom` and two players of one strategy, seats rotated; a seat's return is its "
-    "number of Kemps. Intervals are 95%: normal for the mean Kemps per game (the "
-    "opponent's over both of its seats), Wilson for the win rate (a tie among k "
-    "winners counts 1/k; a fair share is 1/3)."
-)
-HEADER = (
-    "opponent | games | tom: Kemps per game | opponent: Kemps per seat | "
-    "tom's win rate | capped games | tom beats it?"
-)
+@dataclass(frozen=True, slots=True)
+class Words:
+    """What a report of one tournament per opponent says in its own words.
+
+    They are data: `[opponents.<suite>]` in `experiments.toml` (`Words.of`).
+
+    Attributes:
+        intro: the paragraph under the heading.
+        columns: the table's, one per value of a row (see `opponents_report`).
+        sentence: the reading of one opponent's tournament, a `str.format` template:
+            `{opponent}`, `{more}` (the `tom` side's mean score less the opponent's),
+            `{wins}` (the `tom` side's win rate).
+    """
+
+    intro: str
+    columns: tuple[str, ...]
+    sentence: str
+
+    @classmethod
+    def of(cls, suite: str, game: str) -> Words:
+        """The words of `suite` in the experiments file, its intro naming `game`.
+
+        Raises:
+            ExperimentDataError: the suite has no words there, or they do not fit the
+                report (a key or placeholder it does not know).
+        """
+        where = f"[opponents.{suite}]"
+        opponents = experiment_data().get("opponents")
+        given = opponents.get(suite) if isinstance(opponents, dict) else None
+        if given is None:
+            raise ExperimentDataError(f"the experiments file has no {where}")
+        table = data_table(given, where, {"intro": str, "columns": list, "sentence": str})
+        if len(table["columns"]) != len(_ALIGN):
+            raise ExperimentDataError(f"{where}: columns must name {len(_ALIGN)} columns")
+        try:
+            intro = table["intro"].format(game=game)
+            table["sentence"].format(opponent="", more=0.0, wins=0.0)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ExperimentDataError(
+                f"{where}: a template the report cannot fill ({type(exc).__name__}: {exc})"
+            ) from None
+        return cls(intro, tuple(table["columns"]), table["sentence"])
 
 
-def _sentence(opponent: str, tom: Line, other: Line) -> str:
-    return (
-        f"Against `{opponent}`: `tom` scores {tom.mean_return - other.mean_return:+.3f} "
-        f"Kemps per game more than each `{opponent}` player and wins "
-        f"{100 * tom.win_rate:.1f}% of the games (fair share 33.3%)."
-    )
+#: How the table's columns align: opponent, games, both sides' means, tom's win rate,
+#: capped games, the verdict.
+_ALIGN = "lrlllrl"
 
 
 def opponents_report(
     heading: str,
-    intro: str,
-    header: str,
+    words: Words,
     line_of: Callable[[Summary, str], Line],
-    sentence: Callable[[str, Line, Line], str],
     summaries: dict[str, Summary],
     command: str,
 ) -> str:
     """A report of one tournament per opponent: a row per opponent (games, both sides'
-    means, tom's win rate, capped games, the verdict), then the reading, one `sentence`
-    and the notes per opponent, and how to reproduce it. `line_of(summary, strategy)` is
-    a side's line. A suite binds all but the last two (`Suite.markdown`)."""
+    means, tom's win rate, capped games, the verdict), then the reading, the `words`'
+    sentence and the notes per opponent, and how to reproduce it. `line_of(summary,
+    strategy)` is a side's line. A suite binds all but the last two (`Suite.markdown`)."""
     rows = []
     reading = []
     for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
@@ -117,15 +150,16 @@ def opponents_report(
                 _verdict(tom, other),
             )
         )
-        reading.append(sentence(opponent, tom, other))
+        more = tom.mean_return - other.mean_return
+        reading.append(words.sentence.format(opponent=opponent, more=more, wins=tom.win_rate))
         reading += [f"Note ({opponent}): {note}" for note in summary.notes]
     return "\n".join(
         [
             heading,
             "",
-            intro,
+            words.intro,
             "",
-            *markdown_table(header.split(" | "), "lrlllrl", rows),
+            *markdown_table(words.columns, _ALIGN, rows),
             "",
             *(f"- {sentence}" for sentence in reading),
             "",
@@ -135,12 +169,22 @@ def opponents_report(
     )
 
 
+def opponents_suite(
+    name: str,
+    title: str,
+    game: str,
+    games: int,
+    configs: Callable[[int], list[TournamentConfig]],
+    line_of: Callable[[Summary, str], Line],
+) -> Suite:
+    """A suite of one tournament of `game` per opponent, reported by `opponents_report`.
+
+    The report says what the experiments file gives `name` to say (`Words.of`).
+    """
+    report = partial(opponents_report, f"# {name}: {title}", Words.of(name, game), line_of)
+    return Suite(name, title, games, configs, report)
+
+
 #: The report (`opponents_report`): per opponent, both sides' mean Kemps with intervals,
 #: tom's win rate, capped games and the verdict, each computed from the stored games.
-SUITE = Suite(
-    NAME,
-    TITLE,
-    GAMES,
-    tournament_configs,
-    partial(opponents_report, f"# {NAME}: {TITLE}", INTRO, HEADER, _line, _sentence),
-)
+SUITE = opponents_suite(NAME, TITLE, GAME, GAMES, tournament_configs, _line)
