@@ -16,6 +16,11 @@ they fit iff for every set ``T`` of holders, the cards whose allowed set lies in
 number at most ``r(T)`` (Hall's theorem for this transportation problem; totals are
 equal). Where they fit, a card of class ``A`` can go to holder ``j`` unless some *tight*
 ``T`` (equality) contains ``j`` but not all of ``A``.
+
+Both conditions are bitsets over the same vectors: ``r(T) >= need(T)`` says the blocks'
+use summed over ``T`` is at most a slack, and tight says it equals the slack. So the end
+vectors where the classes fit, and those where no set blocking ``j`` is tight, come from a
+few ANDs with cached "digits over ``T`` sum to ``s``" masks, not from a loop over vectors.
 """
 
 from __future__ import annotations
@@ -25,18 +30,71 @@ from epigames.cards.blocks import Decomposition
 _VALID: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 
 
+def _spread(caps: tuple[int, ...], strides: tuple[int, ...], skip: int) -> int:
+    """The vectors with every digit within its capacity and digit ``skip`` (if any) 0."""
+    got = 1
+    for i in range(len(caps)):
+        if i != skip:
+            layer = got
+            for t in range(1, caps[i] + 1):
+                got |= layer << (t * strides[i])
+    return got
+
+
 def _valid(caps: tuple[int, ...], strides: tuple[int, ...]) -> int:
     key = (caps, strides)
     got = _VALID.get(key)
     if got is None:
-        got = 1
-        for cap, stride in zip(caps, strides, strict=True):
-            layer = got
-            for t in range(1, cap + 1):
-                got |= layer << (t * stride)
+        got = _spread(caps, strides, -1)
         if len(_VALID) > 4096:
             _VALID.clear()
         _VALID[key] = got
+    return got
+
+
+_DIGITS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[int]]] = {}
+_SUMS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, bool], int] = {}
+
+
+def _digit_masks(caps: tuple[int, ...], strides: tuple[int, ...]) -> list[list[int]]:
+    """Per holder ``j`` and value ``v`` up to its capacity: the vectors with digit ``j`` = ``v``."""
+    key = (caps, strides)
+    got = _DIGITS.get(key)
+    if got is None:
+        got = []
+        for j in range(len(caps)):
+            others = _spread(caps, strides, j)
+            got.append([others << (v * strides[j]) for v in range(caps[j] + 1)])
+        if len(_DIGITS) > 4096:
+            _DIGITS.clear()
+        _DIGITS[key] = got
+    return got
+
+
+def _sum_mask(
+    caps: tuple[int, ...], strides: tuple[int, ...], members: int, value: int, at_most: bool
+) -> int:
+    """The valid vectors whose digits over ``members`` (a bitmask) sum to ``value``, or to
+    at most ``value`` when ``at_most``."""
+    if value < 0:
+        return 0
+    key = (caps, strides, members, value, at_most)
+    got = _SUMS.get(key)
+    if got is None:
+        column = _digit_masks(caps, strides)[(members & -members).bit_length() - 1]
+        rest = members & (members - 1)
+        got = 0
+        if rest:
+            for a in range(min(value, len(column) - 1) + 1):
+                got |= column[a] & _sum_mask(caps, strides, rest, value - a, at_most)
+        elif at_most:
+            for a in range(min(value, len(column) - 1) + 1):
+                got |= column[a]
+        elif value < len(column):
+            got = column[value]
+        if len(_SUMS) > 65536:
+            _SUMS.clear()
+        _SUMS[key] = got
     return got
 
 
@@ -67,35 +125,19 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     # Only sets some class lies inside can be violated; singletons also matter as tight
     # sets (a full holder takes no class card). Other tight sets add nothing: a tight T
     # with need[T] == 0 has only full holders, each tight on its own.
-    checks = [
-        (t, need[t], [i for i in range(k) if t >> i & 1])
-        for t in range(1, (1 << k) - 1)
-        if need[t] or not t & (t - 1)
-    ]
-
-    ends: list[list[int]] = []
-    goal = 0
-    states = forward[-1]
-    while states:
-        low = states & -states
-        states ^= low
-        index = low.bit_length() - 1
-        rem = [0] * k
-        for j in range(k - 1, -1, -1):
-            digit, index = divmod(index, strides[j])
-            rem[j] = caps[j] - digit
-        tight = []
-        for t, needed, members in checks:
+    goal = forward[-1]
+    tight: list[tuple[int, int]] = []
+    for t in range(1, (1 << k) - 1):
+        if need[t] or not t & (t - 1):
             room = 0
-            for i in members:
-                room += rem[i]
-            if needed > room:
-                break
-            if needed == room:
-                tight.append(t)
-        else:
-            goal |= low
-            ends.append(tight)
+            for i in range(k):
+                if t >> i & 1:
+                    room += caps[i]
+            slack = room - need[t]
+            goal &= _sum_mask(caps, strides, t, slack, True)
+            if not goal:
+                return None
+            tight.append((t, _sum_mask(caps, strides, t, slack, False)))
     if not goal:
         return None
 
@@ -112,17 +154,14 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
         back = alive & here
 
     for cls in dec.classes:
-        targets = [(1 << i, h) for i, h in enumerate(active) if cls.compact >> i & 1]
-        got = 0
-        for tight in ends:
-            for jbit, h in targets:
-                if not got >> h & 1 and not any(t & jbit and cls.compact & ~t for t in tight):
-                    got |= 1 << h
-            if got == cls.allowed:
-                break
-        for h in active:
-            if got >> h & 1:
-                result[h] |= cls.cards
+        for i, h in enumerate(active):
+            if cls.compact >> i & 1:
+                blocked = 0
+                for t, vectors in tight:
+                    if t >> i & 1 and cls.compact & ~t:
+                        blocked |= vectors
+                if goal & ~blocked:
+                    result[h] |= cls.cards
     return result
 
 
