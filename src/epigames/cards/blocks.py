@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import product
-from operator import mul
 from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError
@@ -86,7 +85,8 @@ class Decomposition:
         return rebuilt(self)
 
 
-_PATTERNS: dict[tuple[object, ...], list[tuple[tuple[int, ...], list[Assignment]]]] = {}
+#: Per pattern: (usage, assignments, per holder the positions some assignment puts there).
+_PATTERNS: dict[tuple[object, ...], list[tuple[Usage, tuple[Assignment, ...], Placed]]] = {}
 # Bounds keep memory flat over any number of games. Patterns (no card names) recur
 # across games; a block's cards and holders recur within one game only.
 _CACHE_LIMIT = 4096
@@ -197,12 +197,14 @@ def _raw(
             _PATTERNS.clear()
         _PATTERNS[pattern] = groups
     full = []
-    for usage, assigns in groups:
-        where = [0] * n
-        for assign in assigns:
-            for c, h in zip(cards, assign, strict=True):
-                where[h] |= 1 << c
-        full.append((usage, tuple(assigns), tuple(where)))
+    for usage, assigns, positions in groups:
+        where = []
+        for spots in positions:
+            placed = 0
+            for i in iter_bits(spots):
+                placed |= 1 << cards[i]
+            where.append(placed)
+        full.append((usage, assigns, tuple(where)))
     raw = _Raw(cards, full, n)
     if len(_RAW) >= _RAW_LIMIT:
         for old in list(_RAW)[: _RAW_LIMIT // 2]:  # the oldest half (dicts keep order)
@@ -231,8 +233,13 @@ def _block(
             )
             got = raw.active[active] = (every, tuple([where for _, _, where in raw.groups]))
         every, every_placed = got
-        every_shift = tuple([sum(map(mul, usage, strides)) for usage, _ in every])
-        return Block(raw.cards, every, every_shift, every_placed)
+        every_shift = []
+        for usage, _ in every:
+            shift = 0
+            for j in range(len(strides)):
+                shift += usage[j] * strides[j]
+            every_shift.append(shift)
+        return Block(raw.cards, every, tuple(every_shift), every_placed)
     kept = []
     shifts = []
     placed = []
@@ -258,7 +265,7 @@ def _enumerate(
     checks: tuple[tuple[int, int], ...],
     bans: tuple[tuple[int, int], ...],
     n_holders: int,
-) -> list[tuple[tuple[int, ...], list[Assignment]]]:
+) -> list[tuple[Usage, tuple[Assignment, ...], Placed]]:
     options = [tuple(iter_bits(a)) for a in allowed]
     checks_pos = [(h, tuple(iter_bits(ps))) for h, ps in checks]
     bans_pos = [(h, tuple(iter_bits(ps))) for h, ps in bans]
@@ -272,4 +279,13 @@ def _enumerate(
         for h in assign:
             usage[h] += 1
         groups.setdefault(tuple(usage), []).append(assign)
-    return list(groups.items())
+    # Where each group puts cards, by position in the block: a block's cards recur with
+    # other holders and facts, its pattern across blocks and games.
+    found: list[tuple[Usage, tuple[Assignment, ...], Placed]] = []
+    for used, assigns in groups.items():
+        spots = [0] * n_holders
+        for assign in assigns:
+            for i, h in enumerate(assign):
+                spots[h] |= 1 << i
+        found.append((used, tuple(assigns), tuple(spots)))
+    return found
