@@ -97,12 +97,6 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
     """Build the decomposition; raise `InconsistentCardsError` if a block cannot be satisfied."""
     active = tuple(h for h, cap in enumerate(problem.caps) if cap > 0)
     caps = tuple(problem.caps[h] for h in active)
-    strides = []
-    stride = 1
-    for cap in caps:
-        strides.append(stride)
-        # Room for the capacity plus a block's largest use (at most the capacity).
-        stride *= 2 * cap + 1
     # Per block: its cards, at-least-one constraints and not-all constraints.
     merged: list[tuple[int, list[tuple[int, int]], list[tuple[int, int]]]] = []
     n_cons = len(problem.constraints)
@@ -122,6 +116,14 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
                 rest.append((bmask, bcons, bexcl))
         rest.append((joined_mask, joined, excluded))
         merged = rest
+    # Each digit has room for its capacity plus a block's largest use (at most the
+    # capacity and the block's size): the feasibility pass needs no carries (see there).
+    largest = max([bmask.bit_count() for bmask, _, _ in merged], default=0)
+    strides = []
+    stride = 1
+    for cap in caps:
+        strides.append(stride)
+        stride *= cap + min(cap, largest) + 1
     in_blocks = 0
     blocks = []
     for bmask, bcons, bexcl in merged:
