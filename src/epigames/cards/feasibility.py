@@ -52,8 +52,12 @@ def _valid(caps: tuple[int, ...], strides: tuple[int, ...]) -> int:
     return got
 
 
+# Bounded, so memory stays flat over any number of games: an entry is a few hundred
+# bytes per digit value (sums) or per digit value and holder (digits).
 _DIGITS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[int]]] = {}
+_DIGITS_LIMIT = 1024
 _SUMS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, bool], int] = {}
+_SUMS_LIMIT = 16384
 
 
 def _digit_masks(caps: tuple[int, ...], strides: tuple[int, ...]) -> list[list[int]]:
@@ -65,7 +69,7 @@ def _digit_masks(caps: tuple[int, ...], strides: tuple[int, ...]) -> list[list[i
         for j in range(len(caps)):
             others = _spread(caps, strides, j)
             got.append([others << (v * strides[j]) for v in range(caps[j] + 1)])
-        if len(_DIGITS) > 4096:
+        if len(_DIGITS) >= _DIGITS_LIMIT:
             _DIGITS.clear()
         _DIGITS[key] = got
     return got
@@ -92,7 +96,7 @@ def _sum_mask(
                 got |= column[a]
         elif value < len(column):
             got = column[value]
-        if len(_SUMS) > 65536:
+        if len(_SUMS) >= _SUMS_LIMIT:
             _SUMS.clear()
         _SUMS[key] = got
     return got
