@@ -36,8 +36,13 @@ class NamedFact:
     #: claimed fact names items without placing them (`Lacks`, a bid's `Claims`): naming
     #: them in public says nothing about who holds them.
     places: ClassVar[bool] = True
+    #: A notation of its own for ``str()``, with the fields by name (``"count({holder}) =
+    #: {n}"``); empty for the default, ``name(field, …)``.
+    shown: ClassVar[str] = ""
 
-    def __init_subclass__(cls, *, name: str = "", places: bool | None = None) -> None:
+    def __init_subclass__(
+        cls, *, name: str = "", places: bool | None = None, shown: str = ""
+    ) -> None:
         """Set the class constants given as keywords: ``class Holds(CardFact, name="holds")``."""
         # `dataclass(slots=True)` creates each class a second time without the keywords,
         # so only what is given is set.
@@ -45,11 +50,15 @@ class NamedFact:
             cls.name = name
         if places is not None:
             cls.places = places
+        if shown:
+            cls.shown = shown
 
     def _items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
 
     def __str__(self) -> str:
+        if self.shown:
+            return self.shown.format_map(dict(self._items()))
         args = ", ".join(self._field_text(key, value) for key, value in self._items())
         return f"{self.name}({args})"
 
@@ -114,7 +123,7 @@ class HoldsAtLeastOne(CardFact, name="at_least_one", places=False):
 
 
 @dataclass(frozen=True, slots=True)
-class Count(CardFact, name="count"):
+class Count(CardFact, name="count", shown="count({holder}) = {n}"):
     """``holder`` has exactly ``n`` cards (a hand size, or a hidden pile's public count).
 
     Replaying it checks the engine's count: counts follow from the deal and the moves.
@@ -123,12 +132,9 @@ class Count(CardFact, name="count"):
     holder: int
     n: int
 
-    def __str__(self) -> str:
-        return f"count({self.holder}) = {self.n}"
-
 
 @dataclass(frozen=True, slots=True)
-class Moved(CardFact, name="moved"):
+class Moved(CardFact, name="moved", shown="moved({card}, {src} → {dst})"):
     """``card`` moved, in public view, from holder ``src`` to holder ``dst``.
 
     Everyone sees which card moves, so afterwards everyone knows it is with ``dst``, also
@@ -140,9 +146,6 @@ class Moved(CardFact, name="moved"):
     src: int
     dst: int
 
-    def __str__(self) -> str:
-        return f"moved({self.card}, {self.src} → {self.dst})"
-
 
 @dataclass(frozen=True, slots=True)
 class Removed(CardFact, name="removed"):
@@ -152,7 +155,7 @@ class Removed(CardFact, name="removed"):
 
 
 @dataclass(frozen=True, slots=True)
-class Reshuffled(CardFact, name="reshuffled"):
+class Reshuffled(CardFact, name="reshuffled", shown="reshuffled({src} → {dst})"):
     """Every card of location ``src`` goes to location ``dst``, which is shuffled.
 
     E.g. the discard pile becomes (part of) the deck: its cards' positions in the deck are
@@ -163,12 +166,9 @@ class Reshuffled(CardFact, name="reshuffled"):
     src: int
     dst: int
 
-    def __str__(self) -> str:
-        return f"reshuffled({self.src} → {self.dst})"
-
 
 @dataclass(frozen=True, slots=True)
-class Drew(CardFact, name="drew"):
+class Drew(CardFact, name="drew", shown="drew({holder}, {n} from {src})"):
     """``holder``, holding no cards, draws ``n`` cards face down from location ``src``.
 
     Everyone sees how many cards it takes, not which (a new hand from the deck).
@@ -177,9 +177,6 @@ class Drew(CardFact, name="drew"):
     holder: int
     n: int
     src: int
-
-    def __str__(self) -> str:
-        return f"drew({self.holder}, {self.n} from {self.src})"
 
 
 __all__ = [
