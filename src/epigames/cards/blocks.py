@@ -21,7 +21,7 @@ from typing import Any
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.problem import Problem
 from epigames.cards.public import iter_bits
-from epigames.cards.slots import rebuilt
+from epigames.cards.slots import rebuilt, slot_maker
 
 Usage = tuple[int, ...]
 Assignment = tuple[int, ...]
@@ -146,8 +146,8 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
                 if not cards:
                     break
             if cards:
-                classes.append(CardClass(allowed, compact, cards))
-    return Decomposition(active, caps, tuple(strides), tuple(blocks), tuple(classes))
+                classes.append(_card_class(allowed, compact, cards))
+    return _decomposition(active, caps, tuple(strides), tuple(blocks), tuple(classes))
 
 
 class _Raw:
@@ -241,7 +241,7 @@ def _block(
             for j in range(len(strides)):
                 shift += usage[j] * strides[j]
             every_shift.append(shift)
-        return Block(raw.cards, every, tuple(every_shift), every_placed)
+        return _block_of(raw.cards, every, tuple(every_shift), every_placed)
     kept = []
     shifts = []
     placed = []
@@ -259,7 +259,7 @@ def _block(
         raise InconsistentCardsError(
             f"the at-least-one and not-all facts about {who} cannot all hold together"
         )
-    return Block(raw.cards, tuple(kept), tuple(shifts), tuple(placed))
+    return _block_of(raw.cards, tuple(kept), tuple(shifts), tuple(placed))
 
 
 def _enumerate(
@@ -291,3 +291,9 @@ def _enumerate(
                 spots[h] |= 1 << i
         found.append((used, tuple(assigns), tuple(spots)))
     return found
+
+
+# Made on every decision, so through the attributes' own setters (`slot_maker`).
+_block_of = slot_maker(Block)
+_card_class = slot_maker(CardClass)
+_decomposition = slot_maker(Decomposition)

@@ -31,7 +31,7 @@ from typing import Any
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits
-from epigames.cards.slots import rebuilt
+from epigames.cards.slots import rebuilt, slot_maker
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,9 +261,13 @@ def reduce_facts(
         for h in candidates(g, placed, holder):
             if not rest & ~may[h] and caps[h] >= size:
                 exclusions.append((h, rest))
-    return Problem(
+    return _problem(
         tuple(caps), tuple(known), tuple(may), free, removed, tuple(cons), tuple(exclusions)
     )
 
 
 __all__ = ["REMOVED", "UNKNOWN", "Problem", "reduce_facts"]
+
+
+# Made on every decision, so through the attributes' own setters (`slot_maker`).
+_problem = slot_maker(Problem)

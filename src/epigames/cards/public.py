@@ -228,7 +228,7 @@ class PublicInfo:
             return self
         self._check_can_hold(c, h, "holds")
         holding = _replace(self.holding, h, self.holding[h] | 1 << c)
-        return PublicInfo(
+        return public_info(
             self.layout,
             self.counts,
             holding,
@@ -256,7 +256,7 @@ class PublicInfo:
             )
         lacking = _replace(self.lacking, h, self.lacking[h] | bit)
         constraints = self._strike(self.constraints, c, h)
-        return PublicInfo(
+        return public_info(
             self.layout, self.counts, self.holding, lacking, self.removed, constraints, self.groups
         )
 
@@ -328,7 +328,7 @@ class PublicInfo:
             )
         if (h, live) in self.constraints:
             return self
-        return PublicInfo(
+        return public_info(
             self.layout,
             self.counts,
             self.holding,
@@ -424,7 +424,7 @@ class PublicInfo:
         counts = list(self.counts)
         counts[d] += counts[s]
         counts[s] = 0
-        return PublicInfo(
+        return public_info(
             self.layout,
             tuple(counts),
             tuple(holding),
@@ -458,7 +458,7 @@ class PublicInfo:
         bit = 1 << c
         holding = _replace(self.holding, s, self.holding[s] & ~bit)
         counts = _replace(self.counts, s, self.counts[s] - 1)
-        return PublicInfo(
+        return public_info(
             self.layout,
             counts,
             holding,
@@ -470,5 +470,5 @@ class PublicInfo:
 
 
 #: `PublicInfo(...)` made through the slots' own setters (all seven fields, in order), for
-#: the updates made on every card of a trick game (`move`, a game's own fold).
+#: the updates made on every public fact.
 public_info = slot_maker(PublicInfo)

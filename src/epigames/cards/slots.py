@@ -1,8 +1,9 @@
 """Making values of frozen slotted dataclasses on hot paths, without their `__init__`.
 
 A frozen dataclass's `__init__` sets each field through `object.__setattr__`, at about
-twice the cost of the slot's own setter; the card engine makes a `PublicInfo` for every
-card played and a `CardKnowledge` for every decision, so those go through `slot_maker`.
+twice the cost of the slot's own setter (several times, once compiled by mypyc, which
+keeps the generated `__init__`); the card engine makes a `PublicInfo` for every public
+fact and a `CardKnowledge` for every decision, so those go through `slot_maker`.
 """
 
 from __future__ import annotations
@@ -25,18 +26,15 @@ def slot_maker(cls: type[T]) -> Callable[..., T]:
     Raises:
         TypeError: `cls` is not a dataclass with a slot per field.
     """
-    if hasattr(cls, "__mypyc_attrs__"):
-        # Compiled by mypyc: its own `__init__` is native; the rest keep their defaults.
-        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-        n_init = sum(f.init for f in fields)
-        if n_init == len(fields):
-            return cls  # no wrapper on the hot path when every field is an argument
-        return lambda *values: cls(*values[:n_init])
     names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
-    slots = set(getattr(cls, "__slots__", ()))
+    compiled = hasattr(cls, "__mypyc_attrs__")
+    # A class compiled by mypyc keeps its fields in native attributes, not `__slots__`;
+    # its dataclass `__init__` is still the generated Python one, several times slower
+    # than the attributes' own setters, and `object.__new__` refuses it.
+    slots = set(cls.__dict__) if compiled else set(getattr(cls, "__slots__", ()))
     if not set(names) <= slots:
         raise TypeError(f"{cls.__name__} has fields without slots; expected slots=True")
-    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope: dict[str, Any] = {"new": cls.__new__ if compiled else object.__new__, "cls": cls}
     lines = [f"def make({', '.join(names)}):", "    obj = new(cls)"]
     for name in names:
         scope[f"set_{name}"] = cls.__dict__[name].__set__
