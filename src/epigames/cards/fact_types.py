@@ -21,6 +21,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from epigames.class_keywords import set_given
+
 
 @dataclass(frozen=True, slots=True)
 class NamedFact:
@@ -43,15 +45,7 @@ class NamedFact:
     def __init_subclass__(
         cls, *, name: str = "", places: bool | None = None, shown: str = ""
     ) -> None:
-        """Set the class constants given as keywords: ``class Holds(CardFact, name="holds")``."""
-        # `dataclass(slots=True)` creates each class a second time without the keywords,
-        # so only what is given is set.
-        if name:
-            cls.name = name
-        if places is not None:
-            cls.places = places
-        if shown:
-            cls.shown = shown
+        set_given(cls, name=name, places=places, shown=shown)
 
     def _items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]

@@ -33,6 +33,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from epigames.class_keywords import set_given
+
 
 class Fact(Protocol):
     """One formula-ready fact, e.g. `Lacks(2, Card(8, 4))`: a frozen value with a readable `str()`.
@@ -84,12 +86,7 @@ class Event:
 
     def __init_subclass__(cls, *, kind: str = "", public: bool | None = None) -> None:
         """Set the class constants given as class keywords: ``class Asked(Event, kind="ask")``."""
-        # `dataclass(slots=True)` creates each class a second time without the keywords,
-        # so only what is given is set.
-        if kind:
-            cls.kind = kind
-        if public is not None:
-            cls.public = public
+        set_given(cls, kind=kind, public=public)
 
     def visible_to(self, seat: int) -> bool:
         """Whether `seat` observes this event."""
@@ -144,8 +141,7 @@ class Passed(PublicAnnouncement, kind="pass"):
     def __init_subclass__(cls, *, says: str = "", **constants: Any) -> None:
         # The explicit base: zero-argument super() fails in slotted dataclasses.
         super(Passed, cls).__init_subclass__(**constants)
-        if says:
-            cls.says = says
+        set_given(cls, says=says)
 
     @property
     def text(self) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from epigames.class_keywords import set_given
+
 
 @dataclass(frozen=True, slots=True)
 class WordAction:
@@ -17,9 +19,7 @@ class WordAction:
     word: ClassVar[str] = ""
 
     def __init_subclass__(cls, *, word: str = "") -> None:
-        # `dataclass(slots=True)` creates the class a second time without the keyword.
-        if word:
-            cls.word = word
+        set_given(cls, word=word)
 
     def __str__(self) -> str:
         return self.word

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import ClassVar, TypeVar
 
+from epigames.class_keywords import set_given
 from epigames.errors import InputError, UnknownAgentError
 
 Group = tuple[str, ...]
@@ -196,8 +197,7 @@ class NAry(Connective):
     word: ClassVar[str] = ""
 
     def __init_subclass__(cls, *, word: str = "") -> None:
-        if word:  # `dataclass(slots=True)` creates the class again, without the keyword
-            cls.word = word
+        set_given(cls, word=word)
 
     def children(self) -> tuple[Formula, ...]:
         return self.args
@@ -269,12 +269,7 @@ class Modality(Formula):
         return (self.arg,)
 
     def __init_subclass__(cls, *, symbol: str = "", whether: bool | None = None) -> None:
-        # `dataclass(slots=True)` creates each class a second time without the keywords,
-        # so only what is given is set.
-        if symbol:
-            cls.symbol = symbol
-        if whether is not None:
-            cls.whether = whether
+        set_given(cls, symbol=symbol, whether=whether)
 
 
 @dataclass(frozen=True, slots=True)
