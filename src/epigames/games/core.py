@@ -434,11 +434,9 @@ class State(abc.ABC):
         """Whether the game is over."""
         return self.current_player == TERMINAL
 
-    @property
-    def capped(self) -> bool:
-        """Whether the game stopped at a cap of its parameters (a turn limit) rather than
-        by its rules; tournaments count such games apart. False unless a game says so."""
-        return False
+    #: Whether the game stopped at a cap of its parameters (a turn limit) rather than by its
+    #: rules; tournaments count such games apart. A game that has a cap sets it at the end.
+    capped: bool = False
 
     def team_returns(self) -> tuple[float, ...]:
         """Each team's return, in the order of `game.teams`: the one return its members share.

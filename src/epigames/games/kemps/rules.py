@@ -269,8 +269,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._swaps = 0
         self._put_down: set[Card] = set()
         self._idle = 0
-        self._turns = 0
-        self._capped = False
+        self._turns = 0  # completed
         self._queue: list[int] = [_TO_TABLE] * game.table + [
             s for s in range(n) for _ in range(HAND_SIZE)
         ]
@@ -287,16 +286,6 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
     def current_player(self) -> int:
         """The seat to move, `CHANCE` while cards are drawn, `TERMINAL` at the end."""
         return self._player
-
-    @property
-    def capped(self) -> bool:
-        """Whether the game stopped at the turn cap rather than by the rules."""
-        return self._capped
-
-    @property
-    def turns(self) -> int:
-        """Turns completed."""
-        return self._turns
 
     def legal_actions(self) -> list[KempsAction]:
         """`done`, then every allowed swap (none at chance nodes and at the end); in the
@@ -623,7 +612,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._player = CHANCE
 
     def _finish(self, capped: bool) -> None:
-        self._capped = capped
+        self.capped = capped
         self._player = TERMINAL
         self._publish(ev.GameOver(tuple(self._scores), capped, names=self._names))
 
