@@ -27,17 +27,29 @@ class Thought:
     only when the hidden items it names are the seat's own or become public with the move
     (`web.readers`), so nothing about who may read it is guessed from the text.
 
+    A sentence with values in it is best given as a template and its `args`
+    (``Thought("I call {} ({:.2f} < {}).", args=(bid, p, limit))``): it is formatted only
+    when read, so a tournament, which reads no thoughts, formats none.
+
     Attributes:
-        text: one short human sentence ("I know West holds ⟨8,4⟩; I ask for it.").
+        template: the sentence; with `args`, a `str.format` template over them.
         names: the items of the game the sentence names that may be hidden (cards, the
             roll under the cup); empty when it names none.
         concluded: the facts the strategy concluded and acted on (e.g. `Holds(West,
             ⟨8,4⟩)`), as the card engine and the logic engine write them.
+        args: the values the template is formatted with; immutable ones, since the
+            sentence is made when it is read.
     """
 
-    text: str
+    template: str
     names: frozenset[Hashable] = frozenset()
     concluded: tuple[Fact, ...] = ()
+    args: tuple[object, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """One short human sentence ("I know West holds ⟨8,4⟩; I ask for it.")."""
+        return self.template.format(*self.args) if self.args else self.template
 
     def __str__(self) -> str:
         return self.text
@@ -92,7 +104,9 @@ class UniformRandom(Strategy):
 
     def explain(self, view: View, action: Hashable) -> Thought:
         """The thought behind a random `action`."""
-        return Thought(f"I pick {action} at random among {len(view.legal_actions)} legal actions.")
+        return Thought(
+            "I pick {} at random among {} legal actions.", args=(action, len(view.legal_actions))
+        )
 
 
 #: Draws a state its seat cannot tell from the true one, from the given generator.

@@ -15,6 +15,10 @@ from epigames.games.strategy import Decision, Strategy, Thought
 # One Thought per decision names the cup: made through the slots, the names' sets shared.
 _thought = slot_maker(Thought)
 _ONLY: dict[Roll, frozenset[Roll]] = {}
+_CHASE = "Poker phase: I keep {} (to chase {})."
+_SHORT = "Poker phase: I keep {} (nothing reaches {})."
+_CHASE = "Poker phase: I keep {} (to chase {})."
+_SHORT = "Poker phase: I keep {} (nothing reaches {})."
 
 
 def _only(cup: Roll) -> frozenset[Roll]:
@@ -47,7 +51,9 @@ class BlufpokerStrategy(Strategy):
         # A seat that saw under the cup may name what it saw in any thought.
         thought = decision.thought
         names = thought.names | {cup} if thought.names else _ONLY.get(cup) or _only(cup)
-        return Decision(decision.action, _thought(thought.text, names, thought.concluded))
+        return Decision(
+            decision.action, _thought(thought.template, names, thought.concluded, thought.args)
+        )
 
     @abc.abstractmethod
     def decide(self, view: BlufpokerView) -> Decision:
@@ -66,8 +72,8 @@ class BlufpokerStrategy(Strategy):
         target = view.poker_target
         assert target is not None
         kept = poker_keep(view.poker_dice, target.high)
-        why = f"to chase {target}" if kept else f"nothing reaches {target}"
-        return Decision(KEEPS[kept], Thought(f"Poker phase: I keep {dice_text(kept)} ({why})."))
+        why = _CHASE if kept else _SHORT
+        return Decision(KEEPS[kept], Thought(why, args=(dice_text(kept), target)))
 
 
 def above(rank: int, steps: int) -> Roll:
@@ -75,16 +81,16 @@ def above(rank: int, steps: int) -> Roll:
     return ROLLS[min(rank + steps, RANKS - 1)]
 
 
-def roll(dice: Dice, why: str) -> Decision:
-    """A `RollDice` decision with its reason."""
-    return Decision(ROLL_DICE[dice], Thought(why))
+def roll(dice: Dice, why: str, *args: object) -> Decision:
+    """A `RollDice` decision with its reason (a template over `args`: see `Thought`)."""
+    return Decision(ROLL_DICE[dice], Thought(why, args=args))
 
 
-def stop(why: str) -> Decision:
-    """A `Stop` decision with its reason."""
-    return Decision(STOP, Thought(why))
+def stop(why: str, *args: object) -> Decision:
+    """A `Stop` decision with its reason (a template over `args`: see `Thought`)."""
+    return Decision(STOP, Thought(why, args=args))
 
 
-def bid(roll: Roll, why: str) -> Decision:
-    """A `Bid` decision with its reason."""
-    return Decision(BIDS[roll.rank], Thought(why))
+def bid(roll: Roll, why: str, *args: object) -> Decision:
+    """A `Bid` decision with its reason (a template over `args`: see `Thought`)."""
+    return Decision(BIDS[roll.rank], Thought(why, args=args))

@@ -35,6 +35,10 @@ PRIOR = (1.0, 2.0)
 STEP_WEIGHT, ALLOWED_WEIGHT, ANYWHERE_WEIGHT = 0.45, 0.45, 0.10
 
 
+_OPENING = "An opening bid is true by rule; believing risks {:.2f}"
+_WEIGHED = "P({} true | {} outside, bid model β {:.2f}) = {:.2f}; believing risks {:.2f}"
+
+
 @register_strategy("blufpoker", "bayes")
 class BayesAgent(BlufpokerStrategy):
     """Posterior over the cup from dice and bids; risk-minimising calls, rolls and bids."""
@@ -113,15 +117,15 @@ class BayesAgent(BlufpokerStrategy):
         p_true = sum(p for w, p in post.items() if w >= b)
         plan = planner(b)
         risk = sum(p * (1.0 - plan.turn_value(RANK_DICE[w])) for w, p in post.items())
-        why = (
-            f"P({current} true | {dice_text(view.visible)} outside, bid model β "
-            f"{self.bluff_rate(view.bidder):.2f}) = {p_true:.2f}; believing risks {risk:.2f}"
-        )
+        args: tuple[object, ...]
         if view.board.opening:
-            why = f"An opening bid is true by rule; believing risks {risk:.2f}"
+            why, args = _OPENING, (risk,)
+        else:
+            bluffs = self.bluff_rate(view.bidder)
+            why, args = _WEIGHED, (current, dice_text(view.visible), bluffs, p_true, risk)
         if p_true < risk:
-            return Decision(CALL, Thought(f"{why}: I call."))
-        return Decision(BELIEVE, Thought(f"{why}: I believe."))
+            return Decision(CALL, Thought(why + ": I call.", args=args))
+        return Decision(BELIEVE, Thought(why + ": I believe.", args=args))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll what the planner says gives the best chance of no penalty, or stop."""
@@ -129,10 +133,9 @@ class BayesAgent(BlufpokerStrategy):
         assert current is not None
         value, dice = planner(current.rank).best(view.untouched, view.fresh)
         if not dice:
-            return stop(f"Stopping keeps my chance of no penalty highest ({value:.2f}).")
-        return roll(
-            dice, f"Rolling {dice_text(dice)} gives the best chance of no penalty: {value:.2f}."
-        )
+            return stop("Stopping keeps my chance of no penalty highest ({:.2f}).", value)
+        why = "Rolling {} gives the best chance of no penalty: {:.2f}."
+        return roll(dice, why, dice_text(dice), value)
 
     def bid(self, view: BlufpokerView) -> Decision:
         """A true bid if the cup beats the bid (665 for a poker); else the likeliest bluff."""
@@ -141,16 +144,13 @@ class BayesAgent(BlufpokerStrategy):
         if cup > current:
             choice = ROLLS[safe_bid(cup.rank, current.rank)]
             if choice == cup:
-                return bid(cup, f"My {cup} beats {current}: I bid it.")
-            return bid(
-                choice,
-                f"My poker {cup} beats {current}: I bid {choice}, true and out of reach "
-                "of the poker phase.",
-            )
+                return bid(cup, "My {} beats {}: I bid it.", cup, current)
+            why = "My poker {} beats {}: I bid {}, true and out of reach of the poker phase."
+            return bid(choice, why, cup, current, choice)
         rank, chance = best_bluff(view.untouched, current.rank)
         choice = ROLLS[rank]
-        return bid(
-            choice,
-            f"My {cup} does not beat {current}: I bluff {choice}, believed with chance "
-            f"{chance:.2f} (by my model of the next player).",
+        why = (
+            "My {} does not beat {}: I bluff {}, believed with chance {:.2f} "
+            "(by my model of the next player)."
         )
+        return bid(choice, why, cup, current, choice, chance)

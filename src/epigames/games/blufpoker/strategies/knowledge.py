@@ -31,6 +31,8 @@ THRESHOLD_SD = 1 / 12
 #: Threshold scale by number of visible dice (0, 1, 2).
 THRESHOLD_SCALE = (0.5, 0.75, 1.0)
 POKER_BLUFF_CHANCE = 1 / 6
+_BELIEVE = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
+_CALL = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
 
 
 @register_strategy("blufpoker", "knowledge")
@@ -51,14 +53,15 @@ class KnowledgeAgent(BlufpokerStrategy):
         shown = f"{dice_text(visible)} shown" if visible else "nothing shown"
         if p == 0.0:
             return Decision(
-                CALL, Thought(f"No world with {shown} reaches {current}: a bluff, I call.")
+                CALL,
+                Thought("No world with {} reaches {}: a bluff, I call.", args=(shown, current)),
             )
         threshold = self.rng.gauss(THRESHOLD_MEAN, THRESHOLD_SD) * THRESHOLD_SCALE[len(visible)]
-        text = f"P(cup ≥ {current} | {shown}) = {p:.2f}"
+        args = (current, shown, p, threshold)
         if p >= threshold:
             self._plan, self._path = None, ""
-            return Decision(BELIEVE, Thought(f"{text} ≥ threshold {threshold:.2f}: I believe."))
-        return Decision(CALL, Thought(f"{text} < threshold {threshold:.2f}: I call."))
+            return Decision(BELIEVE, Thought(_BELIEVE, args=args))
+        return Decision(CALL, Thought(_CALL, args=args))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""
@@ -67,17 +70,17 @@ class KnowledgeAgent(BlufpokerStrategy):
         left, fresh = view.untouched, view.fresh
         if not fresh:
             self._plan, self._path = None, ""
-            return roll(left[-1:], f"I roll my lowest die first: the {left[-1]}.")
+            return roll(left[-1:], "I roll my lowest die first: the {}.", left[-1])
         if cup > current:
-            return stop(f"My {cup} beats {current}: I stop.")
+            return stop("My {} beats {}: I stop.", cup, current)
         if len(fresh) == 1:
             return self._after_first(view, current, left)
         # Two dice rolled: only the no-six branch may roll the last die.
         if self._path == "no-six":
             if 6 in fresh and self.rng.random() >= 0.5:
-                return stop(f"I rolled a 6 but {cup} does not beat {current}; I stop anyway.")
-            return roll(left, f"Still short of {current}: I roll the last die, the {left[0]}.")
-        return stop(f"My {cup} does not beat {current}; I stop and bluff.")
+                return stop("I rolled a 6 but {} does not beat {}; I stop anyway.", cup, current)
+            return roll(left, "Still short of {}: I roll the last die, the {}.", current, left[0])
+        return stop("My {} does not beat {}; I stop and bluff.", cup, current)
 
     def _after_first(self, view: BlufpokerView, current: Roll, left: tuple[int, ...]) -> Decision:
         a, b = left
@@ -85,37 +88,36 @@ class KnowledgeAgent(BlufpokerStrategy):
             poker = ROLLS[-7 + a]  # pokers are the top six ranks, 111 first
             if poker > current and self.rng.random() < POKER_BLUFF_CHANCE:
                 self._plan = poker
-                return stop(f"{a} {a} stay outside: I stop to bluff poker {poker} (a 1/6 choice).")
+                return stop(
+                    "{} {} stay outside: I stop to bluff poker {} (a 1/6 choice).", a, a, poker
+                )
         sixes = current.dice.count(6)
         if sixes == 0:
             self._path = "no-six"
-            return roll((b,), f"{current} has no 6: I roll the {b} hoping for a 6.")
+            return roll((b,), "{} has no 6: I roll the {} hoping for a 6.", current, b)
         if sixes == 1:
             p = (6 - b) / 6
             if self.rng.random() < p:
                 self._path = "one-six"
-                return roll((b,), f"The {b} rolls higher with chance {p:.2f}: I roll it.")
-            return stop(f"The {b} rolls higher only with chance {p:.2f}: I stop and bluff.")
+                return roll((b,), "The {} rolls higher with chance {:.2f}: I roll it.", b, p)
+            return stop("The {} rolls higher only with chance {:.2f}: I stop and bluff.", b, p)
         self._plan = ROLLS[-1]
-        return stop(f"{current} has two 6s: I stop and bluff poker 666.")
+        return stop("{} has two 6s: I stop and bluff poker 666.", current)
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Truthful if possible; the planned poker bluff; else a plausible low bluff."""
         current, cup = view.bid, view.cup
         assert current is not None and cup is not None
         if cup > current:
-            return bid(cup, f"My {cup} beats {current}: I bid it.")
+            return bid(cup, "My {} beats {}: I bid it.", cup, current)
         plan = self._plan
         if plan is not None and plan > current:
-            return bid(plan, f"I bluff poker {plan}: its dice lie outside the cup.")
+            return bid(plan, "I bluff poker {}: its dice lie outside the cup.", plan)
         visible = view.visible
         allowed = [r for r in CONSISTENT[visible] if r > current.rank][:3]
         if not allowed:
             allowed = list(range(current.rank + 1, min(current.rank + 4, len(ROLLS))))
         choice = ROLLS[allowed[int(self.rng.random() * len(allowed))]]
         assert contains(choice.dice, visible) or choice.rank in allowed
-        return bid(
-            choice,
-            f"My {cup} does not beat {current}: I bluff {choice}, one of the "
-            f"{len(allowed)} lowest bids that {dice_text(visible)} outside allow.",
-        )
+        why = "My {} does not beat {}: I bluff {}, one of the {} lowest bids that {} outside allow."
+        return bid(choice, why, cup, current, choice, len(allowed), dice_text(visible))

@@ -47,43 +47,50 @@ class Naive(BlufpokerStrategy):
         assert current is not None
         calling = self.calling
         if calling == "believe":
-            return Decision(BELIEVE, Thought(f"I believe every bid, so {current} too."))
+            return Decision(BELIEVE, Thought("I believe every bid, so {} too.", args=(current,)))
         if calling == "never":
-            return Decision(CALL, Thought(f"I never believe a bid: I call {current}."))
+            return Decision(CALL, Thought("I never believe a bid: I call {}.", args=(current,)))
         if current.rank == 55:
             return Decision(CALL, Thought("Nobody can beat 666: I call it."))
         draw = self.rng.random()
         if draw < CALL_CHANCE:
-            return Decision(CALL, Thought(f"I call {current} (draw {draw:.2f} < {CALL_CHANCE})."))
-        return Decision(BELIEVE, Thought(f"I believe {current} (draw {draw:.2f} ≥ {CALL_CHANCE})."))
+            return Decision(
+                CALL, Thought("I call {} (draw {:.2f} < {}).", args=(current, draw, CALL_CHANCE))
+            )
+        return Decision(
+            BELIEVE, Thought("I believe {} (draw {:.2f} ≥ {}).", args=(current, draw, CALL_CHANCE))
+        )
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll the chosen dice at once; stop after that."""
         if view.fresh:
-            return stop(f"I rolled {dice_text(view.fresh)}; I stop.")
+            return stop("I rolled {}; I stop.", dice_text(view.fresh))
         dice = view.untouched
         rolling = self.rolling
         if rolling == "random":
             die = dice[int(self.rng.random() * len(dice))]
-            return roll((die,), f"I roll one die at random: the {die}.")
+            return roll((die,), "I roll one die at random: the {}.", die)
         if rolling == "lowest":
-            return roll(dice[-1:], f"I roll the lowest die: the {dice[-1]}.")
+            return roll(dice[-1:], "I roll the lowest die: the {}.", dice[-1])
         if rolling == "random-lowest":
             n = 1 + int(self.rng.random() * len(dice))
-            return roll(dice[-n:], f"I roll the {n} lowest dice: {dice_text(dice[-n:])}.")
+            return roll(dice[-n:], "I roll the {} lowest dice: {}.", n, dice_text(dice[-n:]))
         low = tuple(d for d in dice if d < 6) or dice[-1:]
-        return roll(low, f"I roll every die below 6: {dice_text(low)}.")
+        return roll(low, "I roll every die below 6: {}.", dice_text(low))
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Bid the roll if it is high enough (truthful), else 1–3 ranks above the bid."""
         current, cup = view.bid, view.cup
         assert current is not None and cup is not None
         if self.bidding == "truthful" and cup > current:
-            return bid(cup, f"My {cup} beats {current}: I bid it.")
+            return bid(cup, "My {} beats {}: I bid it.", cup, current)
         steps = 1 + int(self.rng.random() * 3)
         target = above(current.rank, steps)
-        reason = "I overbid" if self.bidding == "overbid" else f"My {cup} does not beat {current}"
-        return bid(target, f"{reason}: {steps} rank{'s' * (steps > 1)} up, {target}.")
+        plural = "s" * (steps > 1)
+        if self.bidding == "overbid":
+            return bid(target, "I overbid: {} rank{} up, {}.", steps, plural, target)
+        why = "My {} does not beat {}: {} rank{} up, {}."
+        return bid(target, why, cup, current, steps, plural, target)
 
 
 def _register() -> None:

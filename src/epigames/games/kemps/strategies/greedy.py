@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -59,9 +59,12 @@ class Plan:
             parts.append("no swap helps")
         return "; ".join(parts) + "."
 
-    def thought(self, text: str, card: Card | None) -> Thought:
-        """A decision's thought: `text`, naming the card put down (if any)."""
-        return Thought(text, frozenset([card]) if card is not None else frozenset())
+    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
+        """A decision's thought: `template` over `args`, naming the card put down (if any)."""
+        return Thought(template, frozenset([card]) if card is not None else _NONE, args=args)
+
+
+_NONE: frozenset[Hashable] = frozenset()
 
 
 class TurnPlan(Protocol):
@@ -73,8 +76,9 @@ class TurnPlan(Protocol):
         """The swaps, in order."""
         ...
 
-    def thought(self, text: str, card: Card | None) -> Thought:
-        """The thought of a decision: `text`, naming the card put down (if any)."""
+    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
+        """The thought of a decision: `template` over `args` (see `Thought`), naming the
+        card put down (if any)."""
         ...
 
 
@@ -254,9 +258,9 @@ class ReportPlayer(Strategy):
         if view.swaps < min(len(plan.swaps), view.kemps_game.max_swaps):
             action = plan.swaps[view.swaps]
             taken = view.table[action.slot]
-            text = f"{plan} I take {taken} and put down {action.card}."
-            return Decision(action, plan.thought(text, action.card))
-        return end_turn(view, plan.thought(f"{plan} I end my turn.", None))
+            text = "{} I take {} and put down {}."
+            return Decision(action, plan.thought(text, action.card, plan, taken, action.card))
+        return end_turn(view, plan.thought("{} I end my turn.", None, plan))
 
 
 @register_strategy("kemps", "greedy")

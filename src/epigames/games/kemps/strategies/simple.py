@@ -20,8 +20,8 @@ class RandomPlayer(UniformRandom):
         assert isinstance(view, KempsView)
         if isinstance(action, Swap):
             taken = view.table[action.slot]
-            text = f"I take {taken} and put down {action.card} at random."
-            return Thought(text, frozenset([action.card]))
+            text = "I take {} and put down {} at random."
+            return Thought(text, frozenset([action.card]), args=(taken, action.card))
         return Thought("I end my turn at random.")
 
 
@@ -37,7 +37,7 @@ def team_move(view: KempsView) -> Decision | None:
         told = [fact for fact in view.told if fact.seat == partner]
         if any(all(m.bit_count() == OF_A_KIND for m in fact.cases) for fact in told):
             name = game.seat_names[partner]
-            return Decision(Call(partner, False), Thought(f"{name} signalled: Kemps!"))
+            return Decision(Call(partner, False), Thought("{} signalled: Kemps!", args=(name,)))
         return Decision(PASS, Thought("I know of no four of a kind to call."))
     if view.four_of_a_kind:
         return Decision(SIGNAL, Thought("My four cards are of one rank: I signal to my partner."))

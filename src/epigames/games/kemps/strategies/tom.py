@@ -144,11 +144,11 @@ class TomPlan:
     def __str__(self) -> str:
         return " ".join(self.reasons)
 
-    def thought(self, text: str, card: Card | None) -> Thought:
-        """A decision's thought: `text`, naming the own cards it names and the card put
-        down, with the facts acted on."""
+    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
+        """A decision's thought: `template` over `args` (see `Thought`), naming the own
+        cards it names and the card put down, with the facts acted on."""
         names = self.names if card is None else self.names | {card}
-        return Thought(text, names, self.concluded)
+        return Thought(template, names, self.concluded, args)
 
 
 def _plural(rank: Rank) -> str:

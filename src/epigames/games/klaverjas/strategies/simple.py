@@ -17,8 +17,8 @@ class RandomPlayer(UniformRandom):
     def explain(self, view: View, action: Hashable) -> Thought:
         """The card, the pass or the trump."""
         if isinstance(action, Card):
-            return Thought(f"I play {action} at random.", frozenset([action]))
+            return Thought("I play {} at random.", frozenset([action]), args=(action,))
         assert isinstance(action, Bid)
         if action.suit is None:
             return Thought("I pass at random.")
-        return Thought(f"I choose {action.suit} as trump at random.")
+        return Thought("I choose {} as trump at random.", args=(action.suit,))

@@ -769,12 +769,12 @@ class TacticsPlayer(Strategy):
         if len(legal) == 1:
             card = legal[0]  # what `Position.choose` says, without building the position
             assert isinstance(card, Card)
-            return _decision(Decision, (card, _thought(_ONLY.format(card), _names(card), ())))
+            return _decision(Decision, (card, _thought(_ONLY, _names(card), (), (card,))))
         choice = self.position(view).choose()
         names = choice.names
         card = choice.card
         shown = _names(card) if len(names) == 1 and names[0] is card else frozenset(names)
-        return _decision(Decision, (card, _thought(choice.text, shown, choice.concluded)))
+        return _decision(Decision, (card, _thought(choice.text, shown, choice.concluded, ())))
 
 
 @register_strategy("klaverjas", "tactics2017")

@@ -6,6 +6,12 @@ from epigames.games.core import View
 from epigames.games.kwartet.strategies.reading import Reading, pick
 from epigames.games.strategy import Decision, Strategy, register_strategy
 
+_COMPLETES = "{}, and with it kind {} is mine; I ask for it."
+_BEST_CHANCE = (
+    "No holder is certain; kind {} needs {} and {} holds {} with probability {:.0%}, "
+    "my best chance there."
+)
+
 
 @register_strategy("kwartet", "expert")
 class Expert(Strategy):
@@ -29,8 +35,10 @@ class Expert(Strategy):
             complete = read.complete_kinds
             pairs = [(c, h) for c, h in read.known if c.kind in complete] or list(read.known)
             card, holder = pick(rng, pairs)
-            tail = f", and with it kind {card.kind} is mine" if card.kind in complete else ""
-            return read.ask(holder, card, f"{read.why_known(card, holder)}{tail}; I ask for it.")
+            why = read.why_known(card, holder)
+            if card.kind in complete:
+                return read.ask(holder, card, _COMPLETES, why, card.kind)
+            return read.ask(holder, card, "{}; I ask for it.", why)
         probs = read.marginals
         needed = read.needed
         scores = read.view.scores
@@ -47,9 +55,5 @@ class Expert(Strategy):
         assert best is not None
         card, target = pick(rng, options)
         need = "1 card" if -best[0] == 1 else f"{-best[0]} cards"
-        return read.ask(
-            target,
-            card,
-            f"No holder is certain; kind {card.kind} needs {need} and {read.names[target]} "
-            f"holds {card} with probability {best[1]:.0%}, my best chance there.",
-        )
+        name = read.names[target]
+        return read.ask(target, card, _BEST_CHANCE, card.kind, need, name, card, best[1])

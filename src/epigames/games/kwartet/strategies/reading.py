@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -95,30 +96,26 @@ class Reading:
 
     # -- decisions ---------------------------------------------------------------------
 
-    def ask(self, target: int, card: Card, thought: str) -> Decision:
+    def ask(self, target: int, card: Card, thought: str, *args: object) -> Decision:
         """The decision to ask `target` for `card`, concluding `Holds` when it knows so.
 
-        The thought names the card (it becomes public with the ask).
+        The thought (a template over `args`: see `Thought`) names the card (it becomes
+        public with the ask).
         """
         sure = self.knowledge.known_holders()[card.index] == target
         concluded = (Holds(target, card),) if sure else ()
-        return Decision(ASKS[target][card.index], Thought(thought, frozenset([card]), concluded))
+        said = Thought(thought, frozenset([card]), concluded, args)
+        return Decision(ASKS[target][card.index], said)
 
-    def why_known(self, card: Card, holder: int) -> str:
-        """Why the seat knows `holder` has `card`, in a few words."""
-        public = self.knowledge.public
-        name = self.names[holder]
-        if public.holding[holder] >> card.index & 1:
-            return f"I know {name} holds {card}: {name} got it in an ask everyone saw"
-        return (
-            f"I know {name} holds {card}: no other seat can have it "
-            "(failed asks, hand sizes and my own hand rule them out)"
-        )
+    def why_known(self, card: Card, holder: int) -> KnownHolder:
+        """Why the seat knows `holder` has `card`: a phrase, made into words when read."""
+        seen = bool(self.knowledge.public.holding[holder] >> card.index & 1)
+        return KnownHolder(self.names[holder], card, seen)
 
     def ask_known(self, rng: random.Random, pairs: Sequence[tuple[Card, int]]) -> Decision:
         """Ask for a random one of `pairs`, cards whose holder is known."""
         card, holder = pairs[int(rng.random() * len(pairs))]
-        return self.ask(holder, card, f"{self.why_known(card, holder)}; I ask for it.")
+        return self.ask(holder, card, "{}; I ask for it.", self.why_known(card, holder))
 
     def ask_random(self, rng: random.Random, why: str = "") -> Decision:
         """A uniformly random legal ask (any opponent with cards, any askable card)."""
@@ -127,7 +124,34 @@ class Reading:
         target = targets[int(rng.random() * len(targets))]
         card = cards[int(rng.random() * len(cards))]
         lead = f"{why}; " if why else ""
-        return self.ask(target, card, f"{lead}I ask {self.names[target]} for {card} at random.")
+        return self.ask(target, card, lead + "I ask {} for {} at random.", self.names[target], card)
+
+
+@dataclass(frozen=True, slots=True)
+class KnownHolder:
+    """Why a seat knows who holds a card: `str()` gives it in a few words.
+
+    A value rather than a sentence, so that a thought is put into words only when read.
+
+    Attributes:
+        name: the holder's display name.
+        card: the card.
+        seen: the holder got the card in an ask everyone saw (else the other seats are
+            ruled out).
+    """
+
+    name: str
+    card: Card
+    seen: bool
+
+    def __str__(self) -> str:
+        name, card = self.name, self.card
+        if self.seen:
+            return f"I know {name} holds {card}: {name} got it in an ask everyone saw"
+        return (
+            f"I know {name} holds {card}: no other seat can have it "
+            "(failed asks, hand sizes and my own hand rule them out)"
+        )
 
 
 T = TypeVar("T")

@@ -54,11 +54,9 @@ def _silent(self: Strategy, read: Reading) -> Decision:
     if complete:
         pairs = [(c, h) for c, h in read.known if c.kind in complete]
         card, holder = pick(self.rng, pairs)
+        known = read.why_known(card, holder)
         return read.ask(
-            holder,
-            card,
-            f"{read.why_known(card, holder)}, and I know where all of kind {card.kind} is; "
-            "I ask for it.",
+            holder, card, "{}, and I know where all of kind {} is; I ask for it.", known, card.kind
         )
     rng = self.rng
     draw = rng.random()
@@ -66,12 +64,10 @@ def _silent(self: Strategy, read: Reading) -> Decision:
         own = read.view.hand
         card = pick(rng, own)
         target = pick(rng, read.view.targets)
-        return read.ask(
-            target,
-            card,
-            f"I know no whole kind yet; to hide what I collect I ask {read.names[target]} "
-            f"for {card}, which I hold myself.",
+        decoy = (
+            "I know no whole kind yet; to hide what I collect I ask {} for {}, which I hold myself."
         )
+        return read.ask(target, card, decoy, read.names[target], card)
     return read.ask_random(rng, "I know no whole kind yet")
 
 
@@ -120,12 +116,8 @@ class Owner(KnownFirst):
         holders = read.possible(card)
         target = pick(rng, holders)
         others = ", ".join(read.names[h] for h in holders)
-        return read.ask(
-            target,
-            card,
-            f"I know no holder of a card I need; {card} may be with {others}, "
-            f"so I ask {read.names[target]}.",
-        )
+        why = "I know no holder of a card I need; {} may be with {}, so I ask {}."
+        return read.ask(target, card, why, card, others, read.names[target])
 
 
 @register_strategy("kwartet", "defensive")
@@ -147,11 +139,10 @@ class Defensive(KnownFirst):
         card = pick(self.rng, [c for c in cards if len(options[c]) == narrow])
         target = pick(self.rng, options[card])
         need = "1 card" if fewest == 1 else f"{fewest} cards"
+        why = "Kind {} needs only {}; {} can be with {} seat{}, so I ask {}."
+        plural = "s" * (narrow != 1)
         return read.ask(
-            target,
-            card,
-            f"Kind {card.kind} needs only {need}; {card} can be with {narrow} "
-            f"seat{'s' * (narrow != 1)}, so I ask {read.names[target]}.",
+            target, card, why, card.kind, need, card, narrow, plural, read.names[target]
         )
 
 
@@ -176,10 +167,7 @@ class Aggressive(KnownFirst):
             if best > 0:
                 card = pick(rng, [c for p, c in chances if p == best])
                 lead = "leads" if scores[target] == max(scores[t] for t in order) else "is next"
-                return read.ask(
-                    target,
-                    card,
-                    f"{read.names[target]} {lead} with {scores[target]} points; it holds "
-                    f"{card} with probability {best:.0%}, so I ask for it.",
-                )
+                why = "{} {} with {} points; it holds {} with probability {:.0%}, so I ask for it."
+                name = read.names[target]
+                return read.ask(target, card, why, name, lead, scores[target], card, best)
         raise AssertionError("some opponent holds a card the seat needs")  # pragma: no cover
