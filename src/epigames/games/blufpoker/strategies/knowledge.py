@@ -31,8 +31,6 @@ THRESHOLD_SD = 1 / 12
 #: Threshold scale by number of visible dice (0, 1, 2).
 THRESHOLD_SCALE = (0.5, 0.75, 1.0)
 POKER_BLUFF_CHANCE = 1 / 6
-_BELIEVE = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
-_CALL = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
 
 
 @register_strategy("blufpoker", "knowledge")
@@ -60,8 +58,10 @@ class KnowledgeAgent(BlufpokerStrategy):
         args = (current, shown, p, threshold)
         if p >= threshold:
             self._plan, self._path = None, ""
-            return Decision(BELIEVE, Thought(_BELIEVE, args=args))
-        return Decision(CALL, Thought(_CALL, args=args))
+            why = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
+            return Decision(BELIEVE, Thought(why, args=args))
+        why = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
+        return Decision(CALL, Thought(why, args=args))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""
