@@ -140,13 +140,9 @@ class ISMCTSStrategy(SearchStrategy):
         # choice among them could repeat one move for the whole game.
         index = self.rng.choice(sorted(a for a, p in policy if p == share))
         action: Hashable = root.tables.actions.actions[index]
-        text = f"{game.action_to_string(action)} visited {share:.0%}"
-        return Decision(
-            action,
-            Thought(
-                f"IS-MCTS, {self.settings.simulations} simulations: {text}", _named(view, action)
-            ),
-        )
+        said = "IS-MCTS, {} simulations: {} visited {:.0%}"
+        args = (self.settings.simulations, game.action_to_string(action), share)
+        return Decision(action, Thought(said, _named(view, action), args=args))
 
 
 def _named(view: View, action: Hashable) -> frozenset[Hashable]:

@@ -313,19 +313,17 @@ class MonteCarlo(Strategy):
         legal = [c for c in view.legal_actions if isinstance(c, Card)]
         if len(legal) == 1:
             card = legal[0]
-            return Decision(
-                card, Thought(f"I play {card}: it is my only legal card.", frozenset([card]))
-            )
+            only = "I play {}: it is my only legal card."
+            return Decision(card, Thought(only, frozenset([card]), args=(card,)))
         means, count = self.card_values(view, legal)
         order = sorted(range(len(legal)), key=lambda i: -means[i])
         best, second = legal[order[0]], legal[order[1]]
         text = (
-            f"I play {best}: over {count} sampled deals (weighed by how well they explain "
-            f"the play so far) it scores {means[order[0]]:+.1f} "
-            f"for us on average, the best of {len(legal)} cards (next {second} "
-            f"{means[order[1]]:+.1f})."
+            "I play {}: over {} sampled deals (weighed by how well they explain the play so "
+            "far) it scores {:+.1f} for us on average, the best of {} cards (next {} {:+.1f})."
         )
-        return Decision(best, Thought(text, frozenset([best, second])))
+        args = (best, count, means[order[0]], len(legal), second, means[order[1]])
+        return Decision(best, Thought(text, frozenset([best, second]), args=args))
 
     def card_values(
         self, view: KlaverjasView, legal: Sequence[Card], samples: int | None = None
@@ -422,13 +420,16 @@ class MonteCarlo(Strategy):
         if passing and mean <= 0:
             return Decision(
                 passing[0],
-                Thought(f"I pass: no suit scores above zero for us over {count} sampled deals."),
+                Thought(
+                    "I pass: no suit scores above zero for us over {} sampled deals.", args=(count,)
+                ),
             )
         return Decision(
             best,
             Thought(
-                f"I choose {best.suit} as trump: over {count} sampled deals it scores "
-                f"{mean:+.1f} for us on average, the best suit."
+                "I choose {} as trump: over {} sampled deals it scores {:+.1f} for us on "
+                "average, the best suit.",
+                args=(best.suit, count, mean),
             ),
         )
 

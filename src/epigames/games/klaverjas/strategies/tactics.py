@@ -310,9 +310,16 @@ class Choice(NamedTuple):
     """
 
     card: Card
-    text: str
+    #: The reason, a `str.format` template over `args`, put into words when read.
+    template: str
     names: tuple[Card, ...] = ()
     concluded: tuple[Fact, ...] = ()
+    args: tuple[object, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The reason in words, as the decision's thought says it."""
+        return Thought(self.template, args=self.args).text
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -433,7 +440,7 @@ class Position:
         """The card the tactics play here."""
         if len(self.legal) == 1:
             card = self.legal[0]
-            return Choice(card, _ONLY.format(card), (card,))
+            return Choice(card, _ONLY, (card,), (), (card,))
         place = len(self.trick.plays)
         if place == 0:
             return self.lead()
@@ -443,13 +450,15 @@ class Position:
             return self.third()
         return self.fourth()
 
-    def lowest(self, why: str, names: Sequence[Card] = ()) -> Choice:
+    def lowest(self, why: str, *args: object, names: Sequence[Card] = ()) -> Choice:
         card = self.high[-1]
-        return Choice(card, f"I play my lowest card {card}: {why}.", (card, *names))
+        said = "I play my lowest card {}: " + why + "."
+        return Choice(card, said, (card, *names), (), (card, *args))
 
-    def highest(self, why: str, names: Sequence[Card] = ()) -> Choice:
+    def highest(self, why: str, *args: object, names: Sequence[Card] = ()) -> Choice:
         card = self.high[0]
-        return Choice(card, f"I play my highest card {card}: {why}.", (card, *names))
+        said = "I play my highest card {}: " + why + "."
+        return Choice(card, said, (card, *names), (), (card, *args))
 
     def lead(self) -> Choice:
         trump, seat = self.trump, self.seat
@@ -462,49 +471,41 @@ class Position:
             mine = [c for c in self.high if c.suit is trump]
             if mine and mine[0] is top and theirs:
                 card = self.high[0]
-                return Choice(
-                    card,
-                    f"I lead {card}: I hold the highest trump left ({top}) and an opponent "
-                    "may still hold trumps.",
-                    (card, top),
+                said = (
+                    "I lead {}: I hold the highest trump left ({}) and an opponent "
+                    "may still hold trumps."
                 )
+                return Choice(card, said, (card, top), (), (card, top))
             if mine and theirs and self.beliefs.knows_holds(partner, top):
                 card = mine[-1]
-                return Choice(
-                    card,
-                    f"I lead my lowest trump {card}: my partner holds {top}, the highest "
-                    "trump left, and an opponent may still hold trumps.",
-                    (card, top),
-                    (Holds(partner, top),),
+                said = (
+                    "I lead my lowest trump {}: my partner holds {}, the highest trump left, "
+                    "and an opponent may still hold trumps."
                 )
+                return Choice(card, said, (card, top), (Holds(partner, top),), (card, top))
             for card in self.high:
                 if card.suit is trump:
                     continue
                 a = self.may_hold_suit(opponents[0], card.suit)
                 b = self.may_hold_suit(opponents[1], card.suit)
                 if a and b and self.beats(card, a[0]) and self.beats(card, b[0]):
-                    return Choice(
-                        card,
-                        f"I lead {card}: both opponents may still hold {card.suit} but none "
-                        "beats it.",
-                        (card,),
-                    )
+                    said = "I lead {}: both opponents may still hold {} but none beats it."
+                    return Choice(card, said, (card,), (), (card, card.suit))
             return self.no_sure_lead()
         for card in self.high:
             a = self.may_hold_suit(opponents[0], card.suit)
             b = self.may_hold_suit(opponents[1], card.suit)
             if a and b:
                 ok = self.beats(card, a[0]) and self.beats(card, b[0])
-                why = "both opponents may still hold {s} but none beats it"
+                why = "both opponents may still hold {} but none beats it"
             elif a or b:
                 ok = self.beats(card, (a or b)[0])
-                why = "only one opponent may still hold {s} and it cannot beat it"
+                why = "only one opponent may still hold {} and it cannot beat it"
             else:
                 ok = True
-                why = "no opponent can hold {s} and no trump is left"
+                why = "no opponent can hold {} and no trump is left"
             if ok:
-                text = f"I lead {card}: " + why.format(s=card.suit) + "."
-                return Choice(card, text, (card,))
+                return Choice(card, "I lead {}: " + why + ".", (card,), (), (card, card.suit))
         return self.lowest("no card of mine is sure to win the lead")
 
     def no_sure_lead(self) -> Choice:
@@ -527,37 +528,37 @@ class Position:
             if not after:
                 return self.lowest("the next player holds no trump, so I save my high trumps")
             if not self.beats(best, after[0]):
-                return self.lowest(f"the next player may hold {after[0]}", (after[0],))
+                return self.lowest("the next player may hold {}", after[0], names=(after[0],))
             if second and self.beats(best, led_card):
-                return self.highest(f"it beats the lead and {after[0]}", (after[0],))
+                return self.highest("it beats the lead and {}", after[0], names=(after[0],))
             if not second:
                 card2 = trick.plays[1].card
                 if card2.suit is trump and self.beats(best, card2):
-                    return self.highest(f"it beats {card2} and {after[0]}", (after[0],))
+                    return self.highest("it beats {} and {}", card2, after[0], names=(after[0],))
             return self.lowest("I cannot take the trick for sure")
         if not after:
             if self.may_hold_suit(opponent, trump):
-                return self.lowest(f"the next player holds no {led} but may trump")
+                return self.lowest("the next player holds no {} but may trump", led)
             if self.beats(best, other):
                 return self.highest(
-                    f"it beats {other} and the next player can neither follow nor trump"
+                    "it beats {} and the next player can neither follow nor trump", other
                 )
-            return self.lowest(f"I cannot beat {other}")
+            return self.lowest("I cannot beat {}", other)
         if second:
             if self.beats(best, led_card) and self.beats(best, after[0]):
                 partner = self.may_hold_suit((self.seat + 2) % PLAYERS, led)
                 if partner and self.beats(partner[0], best):
                     return self.lowest(
-                        f"my partner may hold {partner[0]}, higher than mine", (partner[0],)
+                        "my partner may hold {}, higher than mine", partner[0], names=(partner[0],)
                     )
-                return self.highest(f"it beats the lead and {after[0]}", (after[0],))
-            return self.lowest(f"I cannot beat both the lead and {after[0]}", (after[0],))
+                return self.highest("it beats the lead and {}", after[0], names=(after[0],))
+            return self.lowest("I cannot beat both the lead and {}", after[0], names=(after[0],))
         partner_card = led_card
         if best.suit is led and self.beats(best, other) and self.beats(best, after[0]):
             if self.beats(partner_card, best):
-                return self.lowest(f"my partner's {partner_card} is higher")
-            return self.highest(f"it beats {other} and {after[0]}", (after[0],))
-        return self.lowest(f"I cannot beat both {other} and {after[0]}", (after[0],))
+                return self.lowest("my partner's {} is higher", partner_card)
+            return self.highest("it beats {} and {}", other, after[0], names=(after[0],))
+        return self.lowest("I cannot beat both {} and {}", other, after[0], names=(after[0],))
 
     def second(self) -> Choice:
         return self._follow((self.seat + 1) % PLAYERS, self.trick.plays[0].card, second=True)
@@ -570,8 +571,8 @@ class Position:
         best = self.high[0]
         if team_of(winning.seat) != team_of(self.seat):
             if best.suit is winning.card.suit and self.beats(best, winning.card):
-                return self.highest(f"it takes the trick from {winning.card}")
-            return self.lowest(f"I cannot beat {winning.card} with the suit")
+                return self.highest("it takes the trick from {}", winning.card)
+            return self.lowest("I cannot beat {} with the suit", winning.card)
         return self.lowest("my partner wins the trick")
 
 
@@ -638,30 +639,33 @@ class KnowingPosition(Position):
             player, suit_mask | cards
         )
 
-    def give(self, why: str) -> Choice:
+    def give(self, why: str, *args: object) -> Choice:
         """Points to a trick my team takes: my highest card not a trump and not the best of
         its suit left (that one may win a trick of its own), else my lowest card."""
         for card in self.high:
             if card.suit is not self.trump and card is not self.unplayed_of(card.suit)[0]:
-                return Choice(card, f"I give {card} to my partner's trick: {why}.", (card,))
-        return self.lowest(why)
+                said = "I give {} to my partner's trick: " + why + "."
+                return Choice(card, said, (card,), (), (card, *args))
+        return self.lowest(why, *args)
 
     def third(self) -> Choice:
         winning = self.trick.winner(self.trump, KLAVERJAS)
         if winning.seat == (self.seat + 2) % PLAYERS:
             beaten = self.deals_beaten(winning.card, (self.seat + 1) % PLAYERS)
             if not beaten:
-                return self.give(f"the last player cannot beat {winning.card}")
+                return self.give("the last player cannot beat {}", winning.card)
             deals, risk = self.chances.deals(), self.GIVE_RISK
             if beaten * risk.denominator <= risk.numerator * deals:
                 chance = Fraction(beaten, deals)
-                return self.give(f"the last player beats {winning.card} with probability {chance}")
+                return self.give(
+                    "the last player beats {} with probability {}", winning.card, chance
+                )
         return super().third()
 
     def fourth(self) -> Choice:
         winning = self.trick.winner(self.trump, KLAVERJAS)
         if team_of(winning.seat) == team_of(self.seat):
-            return self.give(f"my partner's {winning.card} takes it")
+            return self.give("my partner's {} takes it", winning.card)
         return super().fourth()
 
     def no_sure_lead(self) -> Choice:
@@ -682,12 +686,8 @@ class KnowingPosition(Position):
         deals, least = self.chances.deals(), self.RUFF_CHANCE
         if best is not None and best[0] * least.denominator >= least.numerator * deals:
             ruffs, card = best
-            return Choice(
-                card,
-                f"I lead {card}: my partner holds no {card.suit} but a trump with "
-                f"probability {Fraction(ruffs, deals)}.",
-                (card,),
-            )
+            said = "I lead {}: my partner holds no {} but a trump with probability {}."
+            return Choice(card, said, (card,), (), (card, card.suit, Fraction(ruffs, deals)))
         return super().no_sure_lead()
 
 
@@ -774,7 +774,9 @@ class TacticsPlayer(Strategy):
         names = choice.names
         card = choice.card
         shown = _names(card) if len(names) == 1 and names[0] is card else frozenset(names)
-        return _decision(Decision, (card, _thought(choice.text, shown, choice.concluded, ())))
+        return _decision(
+            Decision, (card, _thought(choice.template, shown, choice.concluded, choice.args))
+        )
 
 
 @register_strategy("klaverjas", "tactics2017")
