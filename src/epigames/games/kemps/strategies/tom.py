@@ -129,7 +129,8 @@ class TomPlan:
         swaps: the swaps, in order.
         collect: the rank collected.
         reasons: sentences, each naming whose knowledge it is ("I know …", "North knows
-            I …"), in the order they were used.
+            I …"), in the order they were used; each a template and its values, put into
+            words only when the plan is read.
         names: the hidden cards the reasons name (the seat's own).
         concluded: the facts acted on: `Holds` (first order, from the public log) and
             `Knows` (second order).
@@ -137,12 +138,12 @@ class TomPlan:
 
     swaps: tuple[Swap, ...]
     collect: Rank | None
-    reasons: tuple[str, ...]
+    reasons: tuple[Thought, ...]
     names: frozenset[Hashable]
     concluded: tuple[Fact, ...]
 
     def __str__(self) -> str:
-        return " ".join(self.reasons)
+        return " ".join([reason.text for reason in self.reasons])
 
     def thought(self, template: str, card: Card | None, *args: object) -> Thought:
         """A decision's thought: `template` over `args` (see `Thought`), naming the own
@@ -151,12 +152,25 @@ class TomPlan:
         return Thought(template, names, self.concluded, args)
 
 
-def _plural(rank: Rank) -> str:
-    return f"{rank.text}s"
+@dataclass(frozen=True, slots=True)
+class _Cards:
+    """Cards as a thought names them (`6♥, 6♠`), put into words when the thought is read."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(str(c) for c in self.cards)
 
 
-def _cards(cards: Sequence[Card]) -> str:
-    return ", ".join(str(c) for c in cards)
+@dataclass(frozen=True, slots=True)
+class _Swaps:
+    """A turn's swaps as a thought names them (`5♦ for 2♥; …`), put into words when read."""
+
+    taken: tuple[Card, ...]
+    given: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "; ".join(f"{t} for {g}" for t, g in zip(self.taken, self.given, strict=True))
 
 
 def _names(names: Sequence[str]) -> str:
@@ -219,17 +233,23 @@ class _Reading:
                 return seat
         return None
 
-    def why_interested(self, seat: int, rank: Rank) -> tuple[str, tuple[Fact, ...]]:
-        """First-order: 'I know West collects Qs (West took Q♠)' or 'West likely …'."""
+    def why_interested(
+        self, seat: int, rank: Rank
+    ) -> tuple[str, tuple[object, ...], tuple[Fact, ...]]:
+        """First-order: 'I know West collects Qs (West took Q♠)' or 'West likely …', as a
+        template, its values and the facts it rests on."""
         name, took = self.names[seat], self.shown(seat, rank)
         if took:
+            why = "I know {} collects {}s ({} took {})."
             return (
-                f"I know {name} collects {_plural(rank)} ({name} took {_cards(took)}).",
+                why,
+                (name, rank.text, name, _Cards(tuple(took))),
                 tuple(Holds(seat, c) for c in took),
             )
         expected = float(self.expected[rank][seat])
         return (
-            f"{name} likely collects {_plural(rank)} ({expected:.1f} expected in its hand).",
+            "{} likely collects {}s ({:.1f} expected in its hand).",
+            (name, rank.text, expected),
             (),
         )
 
@@ -240,7 +260,7 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     me, names = read.me, read.names
     hand, table = list(view.hand), list(view.table)
     budget = view.game.max_swaps  # type: ignore[attr-defined]
-    reasons: list[str] = []
+    reasons: list[Thought] = []
     named: set[Hashable] = set()
     concluded: list[Fact] = []
 
@@ -278,31 +298,34 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     if shown_mine:
         concluded += [Knows(s, Holds(me, c)) for s in read.opponents for c in shown_mine]
         knowers = _names([names[s] for s in read.opponents])
-        reasons.append(f"{knowers} know I collect {_plural(target)} (I took {_cards(shown_mine)}).")
+        said = "{} know I collect {}s (I took {})."
+        reasons.append(Thought(said, args=(knowers, target.text, _Cards(tuple(shown_mine)))))
     for rank in ranks:
         blocker = read.blocker(rank)
         if blocker is None or rank is target or not read.shown(me, rank):
             continue
         took = read.shown(blocker, rank)
         concluded.append(Knows(blocker, Holds(me, read.shown(me, rank)[0])))
-        reasons.append(
-            f"{names[blocker]} knows I collect {_plural(rank)} (I took "
-            f"{_cards(read.shown(me, rank))}) and took {_cards(took)} anyway: it blocks me, "
-            f"so I switch to {_plural(target)}."
+        said = (
+            "{} knows I collect {}s (I took {}) and took {} anyway: it blocks me, "
+            "so I switch to {}s."
         )
+        mine = _Cards(tuple(read.shown(me, rank)))
+        blocked = (names[blocker], rank.text, mine, _Cards(tuple(took)), target.text)
+        reasons.append(Thought(said, args=blocked))
     if not shown_mine and outlooks[target][2] > 0 and outlooks[target][1] < OF_A_KIND:
-        reasons.append(
-            f"Nobody knows I collect {_plural(target)}: my {_plural(target)} are hidden."
-        )
-    reasons.append(f"I collect {_plural(target)}.")
+        said = "Nobody knows I collect {0}s: my {0}s are hidden."
+        reasons.append(Thought(said, args=(target.text,)))
+    reasons.append(Thought("I collect {}s.", args=(target.text,)))
 
     # The cards the opponents want least go first; the ones they collect stay. Unless the
     # game is stuck: then nothing is held back or taken to block.
     if stuck:
-        reasons.append(
-            f"Nobody has scored for {public.quiet} turns: blocking and hiding only keep the "
-            "game stuck, so I block nobody and hide nothing."
+        said = (
+            "Nobody has scored for {} turns: blocking and hiding only keep the game stuck, "
+            "so I block nobody and hide nothing."
         )
+        reasons.append(Thought(said, args=(public.quiet,)))
 
     def giveaway(card: Card) -> float:
         return 0.0 if stuck else read.most_interested(card.rank)[1]
@@ -319,11 +342,12 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
                 concluded.append(
                     Knows(stoppers[0], Holds(me, shown_mine[0] if shown_mine else card))
                 )
-                reasons.append(
-                    f"{knowers} would know I hold four {_plural(target)} if I took {card} "
-                    f"in view, and {names[stoppers[0]]} calls Stop Kemps on what it knows: "
-                    "I leave it."
+                said = (
+                    "{} would know I hold four {}s if I took {} in view, and {} calls Stop "
+                    "Kemps on what it knows: I leave it."
                 )
+                hidden = (knowers, target.text, card, names[stoppers[0]])
+                reasons.append(Thought(said, args=hidden))
                 break
             sheet.take(card)
             limit -= 1
@@ -340,22 +364,24 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         seat, want = read.most_interested(card.rank)
         if not spares or len(swaps) >= budget or want < BLOCK_AT or giveaway(spares[0]) >= want:
             continue
-        why, facts = read.why_interested(seat, card.rank)
-        reasons.append(f"{why} I take {card} from the table to block it.")
+        why, values, facts = read.why_interested(seat, card.rank)
+        reasons.append(
+            Thought(why + " I take {} from the table to block it.", args=(*values, card))
+        )
         concluded += facts
         sheet.take(card)
     kept = [c for c in spares if giveaway(c) >= BLOCK_AT]
     for card in kept:
         seat, _ = read.most_interested(card.rank)
-        why, facts = read.why_interested(seat, card.rank)
-        reasons.append(f"{why} I keep {card}.")
+        why, values, facts = read.why_interested(seat, card.rank)
+        reasons.append(Thought(why + " I keep {}.", args=(*values, card)))
         named.add(card)
         concluded += facts
     if swaps:
-        moves = "; ".join(f"{t} for {s.card}" for t, s in zip(sheet.taken, swaps, strict=True))
-        reasons.append(f"My swaps: {moves}.")
+        moves = _Swaps(tuple(sheet.taken), tuple(s.card for s in swaps))
+        reasons.append(Thought("My swaps: {}.", args=(moves,)))
     else:
-        reasons.append("No swap helps.")
+        reasons.append(Thought("No swap helps."))
     named.update(c for c in view.hand if c.rank is target)
     return TomPlan(tuple(swaps), target, tuple(reasons), frozenset(named), tuple(concluded))
 
@@ -388,12 +414,12 @@ def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
     chance, seat, rank, shown = best
     name = game.seat_names[seat]
     text = (
-        f"I know {name} holds {_cards(shown)} (it took them): the chance that its four "
-        f"cards are all {_plural(rank)} is {float(chance):.2f}, above 1/3: Stop Kemps!"
+        "I know {} holds {} (it took them): the chance that its four cards are all {}s is "
+        "{:.2f}, above 1/3: Stop Kemps!"
     )
-    return Decision(
-        Call(seat, True), Thought(text, frozenset(), tuple(Holds(seat, c) for c in shown))
-    )
+    concluded = tuple(Holds(seat, c) for c in shown)
+    args = (name, _Cards(tuple(shown)), rank.text, float(chance))
+    return Decision(Call(seat, True), Thought(text, frozenset(), concluded, args))
 
 
 @register_strategy("kemps", "tom")
