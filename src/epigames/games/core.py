@@ -426,10 +426,6 @@ class State(abc.ABC):
         """
         raise NotImplementedError(f"{self.game.name} cannot resample hidden information")
 
-    def _check_seat(self, seat: int) -> None:
-        """For `observation`: raise `SeatError` unless `seat` is one of the game's seat numbers."""
-        check_seat(self.game, seat)
-
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self.current_player == TERMINAL
@@ -484,6 +480,7 @@ class EventLog:
     records. The `events` and `history` properties implement the `State` interface.
     """
 
+    game: Game
     _events: list[Event]
     _seen: list[list[Event]]
     _history: list[Hashable]
@@ -492,6 +489,17 @@ class EventLog:
         self._events = []
         self._seen = [[] for _ in range(players)]
         self._history = []
+
+    def _seat_log(self, seat: int) -> list[Event]:
+        """What `seat` observed so far (for its view).
+
+        Raises:
+            SeatError: no such seat.
+        """
+        seen = self._seen
+        if type(seat) is not int or not 0 <= seat < len(seen):  # one list per seat
+            check_seat(self.game, seat)
+        return seen[seat]
 
     def _clone_log(self, other: EventLog) -> None:
         """Give `other` copies of the lists (the events and actions are shared values)."""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from epigames.cards import CardLayout
-from epigames.games.core import EventLog, Game, View, check_seat
+from epigames.games.core import EventLog, Game, View
 from epigames.games.events import Event
 
 T = TypeVar("T")
@@ -135,10 +135,8 @@ class RecordedViews(EventLog, Generic[R, V]):
         Raises:
             SeatError: no such seat.
         """
-        seen = self._seen
-        if type(seat) is not int or not 0 <= seat < len(seen):  # one list per seat
-            check_seat(self.game, seat)
-        return self.view_class(self.game, seat, self._player, seen[seat], self._records)
+        log = self._seat_log(seat)
+        return self.view_class(self.game, seat, self._player, log, self._records)
 
     def _publish(self, event: Event) -> None:
         """Log an event, hand it to the seats that observe it, update the records."""

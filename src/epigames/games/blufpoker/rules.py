@@ -222,11 +222,10 @@ class BlufpokerState(EventLog, State, HasPictures):
         Raises:
             SeatError: no such seat.
         """
-        self._check_seat(seat)
+        log = self._seat_log(seat)
         return BlufpokerView(
-            self.game, seat, self._player, self._phase, self._seen[seat], self._board,
-            self._notes[seat],
-        )  # fmt: skip
+            self.game, seat, self._player, self._phase, log, self._board, self._notes[seat]
+        )
 
     @property
     def penalties(self) -> tuple[int, ...]:
