@@ -125,7 +125,6 @@ class RecordedViews(EventLog, Generic[R, V]):
     """
 
     view_class: Callable[[Any, int, int, list[Event], R], V]
-    game: Game
     _player: int
     _records: R
 

@@ -111,14 +111,16 @@ def log_entries(
             dec = decisions[index]
             show = reveal or (dec.thought_for is not None and perspective in dec.thought_for)
             human = session.human == dec.seat
+            # A thought is put into words when read (`Thought.text`): once per entry.
+            said = dec.thought.text
             entries.append(
                 {
                     "type": "decision",
                     "index": index,
                     "seat": dec.seat,
                     "action": dec.action,
-                    "thought": dec.thought.text if show else "",
-                    "thought_hidden": bool(dec.thought.text) and not show,
+                    "thought": said if show else "",
+                    "thought_hidden": bool(said) and not show,
                     "human": human,
                 }
             )
@@ -126,7 +128,7 @@ def log_entries(
                 entries[-1]["explain"] = explainer.thought(
                     dec.seat,
                     dec.action,
-                    dec.thought.text,
+                    said,
                     dec.thought.concluded,
                     shown=show,
                     human=human,
