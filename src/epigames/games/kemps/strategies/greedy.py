@@ -24,12 +24,13 @@ for being possibly held by others, only for being on the list.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Protocol
 
 from epigames.cards import Card, Rank
+from epigames.cards.public import iter_bits
 from epigames.games.core import View
 from epigames.games.kemps.actions import OF_A_KIND, Swap
 from epigames.games.kemps.strategies.seedkb import SeedKnowledge
@@ -96,7 +97,6 @@ def seed_knowledge(view: KempsView, kept: SeedKnowledge | None = None) -> SeedKn
 
 def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
     """The ranks the seat keeps off its collection (see the module docstring)."""
-    me = view.seat
     if seed_compat:
         return set(seed_knowledge(view).do_not_collect)
     knowledge = view.knowledge
@@ -105,12 +105,12 @@ def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
     for mask in masks:
         twice |= once & mask
         once |= mask
-    cards = knowledge.layout.cards
+    me = view.seat
     known_elsewhere = 0  # cards whose only possible holder is another seat
     for seat in range(view.game.num_players):
         if seat != me:
             known_elsewhere |= masks[seat] & ~twice
-    return {cards[c].rank for c in range(len(cards)) if known_elsewhere >> c & 1}  # type: ignore[attr-defined]
+    return _ranks_of(knowledge.layout.cards, known_elsewhere)
 
 
 def maybe_elsewhere(view: KempsView) -> set[Rank]:
@@ -121,8 +121,12 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
     for seat in range(view.game.num_players):
         if seat != view.seat:
             others |= masks[seat]
-    cards = knowledge.layout.cards
-    return {cards[c].rank for c in range(len(cards)) if others >> c & 1}  # type: ignore[attr-defined]
+    return _ranks_of(knowledge.layout.cards, others)
+
+
+def _ranks_of(cards: Sequence[Hashable], mask: int) -> set[Rank]:
+    # The set bits only: a turn asks this twice, and most of the 52 bits are clear.
+    return {cards[c].rank for c in iter_bits(mask)}  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -166,35 +170,40 @@ def plan_turn(
     """
     hand, table = list(view.hand), list(view.table)
     seen = hand + table
-    counter = Counter(card.rank for card in seen)
+    # Rank counts in the order the ranks are first seen (hand first): ties go to that order.
+    counts: dict[Rank, int] = {}
+    for card in seen:
+        rank = card.rank
+        counts[rank] = counts.get(rank, 0) + 1
     avoided: list[Rank] = []
     dnc: set[Rank] = set()
     elsewhere: set[Rank] = set()
     if kb_based and seed_compat:
         kb = seed_kb if seed_kb is not None else seed_knowledge(view)
         dnc = set(kb.do_not_collect)
-        elsewhere = {rank for rank in counter if kb.may_be_elsewhere(rank)}
+        elsewhere = {rank for rank in counts if kb.may_be_elsewhere(rank)}
     elif kb_based:
         dnc = do_not_collect(view, seed_compat)
         elsewhere = maybe_elsewhere(view)
     if kb_based:
-        for rank in list(counter):
+        for rank in list(counts):
             if rank in dnc or rank in elsewhere:
-                del counter[rank]
+                del counts[rank]
                 avoided.append(rank)
-        if not counter:
+        if not counts:
             return Plan((), (), (), tuple(avoided))
-    n = 1
-    while sum(k for _, k in counter.most_common(n + 1)) <= OF_A_KIND and n < len(counter):
-        n += 1
-    collect = tuple(rank for rank, _ in counter.most_common(n))
-    wanted = [card for card in seen if card.rank in collect]
-    discards = [card for card in hand if card not in wanted]
+    collect = _most_frequent(counts)
+    # Sets for membership: a card's `==` is Python code, its hash is its identity (in C).
+    collected = set(collect)
+    wanted = [card for card in seen if card.rank in collected]
+    wanted_set = set(wanted)
+    discards = [card for card in hand if card not in wanted_set]
     rng.shuffle(discards)
     sheet = SwapSheet(hand, table, discards)
-    for card in wanted:
-        if card in table and discards:
-            sheet.take(card)
+    for card in [c for c in table if c in wanted_set]:
+        if not discards:
+            break
+        sheet.take(card)
     blocked: list[Card] = []
     if blocking:
         # The program's bug passes a card where a rank is expected: always false.
@@ -202,16 +211,33 @@ def plan_turn(
         block = [
             card
             for card in seen
-            if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted
+            if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted_set
         ]
-        while discards and block:
-            card = block.pop(0)
-            if card in hand:
+        in_hand = set(hand)
+        for card in block:
+            if not discards:
+                break
+            if card in in_hand:
                 discards.remove(card)  # it blocks already: keep it
             elif card not in sheet.put_down:  # no taking back a card put down this turn
-                sheet.take(card)
+                in_hand.discard(sheet.take(card))
+                in_hand.add(card)
                 blocked.append(card)
     return Plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
+
+
+def _most_frequent(counts: dict[Rank, int]) -> tuple[Rank, ...]:
+    """The most frequent ranks, as many as fit in four cards (at least one); ties go to
+    the rank counted first."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(counts.items(), key=itemgetter(1), reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, ranked[0][1]
+    while n < len(ranked) and total + ranked[n][1] <= OF_A_KIND:
+        total += ranked[n][1]
+        n += 1
+    return tuple(rank for rank, _ in ranked[:n])
 
 
 class ReportPlayer(Strategy):
