@@ -32,7 +32,7 @@ when a right call leaves no new hand to deal. Partners share their team's score.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -43,6 +43,7 @@ from epigames.games.core import (
     TERMINAL,
     Game,
     State,
+    UniformOutcomes,
     illegal_action,
     register_game,
     replayed,
@@ -294,12 +295,12 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             return []
         return list(self.observation(self._player).legal_actions)
 
-    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """While drawing: each card of the deck, equally likely, is the next one drawn."""
         if self._player != CHANCE:
             return []
-        p = 1.0 / len(self._deck)
-        return [(card, p) for card in self._deck]
+        # The pairs are made only if read: a match draws by index (a deal is ~90 draws).
+        return UniformOutcomes(tuple(self._deck))
 
     def apply(self, action: Hashable) -> None:
         """Draw a card (chance), swap with the table, or end the turn.
