@@ -17,6 +17,7 @@ the card facts onto `PublicInfo`, dispatching on type.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
@@ -139,6 +140,12 @@ class Moved(CardFact, name="moved", shown="moved({card}, {src} → {dst})"):
     card: Hashable
     src: int
     dst: int
+
+    @classmethod
+    @functools.cache  # a game moves the same cards between the same places again and again
+    def of(cls, card: Hashable, src: int, dst: int) -> Moved:
+        """`Moved(card, src, dst)`, made once per value (facts are immutable)."""
+        return cls(card, src, dst)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ partners alone (`Signalled`); a call and its outcome are public.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
@@ -27,6 +28,7 @@ class Places:
     out: int
 
     @classmethod
+    @functools.cache  # every event's facts ask for it
     def of(cls, players: int) -> Places:
         """Seats first, then the table, the deck, the discard pile, out of the game."""
         return cls(players, players + 1, players + 2, players + 3)
@@ -45,7 +47,7 @@ def _leave(seat: int, cards: tuple[Card, ...], reshuffled: bool, players: int) -
     deck is short of a new hand)."""
     at = Places.of(players)
     held: tuple[Fact, ...] = tuple(Holds(seat, c) for c in cards)
-    out = tuple(Moved(c, seat, at.out) for c in cards)
+    out = tuple(Moved.of(c, seat, at.out) for c in cards)
     shuffle = (Reshuffled(at.discard, at.deck),) if reshuffled else ()
     return (*held, *out, *shuffle)
 
@@ -113,7 +115,7 @@ class Swapped(PublicAnnouncement, kind="swap"):
     def facts(self) -> tuple[Fact, ...]:
         """The two public moves."""
         table = Places.of(self.players).table
-        return (Moved(self.taken, table, self.seat), Moved(self.put, self.seat, table))
+        return (Moved.of(self.taken, table, self.seat), Moved.of(self.put, self.seat, table))
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +281,7 @@ class TableCleared(PublicAnnouncement, kind="clear"):
     def facts(self) -> tuple[Fact, ...]:
         """The table cards move to the discard pile; then the reshuffle if any."""
         at = Places.of(self.players)
-        moves: tuple[Fact, ...] = tuple(Moved(c, at.table, at.discard) for c in self.cards)
+        moves: tuple[Fact, ...] = tuple(Moved.of(c, at.table, at.discard) for c in self.cards)
         return (*moves, Reshuffled(at.discard, at.deck)) if self.reshuffled else moves
 
 
@@ -299,7 +301,7 @@ class TableDealt(PublicAnnouncement, kind="table"):
     def facts(self) -> tuple[Fact, ...]:
         """Each card moves from the deck to the table."""
         at = Places.of(self.players)
-        return tuple(Moved(c, at.deck, at.table) for c in self.cards)
+        return tuple(Moved.of(c, at.deck, at.table) for c in self.cards)
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,7 +62,7 @@ class Asked(PublicAnnouncement, kind="ask"):
             facts.append(Lacks(self.asker, self.card))
         if self.success:
             facts.append(Holds(self.target, self.card))
-            facts.append(Moved(self.card, self.target, self.asker))
+            facts.append(Moved.of(self.card, self.target, self.asker))
         else:
             facts.append(Lacks(self.target, self.card))
         return tuple(facts)
