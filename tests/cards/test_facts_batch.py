@@ -1,4 +1,5 @@
-"""`apply_facts` folds a run of `Lacks` for one holder at once (`PublicInfo.lacks_all`).
+"""`apply_facts` folds a run of `Lacks` for one holder at once (`PublicInfo.lacks_all`),
+and a run of `Moved` at once (`PublicInfo.move_all`).
 
 The batch must be exactly the facts one at a time: the same `PublicInfo`, and the same
 error (type and message) when a fact contradicts the others.
@@ -69,6 +70,22 @@ def test_a_run_of_lacks_is_the_facts_one_by_one(seed: int) -> None:
     assert outcome(lambda: apply_facts(public, facts)) == outcome(lambda: one_by_one(public, facts))
 
 
+@pytest.mark.parametrize("seed", range(400))
+def test_a_run_of_moves_is_the_facts_one_by_one(seed: int) -> None:
+    rng = random.Random(seed)
+    public = random_public(rng)
+    facts: list[object] = []
+    for _ in range(rng.randint(2, 6)):
+        # Mostly cards where they may be (known with the source, or unknown), some not.
+        src, dst = rng.sample(range(3), 2)
+        placed = [c for c in CARDS if public.where(c) == src]
+        card = rng.choice(placed) if placed and rng.random() < 0.5 else rng.choice(CARDS)
+        facts.append(Moved(card, src, dst))
+    if rng.random() < 0.2:
+        facts.insert(rng.randrange(len(facts)), Lacks(rng.randrange(3), rng.choice(CARDS)))
+    assert outcome(lambda: apply_facts(public, facts)) == outcome(lambda: one_by_one(public, facts))
+
+
 def test_lacks_all_reports_the_first_contradiction() -> None:
     layout = CardLayout.create(CARDS, HOLDERS)
     public = PublicInfo.start(layout, [3, 3, 4]).holds(4, 0).at_least_one(1, [5, 6])
@@ -96,7 +113,7 @@ def reference_move(public: PublicInfo, card: int, src: int, dst: int) -> PublicI
         tuple(holding),
         public._unlack(card),
         public.removed,
-        public._place(card, src),
+        public._place(public.constraints, card, src),
         public.groups,
     )
 

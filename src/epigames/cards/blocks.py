@@ -226,7 +226,9 @@ def _block(
 ) -> Block:
     raw = _raw(problem, bmask, bcons, bexcl)
     caps = problem.caps
-    if all(cap >= most for cap, most in zip(caps, raw.limit, strict=True)):
+    limit = raw.limit
+    # Index loops, not `zip(..., strict=True)`: compiled, a zip with a keyword is a call.
+    if all(caps[h] >= limit[h] for h in range(len(caps))):
         # Every group fits: only the shifts depend on the capacities.
         got = raw.active.get(active)
         if got is None:
@@ -246,12 +248,12 @@ def _block(
     shifts = []
     placed = []
     for usage, assigns, where in raw.groups:
-        if any(n > cap for n, cap in zip(usage, caps, strict=True)):
+        if any(usage[h] > caps[h] for h in range(len(caps))):
             continue
         kept.append((tuple(usage[h] for h in active), assigns))
         shift = 0
-        for h, s in zip(active, strides, strict=True):
-            shift += usage[h] * s
+        for j in range(len(active)):
+            shift += usage[active[j]] * strides[j]
         shifts.append(shift)
         placed.append(where)
     if not kept:

@@ -166,12 +166,14 @@ class CountTable:
             block = item.block
             for c in block.cards:
                 result[c] = [0] * n_holders
-            for (_, assigns), z in zip(block.groups, zs, strict=True):
+            cards, groups = block.cards, block.groups
+            for g in range(len(groups)):  # index loops: see `blocks._block`
+                z = zs[g]
                 if not z:
                     continue
-                for assign in assigns:
-                    for c, h in zip(block.cards, assign, strict=True):
-                        result[c][h] += z
+                for assign in groups[g][1]:
+                    for j in range(len(cards)):
+                        result[cards[j]][assign[j]] += z
         for cls in self._dec.classes:
             first, *others = iter_bits(cls.cards)
             for c in others:

@@ -150,9 +150,12 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     for i in range(len(dec.blocks) - 1, -1, -1):
         block, here = dec.blocks[i], forward[i]
         alive = 0
-        for s, placed in zip(block.shifts, block.placed, strict=True):
+        shifts, placed_by = block.shifts, block.placed
+        for g in range(len(shifts)):  # not a zip: see `blocks._block`
+            s = shifts[g]
             if (here << s) & back:
                 alive |= back >> s
+                placed = placed_by[g]
                 for h in range(n_holders):
                     result[h] |= placed[h]
         back = alive & here

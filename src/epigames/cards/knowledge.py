@@ -319,7 +319,7 @@ class CardKnowledge:
             if masks is None:
                 known = self._reduced().known
                 found = self._solved().possible()
-                masks = tuple([a | b for a, b in zip(known, found, strict=True)])
+                masks = tuple([known[h] | found[h] for h in range(len(known))])
             object.__setattr__(self, "_possible", masks)
         return masks
 
