@@ -35,6 +35,10 @@ def test_the_2023_program_runs_beside_ours(tmp_path: Path) -> None:
     assert set(report.side) == {"greedy", "kbblocking"}
     assert all(theirs == 20.0 and ours > 0 for ours, theirs in report.side.values())
     assert "Against the 2023 program" in text
+    # Each configuration's games replayed without thinking, against the same seed rate.
+    assert [(row.ours, row.seed) for row in report.floors] == list(report.side.values())
+    assert all(row.replayed > 0 and row.rules > 0 for row in report.floors)
+    assert "What the rules allow" in text
 
 
 @pytest.mark.parametrize(

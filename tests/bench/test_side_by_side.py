@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from epigames.bench import blufpoker, kwartet, seeds
-from tests.bench.helpers import fake_program
+from tests.bench.helpers import fake_program, quick_run
 
 #: Prints `N games … = R games/s` where R encodes the arguments after N.
 ECHO = """\
@@ -97,3 +97,10 @@ def test_a_run_that_costs_no_cpu_gives_a_clear_error(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(seeds, "_children_cpu", lambda: 1.5)
     with pytest.raises(seeds.SeedProgramError, match="cost no more CPU"):
         seeds.child_cpu_rate(lambda games: None, 10)
+
+
+def test_the_blufpoker_bench_replays_the_games_it_ran_beside_the_program(tmp_path: Path) -> None:
+    report, text = quick_run(blufpoker.run, fake_program(tmp_path, "blufpoker-2020", ECHO))
+    assert [row.label for row in report.floors] == [row.label for row in report.side]
+    assert all(row.replayed > 0 and row.rules > 0 for row in report.floors)
+    assert "What the rules allow" in text

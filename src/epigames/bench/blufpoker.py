@@ -18,6 +18,7 @@ clock around the loop of games and each ratio is of the medians.
 from __future__ import annotations
 
 import itertools
+import statistics
 import time
 from collections.abc import Callable
 from functools import partial
@@ -27,6 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from epigames.bench import seeds
+from epigames.bench.floor import floor, print_floors
 from epigames.bench.seeds import Report, SeedProgramError as SeedProgramError
 from epigames.games import play_match
 from epigames.games.blufpoker.dice import RANK_OF, SORTED
@@ -163,4 +165,11 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         f"games a run, theirs {theirs_n}",
         report.side,
     )
+    for (_, players, _), row in zip(SIDE_BY_SIDE, report.side, strict=True):
+        play = partial(play_match, "blufpoker", players)
+        median = statistics.median
+        report.floors.append(
+            floor(row.label, play, ours_n // 3, median(row.ours), median(row.theirs), GOAL)
+        )
+    print_floors(console, report.floors)
     return report

@@ -28,8 +28,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from epigames.bench.floor import Floor, floor, print_floors
 from epigames.bench.seeds import SeedProgramError as SeedProgramError, find_harness, printed_rate
-from epigames.games import Match, play_match
+from epigames.games import Match, MatchResult, play_match
 
 GAME = "kemps"
 EXACT_ALL = ("blocking", "blocking", "greedy")
@@ -60,11 +61,13 @@ class Report:
         games: games per configuration (and per side-by-side run).
         rates: `(label, games/s)` of the first table, CPU time.
         side: per 2023 configuration, `(ours, theirs)` games/s on the wall clock.
+        floors: per 2023 configuration, its games replayed with no thinking (`bench.floor`).
     """
 
     games: int
     rates: list[tuple[str, float]] = field(default_factory=list)
     side: dict[str, tuple[float, float]] = field(default_factory=dict)
+    floors: list[Floor] = field(default_factory=list)
 
 
 def seed_program(folder: Path) -> Path:
@@ -97,7 +100,7 @@ def _timed(clock: Callable[[], float], play: Callable[[int], object], games: int
     return games / (clock() - start)
 
 
-def _player(players: tuple[str, ...]) -> Callable[[int], object]:
+def _player(players: tuple[str, ...]) -> Callable[[int], MatchResult]:
     return lambda seed: play_match(GAME, players, seed)
 
 
@@ -158,4 +161,9 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         )
     console.print(side)
     console.print(f"The issue asks for ≥ {GOAL:.0f}× with exact knowledge.")
+    for config, players in SIDE_BY_SIDE:
+        ours, theirs = report.side[config]
+        label = f"{config} (ours: {','.join(players)})"
+        report.floors.append(floor(label, _player(players), games, ours, theirs, GOAL))
+    print_floors(console, report.floors)
     return report

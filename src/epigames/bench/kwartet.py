@@ -22,16 +22,19 @@ each ratio is of the medians.
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from epigames.bench.floor import floor, print_floors
 from epigames.bench.seeds import (
     Report,
     SeedProgramError as SeedProgramError,
@@ -44,7 +47,7 @@ from epigames.bench.seeds import (
 )
 from epigames.cards import blocks, feasibility, knowledge
 from epigames.errors import EpigamesError
-from epigames.games import Match, play_match
+from epigames.games import Match, MatchResult, play_match
 from epigames.games.kwartet import KwartetView
 
 GAME = "kwartet(players=4,kinds=13,ask_own=true)"
@@ -80,7 +83,7 @@ def mesa_players(seed: int) -> tuple[str, ...]:
     return MESA_PLAYERS[-shift:] + MESA_PLAYERS[:-shift] if shift else MESA_PLAYERS
 
 
-def play_mesa(seed: int) -> object:
+def play_mesa(seed: int) -> MatchResult:
     """Game `seed` of the Mesa setting, its line-up rotated as the Mesa program rotates it."""
     return play_match(MESA, mesa_players(seed), seed)
 
@@ -258,4 +261,12 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         f"a run, theirs {theirs_n}",
         report.side,
     )
+    plays: tuple[Callable[[int], MatchResult], ...] = (
+        partial(play_match, GAME, REPORT_2020),
+        play_mesa,
+    )
+    for play, row in zip(plays, report.side, strict=True):
+        ours, theirs = statistics.median(row.ours), statistics.median(row.theirs)
+        report.floors.append(floor(row.label, play, ours_n, ours, theirs, GOAL))
+    print_floors(console, report.floors)
     return report

@@ -21,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from epigames.bench.floor import Floor
 from epigames.errors import InputError
 
 _TIMEOUT_S = 1800
@@ -174,10 +175,13 @@ class Report:
     Attributes:
         rates: `(label, games/s)` of its first table, CPU time.
         side: the runs beside the seed programs (empty when they were not given).
+        floors: per side-by-side workload, its games replayed with no thinking
+            (`bench.floor`; empty when the seed programs were not given).
     """
 
     rates: list[tuple[str, float]] = field(default_factory=list)
     side: list[SideBySide] = field(default_factory=list)
+    floors: list[Floor] = field(default_factory=list)
 
 
 def wall_rate(play: Callable[[int], object], games: int) -> float:
