@@ -48,6 +48,9 @@ def bench(
         raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
     module = importlib.import_module(f"epigames.bench.{name}")
     console = Console()
+    if not console.is_terminal:
+        # Piped to a file or a log, Rich would fit the tables to 80 columns and cut labels.
+        console = Console(width=160)
     options: dict[str, object] = {"quick": quick}
     if "seed_programs" in inspect.signature(module.run).parameters:
         options["seed_programs"] = seed_programs
