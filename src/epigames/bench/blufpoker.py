@@ -18,7 +18,6 @@ clock around the loop of games and each ratio is of the medians.
 from __future__ import annotations
 
 import itertools
-import statistics
 import time
 from collections.abc import Callable
 from functools import partial
@@ -167,9 +166,8 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
     )
     for (_, players, _), row in zip(SIDE_BY_SIDE, report.side, strict=True):
         play = partial(play_match, "blufpoker", players)
-        median = statistics.median
         report.floors.append(
-            floor(row.label, play, ours_n // 3, median(row.ours), median(row.theirs), GOAL)
+            floor(row.label, play, ours_n // 3, row.ours_median, row.theirs_median, GOAL)
         )
     print_floors(console, report.floors)
     return report

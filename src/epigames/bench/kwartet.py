@@ -22,7 +22,6 @@ each ratio is of the medians.
 from __future__ import annotations
 
 import os
-import statistics
 import subprocess
 import sys
 import time
@@ -266,7 +265,8 @@ def run(console: Console, quick: bool = False, seed_programs: Path | None = None
         play_mesa,
     )
     for play, row in zip(plays, report.side, strict=True):
-        ours, theirs = statistics.median(row.ours), statistics.median(row.theirs)
-        report.floors.append(floor(row.label, play, ours_n, ours, theirs, GOAL))
+        report.floors.append(
+            floor(row.label, play, ours_n, row.ours_median, row.theirs_median, GOAL)
+        )
     print_floors(console, report.floors)
     return report

@@ -163,9 +163,19 @@ class SideBySide:
     before: float = 0.0
 
     @property
+    def ours_median(self) -> float:
+        """The median of our runs, games/s."""
+        return statistics.median(self.ours)
+
+    @property
+    def theirs_median(self) -> float:
+        """The median of the seed program's runs, games/s."""
+        return statistics.median(self.theirs)
+
+    @property
     def ratio(self) -> float:
         """Median of ours over median of theirs."""
-        return statistics.median(self.ours) / statistics.median(self.theirs)
+        return self.ours_median / self.theirs_median
 
 
 @dataclass(slots=True)

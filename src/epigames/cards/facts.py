@@ -49,19 +49,16 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
             continue
         if kind is fact_types.Moved:
             assert isinstance(fact, fact_types.Moved)
-            if i < end and type(listed[i]) is fact_types.Moved:
-                # A run of moves (a table dealt or cleared) is made as one value.
-                moves = [(fact.card, fact.src, fact.dst)]
-                while i < end:
-                    other = listed[i]
-                    if type(other) is not fact_types.Moved:
-                        break
-                    assert isinstance(other, fact_types.Moved)
-                    moves.append((other.card, other.src, other.dst))
-                    i += 1
-                public = public.move_all(moves)
-            else:
-                public = public.move(fact.card, fact.src, fact.dst)
+            # A run of moves (a table dealt or cleared) is made as one value.
+            moves = [(fact.card, fact.src, fact.dst)]
+            while i < end:
+                other = listed[i]
+                if type(other) is not fact_types.Moved:
+                    break
+                assert isinstance(other, fact_types.Moved)
+                moves.append((other.card, other.src, other.dst))
+                i += 1
+            public = public.move_all(moves)
             continue
         # Ordered by how often Kwartet's events emit them.
         match fact:

@@ -348,44 +348,7 @@ class PublicInfo:
         (no move is hidden), so an at-least-one constraint on ``src`` containing it was
         satisfied and is dropped, and in every other constraint the card is struck out.
         """
-        layout = self.layout
-        c = layout.card_index(card)
-        n = len(self.counts)
-        # `holder_index` as it answers an index, without the call.
-        s = src if type(src) is int and 0 <= src < n else layout.holder_index(src)
-        d = dst if type(dst) is int and 0 <= dst < n else layout.holder_index(dst)
-        if s == d:
-            raise InconsistentCardsError(
-                f"move: {self._card(c)}: source and destination are both {self._holder(s)}"
-            )
-        bit = 1 << c
-        holding = self.holding
-        lacking = self.lacking
-        # `_check_can_hold(c, s, "move")` passes exactly when the card is in play, not
-        # lacked by `s`, and with `s` already or unknown with `s` having room; that check
-        # runs (and raises) otherwise. This runs for every card of a trick game.
-        ok = not (self.removed | lacking[s]) & bit
-        if ok and not holding[s] & bit:
-            ok = not reduce(or_, holding, 0) & bit and holding[s].bit_count() < self.counts[s]
-        if not ok:
-            self._check_can_hold(c, s, "move")
-        moved = list(holding)
-        moved[s] &= ~bit
-        moved[d] |= bit
-        counts = list(self.counts)
-        counts[s] -= 1
-        counts[d] += 1
-        if reduce(or_, lacking, 0) & bit:
-            lacking = self._unlack(c)
-        return public_info(
-            layout,
-            tuple(counts),
-            tuple(moved),
-            lacking,
-            self.removed,
-            self._place(self.constraints, c, s) if self.constraints else (),
-            self.groups,
-        )
+        return self.move_all(((card, src, dst),))
 
     def move_all(self, moves: Sequence[tuple[Hashable, HolderRef, HolderRef]]) -> PublicInfo:
         """`move` of each ``(card, src, dst)`` in order, made as one value.
@@ -402,18 +365,33 @@ class PublicInfo:
         constraints = self.constraints
         for card, src, dst in moves:
             c = layout.card_index(card)
+            # `holder_index` as it answers an index, without the call.
             s = src if type(src) is int and 0 <= src < n else layout.holder_index(src)
             d = dst if type(dst) is int and 0 <= dst < n else layout.holder_index(dst)
+            if s == d:
+                raise InconsistentCardsError(
+                    f"move: {self._card(c)}: source and destination are both {self._holder(s)}"
+                )
             bit = 1 << c
-            # `move`'s check, on the state so far; where it fails, the chain says why.
-            ok = s != d and not (removed | lacking[s]) & bit
+            # `_check_can_hold(c, s, "move")` passes exactly when the card is in play, not
+            # lacked by `s`, and with `s` already or unknown with `s` having room; that check
+            # runs (and raises) otherwise, on the state so far. This runs for every card of
+            # a trick game.
+            ok = not (removed | lacking[s]) & bit
             if ok and not holding[s] & bit:
                 ok = not reduce(or_, holding, 0) & bit and holding[s].bit_count() < counts[s]
             if not ok:
-                public = self
-                for move in moves:
-                    public = public.move(*move)
-                return public
+                so_far = public_info(
+                    layout,
+                    tuple(counts),
+                    tuple(holding),
+                    lacking,
+                    removed,
+                    constraints,
+                    self.groups,
+                )
+                so_far._check_can_hold(c, s, "move")
+                raise AssertionError("_check_can_hold passes only where the check above does")
             holding[s] &= ~bit
             holding[d] |= bit
             counts[s] -= 1
