@@ -395,6 +395,13 @@ def test_puzzle_russian() -> None:
     unsafe = runner.invoke(app, ["logic", "puzzle", "russian", "--hands", "012,345"])
     assert "safe (Cath learns no card she does not hold): no" in unsafe.output
     assert unsafe.output.splitlines()[-1] == "answer: not a good announcement"
+    # Card 0 in every hand named: Cath cannot hold it, and Bob still answers.
+    shared = runner.invoke(app, ["logic", "puzzle", "russian", "--hands", "012,034"])
+    assert shared.exit_code == 0, shared.output
+    assert shared.output.splitlines()[-2:] == [
+        'bob: "Cath holds 6"; 2 deals left',
+        "answer: not a good announcement",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -113,3 +113,15 @@ def test_russian_false_announcement() -> None:
 
 def test_anne_says_formula() -> None:
     assert anne_says(["012"]) == K("anne", And((Atom("a0"), Atom("a1"), Atom("a2"))))
+
+
+@pytest.mark.parametrize("hands", [["012", "034"], ["012", "034", "056"]])
+def test_russian_bob_replies_when_a_card_is_in_every_hand(hands: list[str]) -> None:
+    # Card 0 is in every hand Anne names, so Cath holds it in no world left and the
+    # announcement drops the atom `c0`; Bob's reply still names Cath's card, 6.
+    result = russian_cards(hands)
+    assert "c0" not in result.after.valuation
+    assert result.informative and not result.safe
+    reply = result.bob_reply()
+    assert reply.worlds == ("012|345|6", "034|125|6")
+    assert reply.valid(Atom("c6"))

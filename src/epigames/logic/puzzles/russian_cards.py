@@ -112,8 +112,10 @@ class RussianCards:
 
         Raises ModelError when Bob does not know it at the actual deal.
         """
-        actual = self.after.designated[0]
-        card = next(c for c in range(7) if self.after.valuation[f"c{c}"][actual])
+        # The initial model keeps every atom: `announce` drops those false in every world
+        # left (Cath holds no card that is in every hand Anne named).
+        actual = self.initial.designated[0]
+        card = next(c for c in range(7) if self.initial.valuation[f"c{c}"][actual])
         return self.after.announce(K("bob", Atom(f"c{card}")))
 
 
