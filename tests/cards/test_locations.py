@@ -341,6 +341,16 @@ def test_a_card_moved_to_a_face_down_pile_is_still_known() -> None:
     assert CardKnowledge.public_view(public).holder("c") == D
 
 
+def test_known_values_name_the_face_down_pile_but_not_the_table() -> None:
+    """A card seen going to a face-down pile is knowledge; one on the table is in view."""
+    layout = CardLayout.with_locations("abcde", ["P0", "P1"], [TABLE, DECK, DISCARD])
+    deal = [Count(0, 1), Count(1, 1), Count(T, 2), Count(D, 1), Holds(T, "c"), Holds(T, "e")]
+    public = start_from_counts(layout, deal)
+    public = apply_facts(public, [Moved("c", T, X), Count(X, 1), Count(T, 1)])
+    me = CardKnowledge.create(public, 0, ["a"])
+    assert me.known_values() == {"a": "P0", "c": "discard"}
+
+
 def test_a_public_location_must_show_its_cards() -> None:
     layout = CardLayout.with_locations("abcd", ["P0", "P1"], [TABLE, DECK])
     with pytest.raises(InconsistentCardsError, match="table is a public location"):

@@ -431,16 +431,17 @@ class CardKnowledge:
         return known
 
     def known_values(self) -> dict[str, str]:
-        """Card text → player name, for every card the agent knows a player holds.
+        """Card text → holder name, for every card the agent knows lies in a hand or a pile.
 
-        Cards in places (the table, a pile) are left out: where they lie is public.
+        Cards at a face-up location (the table) are left out: everyone sees them there. A
+        face-down pile hides its cards, so knowing one lies there is knowledge.
         """
         layout = self.layout
-        players = layout.players
+        face_up = layout.public
         return {
             layout.card_name(c): layout.holders[h]
             for c, h in enumerate(self.known_holders())
-            if h in players
+            if h >= 0 and h not in face_up
         }
 
     def possible_masks(self) -> tuple[int, ...]:

@@ -205,7 +205,11 @@ class KempsKnowledge(CardKnowledge):
         return CardKnowledge.knows(self, asked, limit=limit)
 
     def known_values(self) -> dict[str, str]:
-        """Card text → the name of its holder (a seat or a place), for every known card."""
+        """Card text → the name of its holder (a seat or a place), for every known card.
+
+        Unlike `CardKnowledge.known_values`, also the face-up table's cards: they are in
+        play and have pictures here, and the protocol lists every known subject.
+        """
         layout = self.layout
         return {
             layout.card_name(c): layout.holders[h]
