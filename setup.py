@@ -32,6 +32,9 @@ def _native() -> Any:
 
 native = _native()
 record = PACKAGE / native.RECORD
+# Taken before mypyc reads the sources: a module edited while it compiles then differs
+# from the record, and `epigames.native` runs the plain sources instead of stale code.
+digest = native.sources_digest(PACKAGE)
 
 
 class OptionalBuildExt(build_ext):  # type: ignore[misc]
@@ -49,7 +52,7 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc]
         except Exception as exc:
             print(f"epigames: not compiled ({exc}); the pure Python modules will run")
             return
-        record.write_text(native.sources_digest(PACKAGE) + "\n")
+        record.write_text(digest + "\n")
 
 
 def _extensions() -> list[Any]:

@@ -81,6 +81,42 @@ def test_a_build_is_used_only_with_the_sources_it_was_made_from(tmp_path: Path) 
     assert native.status(package, {}).startswith("pure Python (not compiled")
 
 
+def test_the_build_records_the_sources_mypyc_read_not_an_edit_made_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """setup.py takes the digest before compiling: an edit during the build means plain."""
+    import setuptools
+    from setuptools.command.build_ext import build_ext
+
+    package = _package_copy(tmp_path / "src" / "epigames")
+    shutil.copy(PACKAGE / "native.py", package / "native.py")
+    shutil.copy(ROOT / "setup.py", tmp_path / "setup.py")
+    before = native.sources_digest(package)
+    edited = native.source_path(native.COMPILED[-1], package)
+
+    def mypycify(paths: list[str], **options: object) -> list[object]:
+        # mypyc has read the sources; someone saves an edit before the build ends.
+        edited.write_text(edited.read_text() + "# an edit during the build\n")
+        return []
+
+    fake_mypyc = type(sys)("mypyc.build")
+    fake_mypyc.mypycify = mypycify  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mypyc.build", fake_mypyc)
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    made: dict[str, object] = {}
+    monkeypatch.setattr(setuptools, "setup", made.update)
+    monkeypatch.setattr(build_ext, "run", lambda self: None)  # nothing to compile here
+    spec = importlib.util.spec_from_file_location("_epigames_setup", tmp_path / "setup.py")
+    assert spec is not None and spec.loader is not None
+    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    commands = made["cmdclass"]
+    assert isinstance(commands, dict)
+    commands["build_ext"](setuptools.Distribution()).run()
+    _fake_builds(package)
+    assert (package / native.RECORD).read_text().strip() == before
+    assert "sources changed" in native.status(package, {})
+
+
 def test_the_plain_modules_are_loaded_when_asked() -> None:
     code = (
         "import epigames, epigames.native as n, epigames.cards.feasibility as f; "
