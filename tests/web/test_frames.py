@@ -30,7 +30,7 @@ def test_cheap_and_costly_frames_answer_as_frame_json(client: TestClient) -> Non
         have = 0
         for k, since in requests:
             since = have if since is None else since
-            if session.cheap(k, perspective, since):
+            if session.cheap(k, since):
                 cheap += 1
             else:
                 costly += 1

@@ -172,9 +172,19 @@ def test_a_played_game_gets_the_servers_seed_shown_when_it_ends(client: TestClie
     assert "seed" not in frame
     client.post(f"/api/sessions/{sid}/moves", json={"seat": 0, "action": "pass"})
     end = client.get(f"/api/sessions/{sid}").json()
-    assert end["finished"] and isinstance(end["seed"], int)
+    assert end["finished"] and end["seed"].isdigit()
     # A watched game keeps the client's seed.
-    assert new_game(client, **TOY, seed=7)["seed"] == 7
+    assert new_game(client, **TOY, seed=7)["seed"] == "7"
+
+
+def test_a_63_bit_seed_keeps_every_digit(client: TestClient) -> None:
+    """Seeds travel as digits: a browser's JSON numbers would round this one to …4000."""
+    seed = "3639414737155584003"
+    info = new_game(client, **TOY, seed=seed)
+    assert info["seed"] == seed
+    frame = client.get(f"/api/sessions/{info['session']}/frames/0").json()
+    assert frame["seed"] == seed
+    assert client.app.state.sessions.get(info["session"]).seed == int(seed)  # type: ignore[attr-defined]
 
 
 # --- tournament jobs ------------------------------------------------------------------------

@@ -175,34 +175,29 @@ class Guide:
     def thought(
         self,
         seat: int,
-        action: str,
+        action: str | None,
         text: str,
         concluded: Sequence[Fact],
         *,
-        shown: bool,
         human: bool,
     ) -> str:
-        """Why a seat made its move, if this perspective may read its thought.
+        """Why a seat made its move, as far as this perspective may know it.
 
         Args:
             seat: who moved.
-            action: the move's text.
+            action: the move's text; None when the move is another seat's, whose label
+                and reasons stay its own (the events it caused say what it did).
             text: the thought's sentence.
             concluded: the facts the strategy concluded and acted on.
-            shown: whether the perspective may read the thought; when not, the
-                explanation says only that it is hidden and why.
             human: the move was a person's.
         """
         name = self.who(seat)
+        if action is None:
+            return f"{name} moved; what you saw of the move follows. Its reasons stay its own."
         if human:
             return f"{name} (you) chose {action}."
         if not text:  # a replayed game keeps no thoughts
             return f"{name} chose {action}."
-        if not shown:
-            return (
-                f"{name} chose {action}. Its reasons name cards or dice you cannot see, "
-                "so they stay hidden from you."
-            )
         said = f" It thinks: “{text}”"
         knew = f" What it concluded and acted on: {self.facts(concluded)}." if concluded else ""
         return f"{name} chose {action}.{said}{knew}"

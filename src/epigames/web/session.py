@@ -16,7 +16,6 @@ game (most viewers watch a part of it), and the frames are the same as when play
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from collections import OrderedDict
@@ -27,7 +26,6 @@ from epigames.errors import EpigamesError
 from epigames.games import CHANCE, Game, Match, State, TranscriptEntry
 from epigames.games.picture import KripkePicture
 from epigames.games.strategy import NO_THOUGHT, Thought
-from epigames.web.readers import public_items, seat_items, thought_readers
 
 #: The strategy name that marks the seat a person plays.
 HUMAN = "human"
@@ -55,26 +53,23 @@ class SessionError(EpigamesError):
 
 @dataclass(frozen=True, slots=True)
 class MoveRecord:
-    """One recorded move of a session: who moved, what, and who may read why.
+    """One recorded move of a session: who moved, what, and why.
 
     Not `games.strategy.Decision` (what a strategy returns): this is the session's
-    record of a move already applied, with the seats allowed to read its thought.
+    record of a move already applied. Its action and thought are the mover's private
+    observations; `web.views.log_entries` shows them to the spectator and the mover only.
 
     Attributes:
         seat: who decided.
         action: the action's text (`game.action_to_string`).
         thought: the agent's reason (empty for a person's move).
         first_event: index into the full event log of the first event it caused.
-        thought_for: the seats allowed to read the thought: the decider, and every seat
-            for which it names none of another seat's private items (see
-            `web.readers.thought_readers`); None until `Session.ensure_readers` works it out.
     """
 
     seat: int
     action: str
     thought: Thought
     first_event: int
-    thought_for: frozenset[int] | None
 
 
 @dataclass
@@ -121,8 +116,6 @@ class Session:
     _picture_cache: OrderedDict[tuple[int, str, int | None], KripkePicture] = field(
         default_factory=OrderedDict, repr=False
     )
-    # Records before this index have their `thought_for` worked out.
-    _readers_done: int = field(default=0, repr=False)
 
     # --- building -------------------------------------------------------------------
 
@@ -167,46 +160,15 @@ class Session:
         self._record(TranscriptEntry(seat, action, NO_THOUGHT, first))
 
     def _record(self, entry: TranscriptEntry) -> None:
-        """Record a decision that was just applied to the head.
-
-        Who may read a thought is left for `ensure_readers`: a watched game makes hundreds
-        of decisions at once, and most are never seen from a seat.
-        """
+        """Record a decision that was just applied to the head."""
         self.history.extend(self.head.history[len(self.history) :])
-        readers = None if entry.thought.names else frozenset(range(self.game.num_players))
         text = self.game.action_to_string(entry.action)
-        record = MoveRecord(entry.seat, text, entry.thought, entry.first_event, readers)
-        self.decisions.append(record)
-        if readers is not None and self._readers_done == len(self.decisions) - 1:
-            self._readers_done += 1
+        self.decisions.append(MoveRecord(entry.seat, text, entry.thought, entry.first_event))
 
     def _run_chance(self) -> None:
         assert self._match is not None
         self._match.run_chance()
         self.history.extend(self.head.history[len(self.history) :])
-
-    def ensure_readers(self, upto: int) -> None:
-        """Work out `thought_for` of decisions `0..upto-1` (once; on a private replay)."""
-        done = self._readers_done
-        upto = min(upto, len(self.decisions))
-        if done >= upto:
-            return
-        start = max(f for f in self._checkpoints if f <= done)
-        state = self._checkpoints[start].clone()
-        for action in self.history[self.frames[start] : self.frames[done]]:
-            state.apply(action)
-        events = self.head.events
-        for k in range(done, upto):
-            dec = self.decisions[k]
-            private = seat_items(state) if dec.thought_for is None else None
-            for action in self.history[self.frames[k] : self.frames[k + 1]]:
-                state.apply(action)
-            if private is not None:
-                happened = events[dec.first_event : self.event_counts[k + 1]]
-                public = public_items(happened)
-                readers = thought_readers(dec.seat, dec.thought, private, public)
-                self.decisions[k] = dataclasses.replace(dec, thought_for=readers)
-        self._readers_done = upto
 
     def drive(self, match: Match) -> None:
         """Let `match` play the game from its start: agents move up to a person's turn.
@@ -348,15 +310,26 @@ class Session:
         self._cursor = (frame, state)
         return state
 
-    def cheap(self, frame: int, perspective: int | None, since: int) -> bool:
-        """Whether serving `frame` from `perspective` (log entries from `since` on) is cheap.
+    def cheap(self, frame: int, since: int) -> bool:
+        """Whether serving `frame` (log entries from `since` on) is cheap.
 
-        Its state replays at most `CHECKPOINT_EVERY` moves anyway; a seat's perspective may
-        have to work out who reads the thoughts up to it (`ensure_readers`), and the log
-        holds at most an event count plus a decision per frame.
+        Its state replays at most `CHECKPOINT_EVERY` moves anyway, and the log holds at
+        most an event count plus a decision per frame.
         """
-        readers = perspective is None or frame - self._readers_done <= CHECKPOINT_EVERY
-        return readers and self.event_counts[frame] + frame - since <= CHEAP_ENTRIES
+        return (
+            self.event_counts[frame] + frame - since <= CHEAP_ENTRIES
+            and self._replays(frame) <= CHECKPOINT_EVERY
+        )
+
+    def _replays(self, frame: int) -> int:
+        """How many frames `state_at(frame)` replays (a long game's checkpoints are sparse)."""
+        if frame == self.last_frame:
+            return 0
+        start = max(f for f in self._checkpoints if f <= frame)
+        cursor = self._cursor
+        if cursor is not None and start <= cursor[0] <= frame:
+            start = cursor[0]
+        return frame - start
 
     def picture_cached(
         self, frame: int, subject: str, seat: int | None, build: Callable[[], KripkePicture]

@@ -76,10 +76,12 @@ def log_entries(
 ) -> tuple[int, int, list[dict[str, Any]]]:
     """The log up to a frame as seen from a perspective: events and decisions interleaved.
 
-    A decision comes just before the events it caused. A seat sees the public events,
-    its own private ones and the thoughts it may read (`MoveRecord.thought_for`), even
-    after the game (the perspective shows what the seat knew then); the spectator sees
-    everything.
+    A decision comes just before the events it caused. The spectator sees everything. A
+    seat sees the public events, its own private ones and its own decisions with their
+    thoughts: a thought is its thinker's private observation, like its hand. Of another
+    seat's decision it sees only that the seat moved (`action` and `thought` empty): what
+    the move did shows in the events it caused, and its label may say more (a secret
+    signal, how many dice went under the cup).
 
     Returns:
         The log's length, the index of the first entry returned (`since`, or later when
@@ -88,9 +90,6 @@ def log_entries(
         With `guide`, each entry carries `explain`: the entry in plain words
         (`web.guide.Guide`), from what the perspective sees of it.
     """
-    reveal = perspective is None
-    if not reveal:
-        session.ensure_readers(frame)
     events = session.head.events[: session.event_counts[frame]]
     decisions = session.decisions[:frame]
     # First the order, as cheap references; then JSON for the requested tail only.
@@ -109,28 +108,26 @@ def log_entries(
     for is_decision, index in order[start:]:
         if is_decision:
             dec = decisions[index]
-            show = reveal or (dec.thought_for is not None and perspective in dec.thought_for)
+            shown = perspective is None or perspective == dec.seat
             human = session.human == dec.seat
             # A thought is put into words when read (`Thought.text`): once per entry.
-            said = dec.thought.text
+            said = dec.thought.text if shown else ""
             entries.append(
                 {
                     "type": "decision",
                     "index": index,
                     "seat": dec.seat,
-                    "action": dec.action,
-                    "thought": said if show else "",
-                    "thought_hidden": bool(said) and not show,
+                    "action": dec.action if shown else "",
+                    "thought": said,
                     "human": human,
                 }
             )
             if explainer is not None:
                 entries[-1]["explain"] = explainer.thought(
                     dec.seat,
-                    dec.action,
+                    dec.action if shown else None,
                     said,
-                    dec.thought.concluded,
-                    shown=show,
+                    dec.thought.concluded if shown else (),
                     human=human,
                 )
         else:
@@ -213,7 +210,7 @@ def frame_json(
             game.action_to_string(a) for a in state.observation(perspective).legal_actions
         ]
     if session.human is None or session.finished:
-        data["seed"] = session.seed
+        data["seed"] = str(session.seed)  # digits: a JSON number loses them past 2^53
         data["strategies"] = list(session.strategies)
     else:
         data["strategies"] = [

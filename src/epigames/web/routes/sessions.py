@@ -78,7 +78,8 @@ def _session_info(store: SessionStore, sid: str) -> dict[str, Any]:
             "human": session.human,
             "last_frame": session.last_frame,
             "finished": session.finished,
-            "seed": None if playing else session.seed,
+            # Digits, not a number: a browser's JSON number loses them past 2^53.
+            "seed": None if playing else str(session.seed),
             "origin": session.origin,
         }
 
@@ -161,9 +162,7 @@ async def frame(
         try:
             seat = views.seen_as(session, perspective)
             # A lazily played game plays one move for a step forward: cheap too.
-            if session.to_play(frame) <= 1 and session.cheap(
-                session.check_frame(frame), seat, since
-            ):
+            if session.to_play(frame) <= 1 and session.cheap(session.check_frame(frame), since):
                 return views.frame_json(session, frame, seat, since, guide)
         finally:
             session.lock.release()

@@ -138,8 +138,31 @@ function defaultAgent() {
 async function startWatch() {
   // Watching: a seat marked "you" is played by the default agent.
   const strats = strategies().map((s) => (s === "human" ? defaultAgent() : s));
-  const seed = Number($("seed").value || 0);
+  // A seed is sent as its digits: a JSON number would lose digits past 2^53.
+  const seed = $("seed").value.trim() || "0";
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: strats, seed } }), null);
+}
+
+// The same deal as a watched game, an agent in the person's seat (offered once it is over).
+async function watchDeal() {
+  const d = S.data;
+  const g = S.games.find((x) => x.name === d.game_name);
+  const agent = g && g.strategies.includes("random") ? "random" : g ? g.strategies[0] : "random";
+  const strats = d.strategies.map((s) => (s === "human" ? agent : s));
+  await openSession(() => api("/api/sessions", { method: "POST", body: { game: d.game, strategies: strats, seed: d.seed } }), null);
+}
+
+// The end of a game a person played: its seed, and the review the others' thoughts wait for.
+function renderEnd() {
+  const bar = $("end-bar");
+  const d = S.data;
+  if (S.info.human === null || !d.finished || d.seed === undefined) { bar.classList.add("hidden"); return; }
+  const review = async () => { S.perspective = null; S.log = []; S.logLen = {}; renderPerspectives(); await goto(0); };
+  bar.replaceChildren(
+    h("span", {}, "Game over · seed ", h("code", { id: "end-seed" }, d.seed)),
+    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought, from the start" }, "Review with all hands"),
+    h("button", { id: "watch-deal-btn", onclick: watchDeal, title: "the same seed, an agent in your seat" }, "Watch this deal with agents"));
+  bar.classList.remove("hidden");
 }
 
 async function startPlay() {
@@ -275,6 +298,7 @@ function render() {
   renderGuide($("guide"), S.log, S.guide, S.guideFrom);
   renderSubjects();
   renderHuman();
+  renderEnd();
 }
 
 function renderHuman() {
@@ -328,10 +352,10 @@ function renderLog() {
     if (!e) return;
     if (e.type === "decision") {
       const who = names[e.seat] + (e.human ? " (you)" : "");
-      const thought = e.thought ? h("div", { class: "thought" }, `“${e.thought}”`)
-        : e.thought_hidden ? h("div", { class: "thought hidden-thought" }, "(its thought is hidden from this seat: it names cards this seat cannot see)") : null;
+      // Another seat's move, seen from a seat: no label, no thought (they are its own).
+      const thought = e.thought ? h("div", { class: "thought" }, `“${e.thought}”`) : null;
       ol.append(h("li", { class: "decision" + (i === lastDecision ? " latest" : ""), style: `--c:${seatColor(e.seat)};--ci:${seatInk(e.seat)}` },
-        h("span", { class: "who" }, who), " ", h("span", { class: "hint" }, e.action), thought));
+        h("span", { class: "who" }, who), " ", h("span", { class: "hint" }, e.action || "moved"), thought));
     } else {
       const failed = e.kind === "ask" && e.data && e.data.success === false;
       ol.append(h("li", { class: `event kind-${e.kind}${e.public ? "" : " private"}${failed ? " failed" : ""}` },

@@ -42,7 +42,7 @@ function seatOf(data) {
 
 function placeOf(seat, bottom) { return PLACES[(seat - bottom + 4) % 4]; }
 
-// Each seat's latest decision in the log the client holds (thoughts may be hidden from it).
+// Each seat's latest decision in the log the client holds (a seat's log has only its own thoughts).
 function latestDecisions(log) {
   const out = {};
   for (let i = log.length - 1; i >= 0; i--) {
@@ -56,9 +56,6 @@ function thoughtLine(dec) {
   if (!dec) return null;
   if (dec.human) return h("div", { class: "kj-thought" }, `played ${dec.action}`);
   if (dec.thought) return h("div", { class: "kj-thought", title: dec.thought }, `“${dec.thought}”`);
-  if (dec.thought_hidden) {
-    return h("div", { class: "kj-thought hidden-thought" }, "(thought hidden: it names cards this seat cannot see)");
-  }
   return null;
 }
 
