@@ -125,3 +125,59 @@ def test_what_a_seat_is_sent_about_a_move_depends_only_on_what_it_sees(
                     )
     # Teeth: the mover's thoughts differed where the seat could not tell the states apart.
     assert compared > 0 and thoughts_differed > 0, (compared, thoughts_differed)
+
+
+def play_through(session: Session, policy: random.Random) -> list[dict[str, Any]]:
+    """Play the person's seat to the end; every frame the person was sent on the way."""
+    seat = session.human
+    assert seat is not None
+    seen = []
+    while True:
+        seen.append(views.frame_json(session, -1, seat, guide=True))
+        if session.finished:
+            return seen
+        legal = seen[-1]["legal_actions"]
+        session.play(seat, policy.choice(legal))
+
+
+#: The issue's two examples: (game, the person's seat, the agents' strategy, a sentence of
+#: theirs that told the person what they held).
+EXAMPLES = [
+    ("kwartet", 0, "expert", "with probability"),  # how many of the kind the asker holds
+    ("klaverjas(deals=1)", 2, "tactics", "my only legal card"),  # no other card of the suit
+]
+
+
+@pytest.mark.parametrize(("spec", "person", "agent", "telling"), EXAMPLES)
+def test_a_person_playing_reads_no_agent_thought_until_the_review(
+    spec: str, person: int, agent: str, telling: str
+) -> None:
+    n = load_game(spec).num_players
+    strategies = ["human" if s == person else agent for s in range(n)]
+    told = 0
+    for seed in range(3):
+        session = play_session(spec, strategies, person, seed=seed)
+        for data in play_through(session, random.Random(seed)):
+            for entry in data["log"]:
+                if entry["type"] == "decision" and entry["seat"] != person:
+                    assert entry["thought"] == entry["action"] == "", entry
+                    assert telling not in entry["explain"]
+        # After the end the review (the spectator) shows them all.
+        review = views.frame_json(session, -1, None)
+        said = [e["thought"] for e in review["log"] if e["type"] == "decision"]
+        told += sum(telling in t for t in said)
+    assert told > 0, f"no {agent} thought said {telling!r}: the check had nothing to hide"
+
+
+def test_a_watched_seat_perspective_shows_only_that_seats_thoughts() -> None:
+    session = watch_session("kwartet(players=4,kinds=5)", ["expert"] * 4, 2)
+    last = session.last_frame
+    for seat in range(4):
+        log = views.frame_json(session, last, seat)["log"]
+        own = [e for e in log if e["type"] == "decision" and e["seat"] == seat]
+        assert own and all(e["thought"] and e["action"] for e in own)
+        assert all(
+            e["thought"] == e["action"] == ""
+            for e in log
+            if e["type"] == "decision" and e["seat"] != seat
+        )
