@@ -346,7 +346,17 @@ def test_play_kwartet_as_south_against_three_agents(page: Any, tmp_path: Path) -
     assert "Game over" in page.inner_text("#turn")
     assert clicks > 0
     assert page.locator("#log li.decision .who", has_text="South (you)").count() == clicks
+    # The agents' moves showed as "moved", their thoughts kept from South...
+    assert page.locator("#log li.decision .thought").count() == 0
+    assert page.locator("#log li.decision .hint", has_text="moved").count() > 0
+    # ...until the review the end offers, with the seed as digits.
+    playwright.expect(page.locator("#end-seed")).to_have_text(re.compile(r"^\d+$"))
     page.screenshot(path=str(tmp_path / "play-end.png"))
+    page.click("#review-btn")
+    page.wait_for_selector("#log li.decision .thought")
+    playwright.expect(
+        page.locator("#perspectives button[data-perspective='spectator']")
+    ).to_have_class(re.compile("active"))
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -157,10 +157,11 @@ function renderEnd() {
   const bar = $("end-bar");
   const d = S.data;
   if (S.info.human === null || !d.finished || d.seed === undefined) { bar.classList.add("hidden"); return; }
-  const review = async () => { S.perspective = null; S.log = []; S.logLen = {}; renderPerspectives(); await goto(0); };
+  // The review opens where the game is shown (its end); stepping back replays it seen by all.
+  const review = async () => { S.perspective = null; S.log = []; S.logLen = {}; renderPerspectives(); await goto(S.frame); };
   bar.replaceChildren(
     h("span", {}, "Game over · seed ", h("code", { id: "end-seed" }, d.seed)),
-    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought, from the start" }, "Review with all hands"),
+    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought; step back through the game" }, "Review with all hands"),
     h("button", { id: "watch-deal-btn", onclick: watchDeal, title: "the same seed, an agent in your seat" }, "Watch this deal with agents"));
   bar.classList.remove("hidden");
 }
