@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from epigames.commands.ask import _building
+from epigames.games import load_game
 from epigames.games.ask import ask
 from epigames.games.steps import match_at
 from tests.commands.helpers import run
@@ -64,6 +65,7 @@ def test_dice(capsys: pytest.CaptureFixture[str]) -> None:
         ([GAME, "holds(Up, A♥)"], "unknown holder 'Up'"),
         ([GAME, "K_7 holds(0, A♥)"], "unknown seat '7'"),
         ([GAME, "K_1 (holds(0, A♥) &"], "unexpected end of input"),
+        ([GAME, "K_1 holds(0, A♥ & p"], "'holds(' is not closed; expected ')' after"),
         ([GAME, "p"], "unknown atom 'p'"),
         (["blufpoker", "holds(0, A♥)"], "unknown atom 'holds(0, A♥)' for blufpoker; its atoms"),
         ([GAME, "cup_653"], "unknown atom 'cup_653'; atoms name who holds a card"),
@@ -86,6 +88,58 @@ def test_errors_exit_2_with_one_message(
     code, out, err = run(["ask", *args], capsys)
     assert code == 2 and message in " ".join(err.split()) and "Traceback" not in err
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("game", "shown", "typed"),
+    [
+        ("kwartet(players=3,kinds=3)", "⟨2,2⟩", "<2,2>"),
+        ("kwartet(players=3,kinds=3)", "⟨2,2⟩", "2,2"),
+        ("kwartet(players=3,kinds=3)", "⟨2,2⟩", "2.2"),
+        (GAME, "A♥", "AH"),
+        (GAME, "J♠", "js"),
+        ("kemps(ranks=5)", "6♥", "6h"),
+    ],
+)
+def test_cards_may_be_written_in_ascii(
+    game: str, shown: str, typed: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seats = load_game(game).num_players
+    players = ",".join(["random"] * seats)
+    truths = []
+    for seat in range(seats):
+        formula = f"holds({seat}, {{0}}) & K_{seat} holds({seat}, {{0}})"
+        answers = []
+        for card in (typed, shown):
+            args = ["ask", game, "--seed", "3", "--at", "4", "--players", players]
+            code, out, err = run([*args, formula.format(card)], capsys)
+            assert code == 0, err
+            lines = out.splitlines()
+            answers.append((lines[1].rsplit(": ", 1)[1], lines[2:]))
+        assert answers[0] == answers[1]
+        truths.append(answers[0][0])
+    assert "true" in truths  # someone holds the card: the atom was read, not taken as false
+
+
+@pytest.mark.parametrize(
+    ("formula", "caret"),
+    [
+        ("holds(0, A♥", "holds(0, A♥^"),
+        ("K_1 holds(0, A♥ & K_2 p", "K_1 holds(0, A♥^"),
+        ("~(holds(0, A♥) | holds(1, A♥)", "~(holds(0, A♥) | holds(1, A♥)^"),
+    ],
+)
+def test_a_missing_parenthesis_is_named_where_it_belongs(
+    formula: str, caret: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The caret stands where the `)` belongs, under the text as typed (no added quotes)."""
+    code, _, err = run(["ask", GAME, formula], capsys)
+    assert code == 2 and "Traceback" not in err
+    lines = err.splitlines()
+    head, typed, marker = lines[-3:]
+    assert "unexpected '('" not in head and "')'" in head
+    assert typed.strip() == formula
+    assert typed[: marker.index("^")] + "^" == "  " + caret
 
 
 def test_a_large_build_is_announced_with_its_size() -> None:

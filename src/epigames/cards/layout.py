@@ -143,13 +143,23 @@ class CardLayout:
             raise UnknownCardError(f"unknown card {card!r}; not in this layout") from None
 
     def parse_card(self, text: str) -> int:
-        """The index of the card whose ``str()`` is ``text`` (or of the card ``text`` itself)."""
+        """The index of the card whose ``str()`` is ``text`` (or of the card ``text`` itself).
+
+        Other spellings are read by the cards' own ``parse`` where their class has one,
+        so ASCII names work too (``<8,4>`` or ``8,4`` for ``⟨8,4⟩``, ``JH`` for ``J♥``).
+        """
         if text in self._card_index:
             return self._card_index[text]
-        try:
-            return self._card_text[text]
-        except KeyError:
-            raise UnknownCardError(f"unknown card {text!r}; not in this layout") from None
+        found = self._card_text.get(text)
+        if found is not None:
+            return found
+        read = getattr(type(self.cards[0]), "parse", None) if self.cards else None
+        if callable(read):
+            try:
+                return self._card_index[read(text)]
+            except (ValueError, KeyError, TypeError):  # a game's InputError is a ValueError
+                pass
+        raise UnknownCardError(f"unknown card {text!r}; not in this layout")
 
     def holder_index(self, holder: HolderRef) -> int:
         """The index of a holder given by index or name."""

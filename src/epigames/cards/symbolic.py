@@ -29,12 +29,12 @@ from epigames.cards.errors import UnknownCardError
 from epigames.cards.formulas import holds_atom
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, PublicInfo, iter_bits
-from epigames.errors import InputError
+from epigames.errors import FormulaSyntaxError, InputError
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.symbolic.bdd import Manager, Node
 from epigames.logic.symbolic.structure import KnowledgeStructure
-from epigames.logic.syntax import parse
+from epigames.logic.syntax import parse, syntax_error
 
 if TYPE_CHECKING:
     # `CardKnowledge.knows` builds structures for modal formulas: a runtime import would
@@ -49,32 +49,81 @@ __all__ = [
     "card_formula",
 ]
 
-_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
-_HOLDS = re.compile(r"holds\(([^()\"]*)\)")
+#: A quoted name (passed on as it is, also unterminated: the parser says so) or the
+#: opening of an unquoted ``holds(`` atom.
+_QUOTED_OR_HOLDS = re.compile(
+    r'(?P<quoted>"(?:[^"\\]|\\.)*(?:"|\\?\Z))|(?<!\w)holds\s*\(', re.DOTALL
+)
+#: What no holder or card name contains: where one stands, an open ``holds(`` lacks its
+#: ``)`` (cards may be written ``<8,4>``, so ``<`` and ``>`` alone do not end it).
+_NOT_IN_ATOM = re.compile(r'[&|~!()\[\]"¬∧∨→↔]|<?->|<?=>')
 
 
 def card_formula(text: str) -> Formula:
     """Parse a formula in which ``holds(h, c)`` atoms may be written without quotes.
 
+    Errors point into `text` as given (the quotes added around atoms are not shown), and
+    a ``holds(`` left open is reported as a missing ``)`` where it belongs.
+
     Raises:
         FormulaSyntaxError: the text is no formula.
     """
-    parts = []
+    quoted, origin = _quote_holds(text)
+    try:
+        return parse(quoted)
+    except FormulaSyntaxError as error:
+        at = origin[_offset(quoted, error.line, error.column)]
+        raise syntax_error(text, at, error.message, error.expected) from None
+
+
+def _quote_holds(text: str) -> tuple[str, list[int]]:
+    """The text with each unquoted ``holds(…)`` quoted, and per character of it (and its
+    end) the offset in `text` it stands for.
+
+    Raises:
+        FormulaSyntaxError: a ``holds(`` whose ``)`` is missing.
+    """
+    parts: list[str] = []
+    origin: list[int] = []
+
+    def keep(start: int, stop: int) -> None:
+        parts.append(text[start:stop])
+        origin.extend(range(start, stop))
+
     last = 0
-    for m in _QUOTED.finditer(text):
-        parts.append(_quote_holds(text[last : m.start()]))
-        parts.append(m.group())
-        last = m.end()
-    parts.append(_quote_holds(text[last:]))
-    return parse("".join(parts))
+    for m in _QUOTED_OR_HOLDS.finditer(text):
+        if m.start() < last:  # inside an atom quoted already
+            continue
+        keep(last, m.start())
+        if m.group("quoted"):
+            keep(m.start(), m.end())
+            last = m.end()
+            continue
+        stop = _NOT_IN_ATOM.search(text, m.end())
+        if stop is None or text[stop.start()] != ")":
+            end = stop.start() if stop is not None else len(text)
+            inside = text[m.end() : end].rstrip()
+            raise syntax_error(
+                text,
+                m.end() + len(inside),
+                f"{m.group()!r} is not closed",
+                "')' after the holder and card, as in holds(West, ⟨8,4⟩)",
+            )
+        inner = text[m.end() : stop.start()]
+        atom = f'"holds({inner.replace(chr(92), chr(92) * 2)})"'
+        parts.append(atom)
+        # The whole quoted atom stands for the text from `holds` to its `)`.
+        origin.extend([m.start()] * (len(atom) - 1) + [stop.start()])
+        last = stop.end()
+    keep(last, len(text))
+    origin.append(len(text))
+    return "".join(parts), origin
 
 
-def _quote_holds(text: str) -> str:
-    def quoted(m: re.Match[str]) -> str:
-        inner = m.group(1).replace("\\", "\\\\")
-        return f'"holds({inner})"'
-
-    return _HOLDS.sub(quoted, text)
+def _offset(text: str, line: int, column: int) -> int:
+    """The offset of a 1-based line and column (`line_and_column` the other way)."""
+    lines = text.splitlines(keepends=True)
+    return min(sum(len(x) for x in lines[: line - 1]) + column - 1, len(text))
 
 
 def _exactly(manager: Manager, variables: Sequence[str], k: int) -> Node:

@@ -34,7 +34,8 @@ def ask(
         str,
         typer.Argument(
             help="An epistemic formula, seats by number or name. Card games: atoms "
-            "holds(HOLDER, CARD), e.g. 'K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)'. "
+            "holds(HOLDER, CARD), e.g. 'K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)'; cards "
+            "also in ASCII (AH, TS for 10♠, <2,2> or 2,2 for ⟨2,2⟩). "
             f"Blufpoker: atoms {DICE_ATOMS}, e.g. 'K_Bob atleast_431 & ~K_Cas "
             "K_Bob atleast_431'."
         ),

@@ -16,6 +16,7 @@ def test_card_round_trips(card: Card) -> None:
     assert Card.parse(str(card)) == card
     assert Card.parse(card.to_ascii()) == card
     assert Card.parse(f"<{card.kind},{card.member}>") == card
+    assert Card.parse(f"{card.kind},{card.member}") == card
     assert eval(repr(card)) == card
     assert CARDS[card.index] is Card.from_index(card.index) and CARDS[card.index] == card
 
@@ -26,7 +27,7 @@ def test_card_notation() -> None:
     assert sorted([Card(8, 4), Card(2, 1), Card(8, 1)]) == [Card(2, 1), Card(8, 1), Card(8, 4)]
 
 
-@pytest.mark.parametrize("text", ["", "8", "8.", "8,4", "⟨8⟩", "a.b", "14.1", "8.5", "0.1"])
+@pytest.mark.parametrize("text", ["", "8", "8.", "8,", "8,4,1", "⟨8⟩", "a.b", "14.1", "8.5", "0.1"])
 def test_bad_cards_are_input_errors(text: str) -> None:
     with pytest.raises(CardSyntaxError, match=r"card"):
         Card.parse(text)

@@ -20,7 +20,9 @@ MEMBERS = 4
 #: Most seats a Kwartet game can have.
 MAX_PLAYERS = 6
 
-_CARD_RE = re.compile(r"\s*(?:⟨\s*(\d+)\s*,\s*(\d+)\s*⟩|<\s*(\d+)\s*,\s*(\d+)\s*>|(\d+)\.(\d+))\s*")
+_CARD_RE = re.compile(
+    r"\s*(?:⟨\s*(\d+)\s*,\s*(\d+)\s*⟩|<\s*(\d+)\s*,\s*(\d+)\s*>|(\d+)\.(\d+)|(\d+)\s*,\s*(\d+))\s*"
+)
 _ASK_RE = re.compile(r"\s*ask\s+(\S+)\s+(?:for\s+)?(.+?)\s*", re.IGNORECASE)
 
 
@@ -75,7 +77,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read `⟨8,4⟩`, `<8,4>` or `8.4`.
+        """Read `⟨8,4⟩`, `<8,4>`, `8.4` or `8,4`.
 
         Raises:
             CardSyntaxError: anything else, or numbers out of range.
@@ -83,8 +85,8 @@ class Card:
         match = _CARD_RE.fullmatch(text)
         if match is None:
             raise CardSyntaxError(
-                f"cannot read card {text!r}; expected ⟨kind,member⟩ or kind.member, "
-                "e.g. ⟨8,4⟩ or 8.4"
+                f"cannot read card {text!r}; expected ⟨kind,member⟩, <kind,member>, "
+                "kind.member or kind,member, e.g. ⟨8,4⟩ or 8.4"
             )
         kind, member = (int(g) for g in match.groups() if g is not None)
         return cls(kind, member)
