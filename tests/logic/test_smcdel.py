@@ -386,12 +386,27 @@ def test_precedence(text: str, formula: Formula) -> None:
     assert f(text) == formula
 
 
-@pytest.mark.parametrize("text", ["1 & 2 | 3", "1 | 2 & 3", "1 & 2 & 3 | 1"])
-def test_mixing_and_or_needs_parentheses(text: str) -> None:
-    with pytest.raises(FormulaSyntaxError, match="cannot be mixed") as info:
-        f(text)
-    assert info.value.column == text.index("|" if text.index("&") < text.index("|") else "&") + 1
-    assert "parentheses" in info.value.expected
+@pytest.mark.parametrize(
+    ("text", "formula"),
+    [
+        # `%left '|' '&'` in SMCDEL's grammar: one level, grouping to the left.
+        ("1 | 2 & 3", And((Or((P1, P2)), P3))),
+        ("1 & 2 | 3", Or((And((P1, P2)), P3))),
+        ("1 & 2 & 3 | 1", Or((And((P1, P2, P3)), P1))),
+        ("1 | 2 | 3 & 1 & 2 | 3", Or((And((Or((P1, P2, P3)), P1, P2)), P3))),
+        ("~1 | 2 & 3", And((Or((Not(P1), P2)), P3))),
+        ("1 -> 2 | 3 & 1", Implies(P1, And((Or((P2, P3)), P1)))),
+    ],
+)
+def test_and_and_or_mix_as_in_smcdel(text: str, formula: Formula) -> None:
+    assert f(text) == formula
+
+
+def test_a_file_reads_the_mix_as_smcdel_does() -> None:
+    data = parse_smcdel("VARS 1,2,3 LAW Top OBS a: 1\nWHERE? 1 | 2 & 3\nWHERE? 1 | (2 & 3)")
+    grouped, tighter = (r.answer for r in run_jobs(data))
+    assert grouped == [{1, 2, 3}, {1, 3}, {2, 3}]
+    assert tighter != grouped
 
 
 # --- syntax errors ------------------------------------------------------------------------

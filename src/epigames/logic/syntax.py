@@ -162,7 +162,7 @@ class FormulaParser:
     """
 
     dialect: ClassVar[Dialect]
-    #: Whether `&` binds tighter than `|` (else mixing them needs parentheses).
+    #: Whether `&` binds tighter than `|` (else they are one level, grouping to the left).
     and_binds_tighter: ClassVar[bool] = True
     #: What may follow a complete formula when something else does.
     after_formula: ClassVar[str] = "an operator (&, |, ->, <->) or the end of the formula"
@@ -293,27 +293,26 @@ class FormulaParser:
         return self.error(message, self.tok, "parentheses")
 
     def boolean(self) -> Formula:
-        """`&` and `|` chains, n-ary: `&` binding tighter, or mixing them refused."""
+        """`&` and `|` chains, n-ary: `&` binding tighter, or one level to the left.
+
+        On one level (SMCDEL's `%left '|' '&'`), `1 | 2 & 3` is `(1 | 2) & 3`: a run of
+        one operator is one n-ary node, and the next run takes it as its first argument.
+        """
         if self.and_binds_tighter:
             args = [self.conjunction()]
             while self.at("|"):
                 self.advance()
                 args.append(self.conjunction())
             return args[0] if len(args) == 1 else fm.Or(tuple(args))
-        first = self.unary()
-        if not (self.at("&") or self.at("|")):
-            return first
-        op = self.tok.value
-        args = [first]
+        args = [self.unary()]
+        op = ""
         while self.at("&") or self.at("|"):
-            if self.tok.value != op:
-                raise self.error(
-                    f"'{op}' and '{self.tok.raw}' cannot be mixed without parentheses",
-                    self.tok,
-                    "parentheses, e.g. (p & q) | r",
-                )
-            self.advance()
+            if op and self.tok.value != op:
+                args = [fm.And(tuple(args)) if op == "&" else fm.Or(tuple(args))]
+            op = self.advance().value
             args.append(self.unary())
+        if not op:
+            return args[0]
         return fm.And(tuple(args)) if op == "&" else fm.Or(tuple(args))
 
     def conjunction(self) -> Formula:

@@ -31,8 +31,8 @@ true variables; `WHERE?` lists them sorted by the ascending tuple of their true 
 The formula grammar, loosest binding first, as SMCDEL's own (a yacc grammar)::
 
     formula := boolean (('->' | 'iff') boolean)*               one level, left-assoc
-    boolean := unary ('&' unary)* | unary ('|' unary)*         n-ary; mixing & and |
-                                                               needs parentheses
+    boolean := unary (('&' | '|') unary)*                      one level, left-assoc;
+                                                               a run of one is n-ary
     unary   := Top | Bot | INT | '(' formula ')'
              | ('~' | '¬' | 'Not' | 'not') unary
              | ('AND' | 'OR' | 'XOR' | 'ONEOF') '(' formula (',' formula)* ')'
@@ -49,12 +49,13 @@ So `alice knows that (2 & 3) & ~ alice knows whether 1` is
 `(K alice (2 & 3)) & ~(Kw alice 1)`, but `K alice 2 & 1` is `K alice (2 & 1)` and
 `1 -> 2 -> 3` is `(1 -> 2) -> 3`: SMCDEL gives `K`, `Kw`, `Forall` and `Exists` no
 precedence (its parser extends them as far as it can) and puts `->` and `iff` on one
-level grouping to the left. These differ from the project's own syntax
-(`epigames.logic.syntax`), where every prefix takes the smallest formula and `->` groups
-to the right under `<->`. `p & q | r` is rejected with a request for parentheses rather
-than guessed. Differences from SMCDEL that only accept more: an agent may observe nothing
-(`carol:`), `OBS` may list no agent, `distknow` and the list form of `knows whether` are
-read.
+level grouping to the left, and `&` and `|` likewise (`%left '|' '&'`: `1 | 2 & 3` is
+`(1 | 2) & 3`). These differ from the project's own syntax (`epigames.logic.syntax`),
+where every prefix takes the smallest formula, `&` binds tighter than `|` and `->` groups
+to the right under `<->`. Differences from SMCDEL that only accept more: an agent may
+observe nothing (`carol:`), `OBS` may list no agent, `distknow` and the list form of
+`knows whether` are read. Three inputs SMCDEL answers are refused (docs/logic.md): a
+`TRUE?` at a state that violates the LAW, an unsatisfiable LAW, an agent twice in OBS.
 
 `[a,b ! φ] ψ` is `Announce(φ, ψ, group=("a", "b"))`: as in SMCDEL, the group learns φ and
 everyone knows that it did. `Forall`/`Exists` follow SMCDEL: they quantify the BDD of

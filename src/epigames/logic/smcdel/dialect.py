@@ -3,14 +3,15 @@
 `epigames.logic.syntax` holds the machinery (`tokenize`, `FormulaParser`); this module
 gives it SMCDEL's tokens (numbers for atoms, `--` comments, keywords such as `Top`,
 `AND`, `knows that`) and the prefixes only SMCDEL has: `K a φ`, `a knows whether φ`,
-`(a,b) comknow that φ`, `Forall 1,2 φ`. Mixing `&` and `|` needs parentheses here.
+`(a,b) comknow that φ`, `Forall 1,2 φ`.
 
 Where SMCDEL's grammar (a yacc grammar with precedences) reads differently from the
 project's syntax, this dialect reads as SMCDEL does: `->` and `iff` are one level,
 grouping to the left (`1 -> 2 -> 3` is `(1 -> 2) -> 3`, `1 iff 2 -> 3` is
-`(1 iff 2) -> 3`); `K a`, `Kw a`, `Forall` and `Exists` have no precedence there, so
-their argument reaches as far as it can (`K a 1 & 2` is `K a (1 & 2)`), while
-`a knows that`, `comknow`, `~` and announcements take the smallest formula after them.
+`(1 iff 2) -> 3`), and so are `&` and `|` (`1 | 2 & 3` is `(1 | 2) & 3`); `K a`,
+`Kw a`, `Forall` and `Exists` have no precedence there, so their argument reaches as far
+as it can (`K a 1 & 2` is `K a (1 & 2)`), while `a knows that`, `comknow`, `~` and
+announcements take the smallest formula after them.
 """
 
 from __future__ import annotations
