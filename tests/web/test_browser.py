@@ -962,3 +962,66 @@ def test_play_the_kemps_team_game_with_the_keyboard(
     check_view(pg, f"a Kemps team game played to the end at {width} px")
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+#: WCAG's contrast of two CSS colours as the page paints them (read back from a canvas, so
+#: `color-mix()` and named colours count as drawn). Ends with `contrast(fg, bg)` in scope.
+CONTRAST_JS = """
+const rgb = (css) => {
+  const c = document.createElement("canvas").getContext("2d");
+  c.fillStyle = css; c.fillRect(0, 0, 1, 1);
+  return [...c.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+};
+const lum = (css) => rgb(css).map((v) => v / 255)
+  .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+  .reduce((s, v, i) => s + [0.2126, 0.7152, 0.0722][i] * v, 0);
+const contrast = (fg, bg) => { const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05); };
+"""
+
+
+def test_kemps_matrix_and_felt_text_keep_aa_contrast(browser: Any, server: str) -> None:
+    """Every shaded cell of each seat's knowledge matrix and the pile counts on the felt keep
+    4.5:1. axe leaves short cells ("1") and text on the felt's gradient undecided, so the
+    contrast is computed here too; the felt's own colours are the gradient's stops."""
+    context, pg, errors = new_page(browser, server, 1600)
+    set_game(pg, "kemps", {"ranks": "5", "max_turns": "24"}, seed=1, agents="greedy")
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table .kp-slot")
+    set_range(pg, "#scrub", 6)
+    wait_frame(pg, 6)
+    pg.wait_for_selector("#matrix table")
+    low: list[str] = []
+    for agent in ("South", "West", "North"):
+        pg.click(f"#matrix-agents button[data-agent='{agent}']")
+        pg.wait_for_selector(f"#matrix th:text('{agent}: P(holder)')")
+        low += pg.evaluate(
+            "() => {"
+            + CONTRAST_JS
+            + """
+            return [...document.querySelectorAll("#matrix td[style*='background']")]
+              .map((td) => [td.title, contrast(getComputedStyle(td).color,
+                                                getComputedStyle(td).backgroundColor)])
+              .filter(([, c]) => c < 4.5).map(([t, c]) => `${t}: ${c.toFixed(2)}`);
+            }"""
+        )
+    assert not low, f"matrix cells under 4.5:1: {low[:6]} ({len(low)} in all)"
+    # The piles' text has a solid background of its own, darker than the felt anywhere.
+    piles = pg.evaluate(
+        "() => {"
+        + CONTRAST_JS
+        + """
+        const piles = document.querySelector("#table .kp-piles");
+        const root = getComputedStyle(document.documentElement);
+        const felt = ["#27935d", ...["--felt", "--felt-dark"].map((v) => root.getPropertyValue(v))];
+        const bg = getComputedStyle(piles).backgroundColor;
+        return { bg, darker: felt.every((f) => lum(bg) < lum(f)),
+          low: [...piles.querySelectorAll("span, b")]
+            .map((e) => contrast(getComputedStyle(e).color, bg)).filter((c) => c < 4.5) };
+        }"""
+    )
+    assert piles["bg"] not in ("rgba(0, 0, 0, 0)", "transparent") and piles["darker"], piles
+    assert not piles["low"], piles
+    assert_accessible(pg, "Kemps watched with its matrix")
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

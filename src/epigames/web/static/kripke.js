@@ -315,9 +315,17 @@ function mixedLuminance(hex, share) {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
-// White text where it keeps a contrast of 4.5 on the cell, dark text everywhere else.
+// Text that keeps WCAG AA's 4.5:1 on a cell: white or the page's dark ink (L 0.018) where
+// one clears 4.6 (a margin for the browser's rounding of the mixed colour), else the
+// better of white and black. Mid-tones, such as a seat's red at about 80%, need black:
+// neither white nor the dark ink reaches 4.5 there, and the better of white and black
+// never falls below 4.58.
 function inkOn(hex, share) {
-  return 1.05 / (mixedLuminance(hex, share) + 0.05) >= 4.5 ? "#fff" : "#1d2530";
+  const l = mixedLuminance(hex, share);
+  const white = 1.05 / (l + 0.05);
+  if (white >= 4.6) return "#fff";
+  if ((l + 0.05) / 0.068 >= 4.6) return "#1d2530";
+  return white >= (l + 0.05) / 0.05 ? "#fff" : "#000";
 }
 
 export function renderMatrix(el, m, agent, seatNames) {
@@ -334,7 +342,8 @@ export function renderMatrix(el, m, agent, seatNames) {
       const p = probs[c] || 0;
       const td = h("td", { title: `${agent}: P(${c} holds ${row.subject}) = ${pct(p)}` }, p > 0 ? pct(p) : "");
       if (p > 0) {
-        const share = 0.12 + 0.78 * p;
+        // The ink is chosen for the share the cell is painted with, rounded as in its CSS.
+        const share = Math.round(100 * (0.12 + 0.78 * p)) / 100;
         td.style.background = `color-mix(in srgb, ${color} ${Math.round(100 * share)}%, white)`;
         td.style.color = inkOn(color, share);
       }
