@@ -1025,3 +1025,33 @@ def test_kemps_matrix_and_felt_text_keep_aa_contrast(browser: Any, server: str) 
     assert_accessible(pg, "Kemps watched with its matrix")
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.mark.parametrize("players", ["4", "6"])
+def test_kwartet_game_over_banner_leaves_the_plates_free(
+    browser: Any, server: str, players: str
+) -> None:
+    """At the end of a watched Kwartet game the result overlaps no seat's name plate (it
+    covered North's at the top), and Pause is drawn: Debian's fonts have no ⏸."""
+    context, pg, errors = new_page(browser, server, 1280)
+    set_game(pg, "kwartet", {"players": players, "kinds": "5"}, seed=7)
+    pg.click("#watch-btn")
+    pg.wait_for_selector("#table svg .seat-0")
+    pg.click("#play-pause-btn")
+    button = pg.locator("#play-pause-btn")
+    playwright.expect(button).to_have_text(re.compile("Pause"))
+    assert button.locator("svg.icon rect").count() == 2 and "⏸" not in button.inner_text()
+    pg.click("#end-btn")
+    pg.wait_for_selector("#table svg g.over")
+    overlaps = pg.evaluate(
+        """() => {
+        const over = document.querySelector("#table svg g.over").getBoundingClientRect();
+        return [...document.querySelectorAll("#table svg .plate")]
+          .map((p) => p.getBoundingClientRect())
+          .filter((r) => r.left < over.right && over.left < r.right
+                      && r.top < over.bottom && over.top < r.bottom).length;
+        }"""
+    )
+    assert overlaps == 0
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -385,11 +385,26 @@ function renderPerspectives() {
 
 function speed() { return Number($("speed").value); }
 
+// The pause icon is drawn, two bars in the text colour: Debian's fonts for Chromium have no
+// ⏸ glyph (▶ they have).
+function pauseLabel() {
+  const ns = "http://www.w3.org/2000/svg";
+  const icon = document.createElementNS(ns, "svg");
+  for (const [k, v] of Object.entries({ class: "icon", viewBox: "0 0 10 12", width: "10", height: "12",
+    "aria-hidden": "true", focusable: "false" })) icon.setAttribute(k, v);
+  for (const x of [1, 6]) {
+    const bar = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({ x, y: 1, width: 3, height: 10, fill: "currentColor" })) bar.setAttribute(k, v);
+    icon.append(bar);
+  }
+  return [icon, " Pause"];
+}
+
 function play() {
   if (!S.info) return;
   if (S.frame >= S.last && S.info.human === null) goto(0);
   S.playing = true;
-  $("play-pause-btn").textContent = "⏸ Pause";
+  $("play-pause-btn").replaceChildren(...pauseLabel());
   clearInterval(S.timer);
   S.timer = setInterval(async () => {
     if (S.busy) return;

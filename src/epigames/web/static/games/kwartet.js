@@ -188,9 +188,16 @@ function ovalTable(data, ctx) {
     root.append(g);
   }
   if (parts.over) {
-    root.append(svg("rect", { x: W / 2 - 150, y: 18, width: 300, height: 44, rx: 22, fill: "#14202e" }));
-    root.append(svg("text", { x: W / 2, y: 47, "text-anchor": "middle", "font-size": 21,
-      "font-weight": 700, fill: "#ffd166" }, parts.over));
+    // Under the announcement, above South's hand, at most 460 wide: the top of the table is
+    // North's plate (four or six players), the sides' plates reach x 265 and 735 (six).
+    // A long tie gets a smaller font (bold glyphs are about 0.6 of it wide).
+    const y = H / 2 + 104, size = Math.min(21, 720 / parts.over.length);
+    const width = Math.min(460, 32 + 0.6 * size * parts.over.length);
+    const banner = svg("g", { class: "over" });
+    banner.append(svg("rect", { x: W / 2 - width / 2, y, width, height: 44, rx: 22, fill: "#14202e" }));
+    banner.append(svg("text", { x: W / 2, y: y + 22 + size * 0.36, "text-anchor": "middle",
+      "font-size": size, "font-weight": 700, fill: "#ffd166" }, parts.over));
+    root.append(banner);
   }
   return root;
 }
