@@ -1055,3 +1055,22 @@ def test_kwartet_game_over_banner_leaves_the_plates_free(
     assert overlaps == 0
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_without_a_results_folder_the_tournament_form_says_why_it_is_off(
+    app: Any, page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server started without --db-dir cannot store a tournament: Start is disabled and
+    the page says what to do, instead of a form whose every start fails."""
+    expect = playwright.expect
+    monkeypatch.setattr(app.state.tournaments, "root", None)
+    page.click("#tab-tournaments")
+    expect(page.locator("#t-unavailable")).to_contain_text("epigames serve --db-dir")
+    expect(page.locator("#t-start")).to_be_disabled()
+    expect(page.locator("#t-game")).to_be_disabled()
+    assert_accessible(page, "the tournaments page without --db-dir")
+    monkeypatch.undo()
+    page.click("#tab-game")
+    page.click("#tab-tournaments")
+    expect(page.locator("#t-start")).to_be_enabled()
+    expect(page.locator("#t-unavailable")).to_be_hidden()

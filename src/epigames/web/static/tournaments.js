@@ -73,10 +73,22 @@ async function showTournament(db, name) {
   } catch (e) { box.replaceChildren(h("div", { class: "empty" }, e.message)); }
 }
 
+// Without a results folder every start fails, so the form is disabled and says why.
+const NO_DB_DIR = "Starting a tournament needs a folder for its results: start the server with " +
+  "epigames serve --db-dir FOLDER.";
+
+function offerStart(available) {
+  for (const el of $("tournament-form").querySelectorAll("input, select")) el.disabled = !available;
+  if (runningJob === null) $("t-start").disabled = !available;  // a running job keeps it off
+  $("t-unavailable").textContent = available ? "" : NO_DB_DIR;
+  $("t-unavailable").classList.toggle("hidden", available);
+}
+
 async function refreshList() {
   const box = $("tournament-list");
   try {
     const d = await api("/api/tournaments");
+    offerStart(!!d.db_dir);
     if (!d.db_dir) { box.replaceChildren(h("div", { class: "hint" }, "The server was started without --db-dir.")); return; }
     const t = h("table", {}, h("tr", {}, h("th", {}, "file"), h("th", {}, "tournament"), h("th", {}, "game"), h("th", {}, "games")));
     for (const f of d.files) {
