@@ -18,7 +18,6 @@ from epigames.cards.fact_types import Holds, Lacks, Moved, Removed
 from epigames.games import load_game
 from epigames.games.blufpoker.dice import Roll
 from epigames.games.blufpoker.events import BidMade
-from epigames.games.kemps.events import Places
 from epigames.games.kwartet import Card
 from epigames.games.kwartet.events import Asked
 from epigames.web.builders import replay_session, watch_session
@@ -27,29 +26,26 @@ from tests.conformance.oracles import blufpoker_hidden
 from tests.web.test_leak import CONFIGS, add, get, hidden_cards, same_kind_swap
 
 NAMES = ("South", "West", "North", "East")
+KWARTET = Guide.of(load_game("kwartet"))
 
 
 def test_an_ask_in_plain_words() -> None:
     """What an answered ask tells everyone, from its facts (the example of issue 18)."""
     asked = Asked(1, 2, Card(8, 4), True, names=NAMES)
-    assert Guide(NAMES).event(asked) == (
+    assert KWARTET.event(asked) == (
         "West asks North for ⟨8,4⟩: North hands it over. Now everyone knows: West holds a "
         "card of kind 8; North holds ⟨8,4⟩; ⟨8,4⟩ goes from North's hand to West's hand."
     )
     refused = Asked(1, 3, Card(8, 3), False, own_allowed=False, names=NAMES)
-    assert (
-        Guide(NAMES)
-        .event(refused)
-        .endswith(
-            "Now everyone knows: West holds a card of kind 8; West does not hold ⟨8,3⟩; "
-            "East does not hold ⟨8,3⟩."
-        )
+    assert KWARTET.event(refused).endswith(
+        "Now everyone knows: West holds a card of kind 8; West does not hold ⟨8,3⟩; "
+        "East does not hold ⟨8,3⟩."
     )
 
 
 def test_runs_of_cards_read_as_one_phrase_and_places_are_named() -> None:
-    guide = Guide(NAMES[:3])
-    out = Places.of(3).out
+    guide = Guide.of(load_game("kemps(players=3)"))
+    out = guide.names.index("the pile out of play")
     cards = ("2♣", "2♦")
     facts = (*(Holds(0, c) for c in cards), *(Moved(c, 0, out) for c in cards), Removed(cards))
     assert guide.facts(facts) == (
@@ -64,14 +60,14 @@ def test_runs_of_cards_read_as_one_phrase_and_places_are_named() -> None:
 def test_a_bid_is_a_claim_not_a_fact() -> None:
     bid = BidMade(1, Roll.parse("654"), Roll.parse("653"), names=("Ann", "Bob", "Cas"))
     assert (
-        Guide(("Ann", "Bob", "Cas"))
+        Guide.of(load_game("blufpoker(players=3)"))
         .event(bid)
         .endswith("Now everyone knows: Bob claims the cup holds 654, which may be a bluff.")
     )
 
 
 def test_a_thought_in_plain_words_and_another_seats_move() -> None:
-    guide = Guide(NAMES)
+    guide = KWARTET
     why = guide.thought(2, "ask 0 ⟨1,3⟩", "I know South holds ⟨1,3⟩.", (Holds(0, Card(1, 3)),),
                         human=False)  # fmt: skip
     assert why == (
@@ -82,9 +78,7 @@ def test_a_thought_in_plain_words_and_another_seats_move() -> None:
     assert guide.thought(2, None, "", (), human=False) == (
         "North moved; what you saw of the move follows. Its reasons stay its own."
     )
-    assert guide.thought(0, "ask 1 ⟨2,2⟩", "", (), human=True) == (
-        "South (you) chose ask 1 ⟨2,2⟩."
-    )
+    assert guide.thought(0, "ask 1 ⟨2,2⟩", "", (), human=True) == ("South (you) chose ask 1 ⟨2,2⟩.")
     # A replayed game has no thoughts.
     assert guide.thought(1, "ask 2 ⟨2,2⟩", "", (), human=False) == "West chose ask 2 ⟨2,2⟩."
 

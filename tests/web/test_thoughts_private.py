@@ -29,7 +29,11 @@ from tests.web import toy
 THINKERS = {
     "kwartet": [
         ("kwartet(players=3,kinds=4)", ("expert", "greedy", "mixed"), 6),
-        ("kwartet(players=4,kinds=4,ask_own=false)", ("aggressive", "defensive", "owner", "expert"), 3),
+        (
+            "kwartet(players=4,kinds=4,ask_own=false)",
+            ("aggressive", "defensive", "owner", "expert"),
+            3,
+        ),
     ],
     "blufpoker": [("blufpoker(players=3,penalties=2)", ("knowledge", "bayes", "random"), 6)],
     "klaverjas": [("klaverjas(ranks=4,trump=bidding,deals=1)", ("tactics", "tactics2017") * 2, 3)],
@@ -106,18 +110,17 @@ def test_what_a_seat_is_sent_about_a_move_depends_only_on_what_it_sees(
                     decided.append(agent.choose(world.observation(mover)))
                 (a, ta), (b, tb) = decided
                 sessions = [after_move(state, mover, a, ta), after_move(other, mover, b, tb)]
-                if sessions[0].head.observation(seat).to_dict() != sessions[1].head.observation(
-                    seat
-                ).to_dict():
+                if (
+                    sessions[0].head.observation(seat).to_dict()
+                    != sessions[1].head.observation(seat).to_dict()
+                ):
                     continue  # the seat sees a difference: the move itself tells it
                 compared += 1
                 thoughts_differed += ta.text != tb.text
                 mine, theirs = (sent(s, 1, seat) for s in sessions)
                 if mine != theirs:
                     diff = [
-                        (x, y)
-                        for x, y in zip(mine["log"], theirs["log"], strict=False)
-                        if x != y
+                        (x, y) for x, y in zip(mine["log"], theirs["log"], strict=False) if x != y
                     ]
                     pytest.fail(
                         f"{spec} seed {seed} decision {k}: {game.seat_names[seat]} is sent "

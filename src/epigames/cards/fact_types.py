@@ -18,11 +18,35 @@ the card facts onto `PublicInfo`, dispatching on type.
 from __future__ import annotations
 
 import functools
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from epigames.class_keywords import set_given
+
+
+class HolderNames(Protocol):
+    """How plain words name holders: `who` holds (`West`, `the deck`), `hand` where it keeps
+    cards (`West's hand`, `the deck`)."""
+
+    def who(self, holder: int) -> str:
+        """The seat's name, or the pile's words."""
+
+    def hand(self, holder: int) -> str:
+        """Where the holder keeps cards."""
+
+
+def items_text(values: Iterable[object]) -> str:
+    """`a`, `a and b`, `a, b and c` (`nothing` for none)."""
+    texts = [str(v) for v in values]
+    if len(texts) <= 1:
+        return "".join(texts) or "nothing"
+    return f"{', '.join(texts[:-1])} and {texts[-1]}"
+
+
+def cards_text(n: int) -> str:
+    """`1 card`, `3 cards`."""
+    return "1 card" if n == 1 else f"{n} cards"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,18 +59,19 @@ class NamedFact:
     """
 
     name: ClassVar[str] = "fact"
-    #: Whether the fact says where the items it names are. A negative, disjunctive or
-    #: claimed fact names items without placing them (`Lacks`, a bid's `Claims`): naming
-    #: them in public says nothing about who holds them.
-    places: ClassVar[bool] = True
     #: A notation of its own for ``str()``, with the fields by name (``"count({holder}) =
     #: {n}"``); empty for the default, ``name(field, …)``.
     shown: ClassVar[str] = ""
 
-    def __init_subclass__(
-        cls, *, name: str = "", places: bool | None = None, shown: str = ""
-    ) -> None:
-        set_given(cls, name=name, places=places, shown=shown)
+    def __init_subclass__(cls, *, name: str = "", shown: str = "") -> None:
+        set_given(cls, name=name, shown=shown)
+
+    def words(self, names: HolderNames) -> str:
+        """The fact in plain words, holders named by `names` (the guided game's sentences).
+
+        By default its ``str()``; a fact people read in the guided game says itself.
+        """
+        return str(self)
 
     def _items(self) -> list[tuple[str, Any]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -100,21 +125,35 @@ class Holds(CardFact, name="holds"):
     holder: int
     card: Hashable
 
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.holder)} holds {self.card}"
+
 
 @dataclass(frozen=True, slots=True)
-class Lacks(CardFact, name="lacks", places=False):
+class Lacks(CardFact, name="lacks"):
     """``holder`` does not have ``card``."""
 
     holder: int
     card: Hashable
 
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.holder)} does not hold {self.card}"
+
 
 @dataclass(frozen=True, slots=True)
-class HoldsAtLeastOne(CardFact, name="at_least_one", places=False):
+class HoldsAtLeastOne(CardFact, name="at_least_one"):
     """``holder`` has at least one of ``cards``."""
 
     holder: int
     cards: tuple[Hashable, ...]
+
+    def words(self, names: HolderNames) -> str:
+        # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
+        # cards, which the fact does not place.
+        kinds = {getattr(card, "kind", None) for card in self.cards}
+        if len(kinds) == 1 and None not in kinds:
+            return f"{names.who(self.holder)} holds a card of kind {kinds.pop()}"
+        return f"{names.who(self.holder)} holds at least one of {items_text(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +165,9 @@ class Count(CardFact, name="count", shown="count({holder}) = {n}"):
 
     holder: int
     n: int
+
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.holder)} has {cards_text(self.n)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,12 +189,18 @@ class Moved(CardFact, name="moved", shown="moved({card}, {src} → {dst})"):
         """`Moved(card, src, dst)`, made once per value (facts are immutable)."""
         return cls(card, src, dst)
 
+    def words(self, names: HolderNames) -> str:
+        return f"{self.card} goes from {names.hand(self.src)} to {names.hand(self.dst)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Removed(CardFact, name="removed"):
     """``cards`` leave play (e.g. a completed kind is laid down)."""
 
     cards: tuple[Hashable, ...]
+
+    def words(self, names: HolderNames) -> str:
+        return f"{items_text(self.cards)} leave the game"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +215,9 @@ class Reshuffled(CardFact, name="reshuffled", shown="reshuffled({src} → {dst})
     src: int
     dst: int
 
+    def words(self, names: HolderNames) -> str:
+        return f"the cards of {names.who(self.src)} are shuffled into {names.who(self.dst)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Drew(CardFact, name="drew", shown="drew({holder}, {n} from {src})"):
@@ -179,11 +230,16 @@ class Drew(CardFact, name="drew", shown="drew({holder}, {n} from {src})"):
     n: int
     src: int
 
+    def words(self, names: HolderNames) -> str:
+        who, src = names.who(self.holder), names.who(self.src)
+        return f"{who} draws {cards_text(self.n)} face down from {src}"
+
 
 __all__ = [
     "CardFact",
     "Count",
     "Drew",
+    "HolderNames",
     "Holds",
     "HoldsAtLeastOne",
     "Lacks",
@@ -191,4 +247,6 @@ __all__ = [
     "NamedFact",
     "Removed",
     "Reshuffled",
+    "cards_text",
+    "items_text",
 ]

@@ -29,18 +29,25 @@ class Location:
     Attributes:
         name: the holder name, unique among the layout's holders.
         public: whether its cards lie face up.
+        label: how plain words name it (`the discard pile`); empty: `the` and its name.
     """
 
     name: str
     public: bool = False
+    label: str = ""
+
+    @property
+    def words(self) -> str:
+        """How plain words name it: its label, or `the` and its name (`the deck`)."""
+        return self.label or f"the {self.name}"
 
 
 #: The usual locations: cards face up on the table, the face-down deck and discard pile,
 #: and cards put out of the game unseen.
 TABLE = Location("table", public=True)
 DECK = Location("deck")
-DISCARD = Location("discard")
-OUT = Location("out")
+DISCARD = Location("discard", label="the discard pile")
+OUT = Location("out", label="the pile out of play")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +65,15 @@ class CardLayout:
             a table or a deck); used for Kripke pictures.
         public: indices of the locations whose cards lie face up (see `Location`);
             every other holder's cards are hidden from the other players.
+        labels: how plain words name each holder (seats by name, piles as `the deck`);
+            empty: by their names.
     """
 
     cards: tuple[Hashable, ...]
     holders: tuple[str, ...]
     players: frozenset[int]
     public: frozenset[int] = frozenset()
+    labels: tuple[str, ...] = ()
     _card_index: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
     _card_text: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _holder_index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
@@ -116,7 +126,9 @@ class CardLayout:
         places = tuple(locations)
         n = len(names)
         public = frozenset(n + i for i, place in enumerate(places) if place.public)
-        return cls(tuple(cards), (*names, *(p.name for p in places)), frozenset(range(n)), public)
+        holders = (*names, *(p.name for p in places))
+        labels = (*names, *(p.words for p in places))
+        return cls(tuple(cards), holders, frozenset(range(n)), public, labels)
 
     @property
     def locations(self) -> tuple[int, ...]:

@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
+from epigames.cards.layout import CardLayout
 from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
     Event,
@@ -123,6 +124,21 @@ class Game(abc.ABC):
     def seat_names(self) -> tuple[str, ...]:
         """Display names of the seats, in seat order."""
         return tuple(f"seat {i}" for i in range(self.num_players))
+
+    @property
+    def card_layout(self) -> CardLayout | None:
+        """Where the game's cards can be: its cards, the seats, then its piles (`Location`s,
+        face up or down); None for a game without cards."""
+        return None
+
+    @property
+    def holder_labels(self) -> tuple[str, ...]:
+        """How plain words name what can hold the game's hidden items: the seats by name,
+        then the piles of its `card_layout` (`the deck`)."""
+        layout = self.card_layout
+        if layout is None:
+            return self.seat_names
+        return layout.labels or layout.holders
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -33,6 +33,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from epigames.cards.fact_types import HolderNames
 from epigames.class_keywords import set_given
 
 
@@ -43,9 +44,8 @@ class Fact(Protocol):
     dice facts), most simply on `NamedFact` there, which renders a fact from its fields.
     """
 
-    @property
-    def places(self) -> bool:
-        """Whether the fact says where the items it names are (`Lacks` does not)."""
+    def words(self, names: HolderNames) -> str:
+        """The fact in plain words, holders named by `names` (the guided game's sentences)."""
         ...
 
     def as_tuple(self) -> tuple[Hashable, ...]:

@@ -1,38 +1,20 @@
 """Plain words for the guided game: each event and each thought explained as it happens.
 
-Built from typed data only: an event's `facts` (`cards.fact_types`, the dice facts of
-Blufpoker, Kemps' `NoKemps`) and a thought's `text` and `concluded` facts; no text is
-parsed. `views.log_entries` adds an explanation to the entries a perspective may see, and
+Built from typed data only: an event's `facts` (each fact says itself in plain words,
+`NamedFact.words`) and a thought's `text` and `concluded` facts; no text is parsed.
+Holders are named as the game names them (`Game.holder_labels`: the seats, then its
+piles). `views.log_entries` adds an explanation to the entries a perspective may see, and
 to nothing else, so a guided seat learns no more than its log already tells it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from epigames.cards import fact_types as ft
-from epigames.games.blufpoker.dice import dice_text
-from epigames.games.blufpoker.events import (
-    Believes,
-    Calls,
-    Claims,
-    Cup,
-    Penalty,
-    Rolled,
-    Sees,
-    Visible,
-)
+from epigames.games.core import Game
 from epigames.games.events import Event, Fact, GroupObservation, PrivateObservation
-from epigames.games.kemps.events import NoKemps, Places
-
-
-def _items(values: Iterable[object]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
-    texts = [str(v) for v in values]
-    if len(texts) <= 1:
-        return "".join(texts) or "nothing"
-    return f"{', '.join(texts[:-1])} and {texts[-1]}"
 
 
 def _run_key(fact: ft.Holds | ft.Lacks | ft.Moved) -> tuple[type, int, int]:
@@ -42,89 +24,39 @@ def _run_key(fact: ft.Holds | ft.Lacks | ft.Moved) -> tuple[type, int, int]:
     return (type(fact), fact.holder, -1)
 
 
-def _cards(n: int) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
 @dataclass(frozen=True, slots=True)
 class Guide:
     """Explains events and thoughts of one game in plain words.
 
     Attributes:
-        names: the seats' display names; holders past the seats are the locations of
-            card games, in the order `kemps.events.Places` gives (the table first, as
-            Klaverjas's trick too).
+        names: how plain words name each holder: the seats, then the game's piles
+            (`Game.holder_labels`).
+        seats: how many of them are seats (the rest are piles).
     """
 
     names: tuple[str, ...]
+    seats: int
+
+    @classmethod
+    def of(cls, game: Game) -> Guide:
+        """The guide of a game: its holders as it names them."""
+        return cls(game.holder_labels, game.num_players)
 
     def who(self, holder: int) -> str:
-        """A seat's name, or the location a holder index stands for."""
+        """A seat's name, or a pile's words (`the deck`)."""
         if 0 <= holder < len(self.names):
             return self.names[holder]
-        places = Places.of(len(self.names))
-        where = {
-            places.table: "the table",
-            places.deck: "the deck",
-            places.discard: "the discard pile",
-            places.out: "the pile out of play",
-        }
-        return where.get(holder, f"place {holder}")
+        return f"place {holder}"
 
     def hand(self, holder: int) -> str:
         """Where a holder keeps cards: `West's hand`, `the table`."""
-        return f"{self.names[holder]}'s hand" if 0 <= holder < len(self.names) else self.who(holder)
+        return f"{self.names[holder]}'s hand" if 0 <= holder < self.seats else self.who(holder)
 
     # --- facts ----------------------------------------------------------------------
 
-    def fact(self, fact: object) -> str:
-        """One fact in words; a fact of a kind this guide does not know reads as its `str()`."""
-        who, hand = self.who, self.hand
-        match fact:
-            case ft.Holds(holder=holder, card=card):
-                return f"{who(holder)} holds {card}"
-            case ft.Lacks(holder=holder, card=card):
-                return f"{who(holder)} does not hold {card}"
-            case ft.HoldsAtLeastOne(holder=holder, cards=cards):
-                # Kwartet's cards have a kind: "a card of kind 8" says it without naming the
-                # cards, which are not placed by it.
-                kinds = {getattr(card, "kind", None) for card in cards}
-                if len(kinds) == 1 and None not in kinds:
-                    return f"{who(holder)} holds a card of kind {kinds.pop()}"
-                return f"{who(holder)} holds at least one of {_items(cards)}"
-            case ft.Count(holder=holder, n=n):
-                return f"{who(holder)} has {_cards(n)}"
-            case ft.Moved(card=card, src=src, dst=dst):
-                return f"{card} goes from {hand(src)} to {hand(dst)}"
-            case ft.Removed(cards=cards):
-                return f"{_items(cards)} leave the game"
-            case ft.Reshuffled(src=src, dst=dst):
-                return f"the cards of {who(src)} are shuffled into {who(dst)}"
-            case ft.Drew(holder=holder, n=n, src=src):
-                return f"{who(holder)} draws {_cards(n)} face down from {who(src)}"
-            case NoKemps(holder=holder):
-                return f"{who(holder)}'s four cards are not four of a kind"
-            case Rolled(seat=seat, count=count):
-                dice = "1 die" if count == 1 else f"{count} dice"
-                return f"{who(seat)} rolled {dice} under the cup (unseen by the others)"
-            case Sees(seat=seat, roll=roll):
-                return f"{who(seat)} has seen {roll} under the cup"
-            case Visible(dice=()):
-                return "no dice lie outside the cup"
-            case Visible(dice=dice):
-                return f"{dice_text(dice)} lie outside the cup for all to see"
-            case Claims(seat=seat, roll=roll):
-                return f"{who(seat)} claims the cup holds {roll}, which may be a bluff"
-            case Cup(roll=roll):
-                return f"the cup holds {roll}"
-            case Believes(seat=seat, bidder=bidder, roll=roll):
-                return f"{who(seat)} believes {who(bidder)}'s {roll}"
-            case Calls(seat=seat, bidder=bidder, roll=roll):
-                return f"{who(seat)} does not believe {who(bidder)}'s {roll}"
-            case Penalty(seat=seat, count=count):
-                penalties = "1 penalty" if count == 1 else f"{count} penalties"
-                return f"{who(seat)} now has {penalties}"
-        return str(fact)
+    def fact(self, fact: Fact) -> str:
+        """One fact in words (`Fact.words`)."""
+        return fact.words(self)
 
     def facts(self, facts: Sequence[Fact]) -> str:
         """Facts in words; a run of cards one seat holds, lacks or moves reads as one phrase."""
@@ -133,7 +65,7 @@ class Guide:
 
         def flush() -> None:
             if len(run) > 1:
-                cards = _items(f.card for f in run)
+                cards = ft.items_text(f.card for f in run)
                 first = run[0]
                 if isinstance(first, ft.Moved):
                     phrases.append(
@@ -167,7 +99,9 @@ class Guide:
         elif isinstance(event, PrivateObservation):
             who = f"Only {self.who(event.seat)} sees this and knows"
         elif isinstance(event, GroupObservation):
-            who = f"Only {_items(self.who(s) for s in sorted(event.seats))} see this and know"
+            who = (
+                f"Only {ft.items_text(self.who(s) for s in sorted(event.seats))} see this and know"
+            )
         else:
             who = "Some seats see this and know"
         return f"{event.text} {who}: {told}." if told else event.text

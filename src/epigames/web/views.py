@@ -104,7 +104,7 @@ def log_entries(
     order.extend((True, k) for k in range(d, len(decisions)))
     start = max(0, min(since, len(order)), len(order) - MAX_LOG)
     entries: list[dict[str, Any]] = []
-    explainer = Guide(session.game.seat_names) if guide else None
+    explainer = Guide.of(session.game) if guide else None
     for is_decision, index in order[start:]:
         if is_decision:
             dec = decisions[index]

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from epigames.cards.fact_types import NamedFact
+from epigames.cards.fact_types import HolderNames, NamedFact
 from epigames.games.blufpoker.dice import Dice, Roll, dice_text
 from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
 
@@ -48,6 +48,10 @@ class Rolled(DiceFact, name="rolled"):
     seat: int
     count: int
 
+    def words(self, names: HolderNames) -> str:
+        dice = "1 die" if self.count == 1 else f"{self.count} dice"
+        return f"{names.who(self.seat)} rolled {dice} under the cup (unseen by the others)"
+
 
 @dataclass(frozen=True, slots=True)
 class Sees(DiceFact, name="sees"):
@@ -55,6 +59,9 @@ class Sees(DiceFact, name="sees"):
 
     seat: int
     roll: Roll
+
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.seat)} has seen {self.roll} under the cup"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +71,21 @@ class Visible(DiceFact, name="visible"):
     seat: int
     dice: Dice
 
+    def words(self, names: HolderNames) -> str:
+        if not self.dice:
+            return "no dice lie outside the cup"
+        return f"{dice_text(self.dice)} lie outside the cup for all to see"
+
 
 @dataclass(frozen=True, slots=True)
-class Claims(DiceFact, name="claims", places=False):
+class Claims(DiceFact, name="claims"):
     """``seat`` bids ``roll``: a claim, which may be a bluff."""
 
     seat: int
     roll: Roll
+
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.seat)} claims the cup holds {self.roll}, which may be a bluff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,23 +94,32 @@ class Cup(DiceFact, name="cup"):
 
     roll: Roll
 
+    def words(self, names: HolderNames) -> str:
+        return f"the cup holds {self.roll}"
+
 
 @dataclass(frozen=True, slots=True)
-class Believes(DiceFact, name="believes", places=False):
+class Believes(DiceFact, name="believes"):
     """``seat`` believes ``bidder``'s bid ``roll`` (still only a claim)."""
 
     seat: int
     bidder: int
     roll: Roll
 
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.seat)} believes {names.who(self.bidder)}'s {self.roll}"
+
 
 @dataclass(frozen=True, slots=True)
-class Calls(DiceFact, name="calls", places=False):
+class Calls(DiceFact, name="calls"):
     """``seat`` calls ``bidder``'s bid ``roll``."""
 
     seat: int
     bidder: int
     roll: Roll
+
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.seat)} does not believe {names.who(self.bidder)}'s {self.roll}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +128,10 @@ class Penalty(DiceFact, name="penalty"):
 
     seat: int
     count: int
+
+    def words(self, names: HolderNames) -> str:
+        penalties = "1 penalty" if self.count == 1 else f"{self.count} penalties"
+        return f"{names.who(self.seat)} now has {penalties}"
 
 
 def _penalty_text(loser: str, count: int, limit: int) -> str:

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
-from epigames.cards.fact_types import CardFact
+from epigames.cards.fact_types import CardFact, HolderNames
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
 from epigames.games.events import Fact, GroupObservation, Passed as SeatPassed, PublicAnnouncement
 
@@ -53,14 +53,17 @@ def _leave(seat: int, cards: tuple[Card, ...], reshuffled: bool, players: int) -
 
 
 @dataclass(frozen=True, slots=True)
-class NoKemps(CardFact, name="no_kemps", places=False):
+class NoKemps(CardFact, name="no_kemps"):
     """``holder``'s four cards are not four of a kind (its turn ended without a Kemps)."""
 
     holder: int
 
+    def words(self, names: HolderNames) -> str:
+        return f"{names.who(self.holder)}'s four cards are not four of a kind"
+
 
 @dataclass(frozen=True, slots=True)
-class OneRank(CardFact, name="one_rank", places=False):
+class OneRank(CardFact, name="one_rank"):
     """``holder``'s four cards are of one rank (a team signal says so to the partner)."""
 
     holder: int

@@ -36,7 +36,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from epigames.cards import Card, spectator_picture
+from epigames.cards import Card, CardLayout, spectator_picture
 from epigames.errors import IllegalActionError
 from epigames.games.core import (
     CHANCE,
@@ -198,6 +198,11 @@ class KempsGame(Game):
     def seat_names(self) -> tuple[str, ...]:
         """South, West, North, … in turn order."""
         return SEAT_NAMES[: self.players]
+
+    @property
+    def card_layout(self) -> CardLayout:
+        """The seats, the table (face up), the deck, the discard pile and the cards out."""
+        return layout_for(self.ranks, self.seat_names)
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

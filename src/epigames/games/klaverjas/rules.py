@@ -27,7 +27,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from epigames.cards import KLAVERJAS, Card, Suit
+from epigames.cards import KLAVERJAS, Card, CardLayout, Suit
 from epigames.cards.deck import CARDS
 from epigames.errors import IllegalActionError
 from epigames.games.core import (
@@ -44,6 +44,7 @@ from epigames.games.core import (
 from epigames.games.dealing import redeal
 from epigames.games.klaverjas import events
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
+from epigames.games.klaverjas.knowledge import layout_for
 from epigames.games.klaverjas.play import (
     NOTHING,
     PLAYERS,
@@ -144,6 +145,11 @@ class KlaverjasGame(Game):
     def seat_names(self) -> tuple[str, ...]:
         """North, East, South, West (clockwise)."""
         return SEAT_NAMES
+
+    @property
+    def card_layout(self) -> CardLayout:
+        """The seats and the trick on the table (face up)."""
+        return layout_for(self.ranks)
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:

@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import ClassVar
 
+from epigames.cards import CardLayout
 from epigames.games import core
 from epigames.games.core import CHANCE, TERMINAL
 from epigames.games.dealing import redeal
@@ -72,6 +73,11 @@ class KwartetGame(core.Game):
     def seat_names(self) -> tuple[str, ...]:
         """Compass names, clockwise from South."""
         return SEAT_NAMES[self.players]
+
+    @property
+    def card_layout(self) -> CardLayout:
+        """The kinds' cards in the seats' hands (laid-down kinds leave the game)."""
+        return layout_for(self.kinds, self.seat_names)
 
     @property
     def returns_range(self) -> tuple[float, float]:

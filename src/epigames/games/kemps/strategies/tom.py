@@ -56,7 +56,7 @@ STOP_AT = Fraction(1, 3)
 
 
 @dataclass(frozen=True, slots=True)
-class Knows(NamedFact, name="knows", places=False):
+class Knows(NamedFact, name="knows"):
     """``agent`` knows ``known``, a card fact: e.g. ``knows(2, holds(0, 7♠))``."""
 
     agent: int
