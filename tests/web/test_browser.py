@@ -518,7 +518,9 @@ def test_play_klaverjas_tricks_with_the_keyboard(page: Any, tmp_path: Path) -> N
     expect(page.locator("#table .kj-last .won")).to_contain_text("took it")
     expect(page.locator(f"#matrix tr[data-card='{first}']")).to_have_count(0)  # played
     assert page.locator("#log li.decision .who", has_text="South (you)").count() == 1
-    assert page.locator("#log li.decision .thought").count() > 0  # the agents' thoughts
+    # The agents' moves show as "moved"; their thoughts are theirs until the game ends.
+    assert page.locator("#log li.decision .thought").count() == 0
+    assert page.locator("#log li.decision .hint", has_text="moved").count() > 0
     page.keyboard.press(" ")
     expect(page.locator("#log li.decision .who", has_text="South (you)")).to_have_count(2)
     on_table = f"#table :is(.kj-trick, .kj-last) .kj-card[data-card='{second}']"
