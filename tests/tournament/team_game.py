@@ -242,8 +242,8 @@ class Smart(Strategy):
         card = view.hand[0]
         # The card is named: the thought must not tell other seats a hidden card.
         if card > view.game.num_players:
-            return Decision("show", Thought(f"My {card} helps my team.", frozenset([card])))
-        return Decision("pass", Thought(f"My {card} would cost my team.", frozenset([card])))
+            return Decision("show", Thought(f"My {card} helps my team."))
+        return Decision("pass", Thought(f"My {card} would cost my team."))
 
 
 @contextmanager

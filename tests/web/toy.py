@@ -256,7 +256,7 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
         def choose(self, view: View) -> Decision:
             assert isinstance(view, ToyView)
             card = view.hand[0]
-            return Decision("show", Thought(f"I show my {card}.", frozenset([card])))
+            return Decision("show", Thought(f"I show my {card}."))
 
     @register_strategy(NAME, "passer")
     class Passer(Strategy):
@@ -265,4 +265,4 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
         def choose(self, view: View) -> Decision:
             assert isinstance(view, ToyView)
             card = view.hand[0]
-            return Decision("pass", Thought(f"I keep {card} to myself.", frozenset([card])))
+            return Decision("pass", Thought(f"I keep {card} to myself."))

@@ -142,10 +142,4 @@ class ISMCTSStrategy(SearchStrategy):
         action: Hashable = root.tables.actions.actions[index]
         said = "IS-MCTS, {} simulations: {} visited {:.0%}"
         args = (self.settings.simulations, game.action_to_string(action), share)
-        return Decision(action, Thought(said, _named(view, action), args=args))
-
-
-def _named(view: View, action: Hashable) -> frozenset[Hashable]:
-    """The seat's own items the action names (the card it plays), for `Thought.names`."""
-    parts = {action, getattr(action, "card", None)}
-    return frozenset(item for item in view.private_items() if item in parts)
+        return Decision(action, Thought(said, args=args))

@@ -302,10 +302,7 @@ class View:
         return ()
 
     def private_items(self) -> frozenset[Hashable]:
-        """The items only this seat (and whoever saw them too) can see: its cards, its look.
-
-        A thought naming one of them (`Thought.names`) is kept from the other seats.
-        """
+        """The items only this seat (and whoever saw them too) can see: its cards, its look."""
         return frozenset()
 
     @property

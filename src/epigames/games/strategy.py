@@ -21,11 +21,11 @@ class UnknownStrategyError(UnknownNameError):
 
 @dataclass(frozen=True, slots=True)
 class Thought:
-    """Why a strategy chose its action: a sentence, and what in it only some seats know.
+    """Why a strategy chose its action: a sentence, and the facts it acted on.
 
-    The transcript and the web app render `str(thought)`; the web app shows it to a seat
-    only when the hidden items it names are the seat's own or become public with the move
-    (`web.readers`), so nothing about who may read it is guessed from the text.
+    The transcript and the web app render `str(thought)`. A thought is its thinker's
+    private observation, like its hand: the web app shows it to the thinker, and to
+    other seats only in a review or to spectators.
 
     A sentence with values in it is best given as a template and its `args`
     (``Thought("I call {} ({:.2f} < {}).", args=(bid, p, limit))``): it is formatted only
@@ -33,8 +33,6 @@ class Thought:
 
     Attributes:
         template: the sentence; with `args`, a `str.format` template over them.
-        names: the items of the game the sentence names that may be hidden (cards, the
-            roll under the cup); empty when it names none.
         concluded: the facts the strategy concluded and acted on (e.g. `Holds(West,
             ⟨8,4⟩)`), as the card engine and the logic engine write them.
         args: the values the template is formatted with; immutable ones, since the
@@ -42,7 +40,6 @@ class Thought:
     """
 
     template: str
-    names: frozenset[Hashable] = frozenset()
     concluded: tuple[Fact, ...] = ()
     args: tuple[object, ...] = ()
 

@@ -3,9 +3,9 @@
 The golden files (`tests/games/test_golden.py`) keep only `random` line-ups. Here every
 strategy plays seeded matches in several settings, and one digest per line-up covers the
 whole `MatchResult` (events, history, every action and thought text: `digest()`) plus
-each thought's named cards and concluded facts. The expected digests were computed
-before the hot paths (`play.py`, `rules.py`, `records.py`, the tactics, the card
-engine) were optimised; an optimisation must not move them.
+each thought's concluded facts. The expected digests were computed before the hot paths
+(`play.py`, `rules.py`, `records.py`, the tactics, the card engine) were optimised; an
+optimisation must not move them.
 
 The `mc` digests were recomputed after `mc` itself changed on purpose (its new rollouts,
 commit 51843d0), with the card engine and rules as they were before the optimisation and
@@ -16,11 +16,13 @@ same cards as the old ones).
 
 The `tactics` and `tactics2017` digests were recomputed when their thoughts began to
 list the card they say a later player may hold ("I cannot beat both 9♥ and A♥") in
-`Thought.names` (so the web app keeps them from seats that do not know where it is); the
-cards played did not change. They were recomputed again when `tactics` began to ask
-the exact knowledge for probabilities (`KnowingPosition`: it gives points to its
-partner's tricks and leads to its partner's likely trump), which changes its cards on
-purpose; the `tactics2017`, `random` and `mc`-only digests stayed the same.
+`Thought.names`; the cards played did not change. They were recomputed again when
+`tactics` began to ask the exact knowledge for probabilities (`KnowingPosition`: it
+gives points to its partner's tricks and leads to its partner's likely trump), which
+changes its cards on purpose; the `tactics2017`, `random` and `mc`-only digests stayed
+the same. All were recomputed when `Thought.names` was removed (the web app shows a
+thought only to its thinker and to spectators), so the trace no longer lists named
+cards; the match digests and the concluded facts stayed the same.
 
 When a change of behaviour is intended, print the new digests and review why they moved:
 
@@ -34,6 +36,7 @@ import hashlib
 
 import pytest
 
+from epigames.cards import Card, Holds
 from epigames.games import play_match
 from epigames.games.match import MatchResult
 
@@ -50,74 +53,74 @@ CASES: tuple[tuple[str, tuple[str, ...], int, str], ...] = (
         PRESET,
         ("random",) * 4,
         40,
-        "7d13b15d9d9c8e565ba804d7e45c2d2c8e803af1d3b8ff4c2aade954bf34c8fe",
+        "caf7ae197aa99a79c8831582c67292e311830ff2199d73b6d785b24a48960b30",
     ),
     (
         PRESET,
         ("tactics",) * 4,
         40,
-        "a9196bb1239458e5c68129b3800d46349d5df5a66e7a3e77ffc463cd46c82a3e",
+        "2f69b8beb25ff86f984c0aefddd26f179ae2636caf50f854b13c286a42de6989",
     ),
     (
         PRESET,
         ("tactics2017",) * 4,
         40,
-        "1d32b1447a8a967801038dedcf59d235699ab7d217ccf9209283bc197382b160",
+        "0df91d5cc925788cc5d6569832cfca4393dacafbe9ba984b1da231c5577c027d",
     ),
     (
         PRESET,
         ("tactics", "tactics2017", "random", "tactics"),
         20,
-        "affaf19c549eb74e42f9b51ad4bab907e1b9ad5a574b49a28ce763e211e382bc",
+        "65c0025cd053c208bab40f6d46475141cca914d2cf240c95c7db54dfcf68e97a",
     ),
     (
         DEFAULT,
         ("tactics",) * 4,
         2,
-        "6de78456a84c3e1b4ed09abd0a4dfe5f04533b18a69066030c595b7f965f5c32",
+        "2f643d7f599703e0abde801c0be898b44fcc9b26deb0a05e2d3eba501f8eca46",
     ),
     (
         DEFAULT,
         ("tactics2017", "tactics", "tactics2017", "tactics"),
         2,
-        "a91f58cc74e69904681cc1493e4a47d633c925dd93d96cf241b88e1b80d8b55d",
+        "417e7cf082a73912f2daa2ffd3bb5e8653376f45ab073d38ad8c7608fcb11036",
     ),
     (
         BIDDING,
         ("tactics",) * 4,
         8,
-        "73c893da43b542382f01ae59f4b0ea84066e19363ddf46118e0bf0c63a67ac33",
+        "f11b50ed4738a6f54e310c25df718f1014ffe328b1be57cc7f972e31f56beb09",
     ),
     (
         BIDDING,
         ("tactics2017", "random", "tactics", "random"),
         8,
-        "43b03b4b97a704bfb92126f1e112bfce2c89365f2cd96adb9436774b5e3c6af5",
+        "4730b6ff5e1708a322ff3ddbad9a96f62f549f4391480d3dad6d99c0023a2210",
     ),
     (
         SMALL,
         ("tactics",) * 4,
         8,
-        "ddc749c21bdb41f507572a43ad4a7c9ec5116ada8a87a81247ee77d96a965682",
+        "9bd456fdf8a247ecf257fbeddd82ca241754bde4d8df1b4cc397e2155eba6eed",
     ),
     (
         SMALL,
         ("tactics2017",) * 4,
         8,
-        "d8ac854644cc120cc2a28a6cb77262fe1893c77629f6bff2f37439fa4f121200",
+        "cdf74f3b293a80317274ff82803ccb21c8ce0af41a6c42235a970058e704acde",
     ),
     (
         ELDEST,
         ("tactics", "random", "tactics2017", "random"),
         6,
-        "4ee2afd84370b39b24f2997a296d43a7219ecf531ca9daac990f755ce640224c",
+        "3c2ccece85b78059800560e1bd3e0b2e1afe8fd48fd62687adaa2368ca7aed7f",
     ),
-    (PRESET, ("mc",) * 4, 2, "053a9867f47a6fd17ff53ef411a7c8323215a0eb0ee1f3320ba6bacabf6172cf"),
+    (PRESET, ("mc",) * 4, 2, "5203a62a58bf9891dac929e451ccd0f2e5a78731d6c26290df920b4a9e76cb25"),
     (
         BIDDING,
         ("mc", "tactics", "mc", "tactics2017"),
         1,
-        "745af0e42d086bcb5293dbcc44466dea803a26fe1b5926ea16cfc621441776a3",
+        "59a0e1d33abf4f52a176c3c918b95d6397522a230181fe0a84ca5071da0da58f",
     ),
 )
 
@@ -127,12 +130,10 @@ def key(game: str, lineup: tuple[str, ...], seeds: int) -> str:
 
 
 def result_trace(result: MatchResult) -> str:
-    """The match's digest, then each decision's named cards and concluded facts."""
+    """The match's digest, then each decision's concluded facts."""
     parts = [result.digest()]
     for entry in result.transcript:
-        names = sorted(str(n) for n in entry.thought.names)
-        concluded = [str(f) for f in entry.thought.concluded]
-        parts.append(f"{' '.join(names)}|{' '.join(concluded)}")
+        parts.append(" ".join(str(f) for f in entry.thought.concluded))
     return "\n".join(parts)
 
 
@@ -155,12 +156,14 @@ def test_seeded_matches_are_unchanged(
 
 
 def test_the_trace_sees_thoughts() -> None:
-    # The digest would miss a change of what a thought names; the trace must not.
+    # The digest would miss a change of what a thought concluded; the trace must not.
     result = play_match(PRESET, ("tactics",) * 4, 0)
     entry = result.transcript[-1]
-    changed = entry._replace(thought=entry.thought.__class__(entry.thought.text))
+    assert isinstance(entry.action, Card)
+    concluded = (*entry.thought.concluded, Holds(entry.seat, entry.action))
+    changed = entry._replace(thought=dataclasses.replace(entry.thought, concluded=concluded))
     other = dataclasses.replace(result, transcript=(*result.transcript[:-1], changed))
-    assert entry.thought.names
+    assert other.digest() == result.digest()
     assert result_trace(other) != result_trace(result)
 
 

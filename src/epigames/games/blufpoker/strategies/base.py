@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import abc
 
-from epigames.cards.slots import slot_maker
 from epigames.games.blufpoker.actions import BIDS, KEEPS, ROLL_DICE, STOP
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
 from epigames.games.blufpoker.tables import poker_keep
@@ -12,18 +11,8 @@ from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import View
 from epigames.games.strategy import Decision, Strategy, Thought
 
-# One Thought per decision names the cup: made through the slots, the names' sets shared.
-_thought = slot_maker(Thought)
-_ONLY: dict[Roll, frozenset[Roll]] = {}
 _CHASE = "Poker phase: I keep {} (to chase {})."
 _SHORT = "Poker phase: I keep {} (nothing reaches {})."
-_CHASE = "Poker phase: I keep {} (to chase {})."
-_SHORT = "Poker phase: I keep {} (nothing reaches {})."
-
-
-def _only(cup: Roll) -> frozenset[Roll]:
-    names = _ONLY[cup] = frozenset((cup,))
-    return names
 
 
 class BlufpokerStrategy(Strategy):
@@ -38,22 +27,12 @@ class BlufpokerStrategy(Strategy):
         assert isinstance(view, BlufpokerView)
         phase = view.phase
         if phase == "decide":
-            decision = self.decide(view)
-        elif phase == "roll":
-            decision = self.roll(view)
-        elif phase == "bid":
-            decision = self.bid(view)
-        else:
-            decision = self.poker_keep(view)
-        cup = view.cup
-        if cup is None:
-            return decision
-        # A seat that saw under the cup may name what it saw in any thought.
-        thought = decision.thought
-        names = thought.names | {cup} if thought.names else _ONLY.get(cup) or _only(cup)
-        return Decision(
-            decision.action, _thought(thought.template, names, thought.concluded, thought.args)
-        )
+            return self.decide(view)
+        if phase == "roll":
+            return self.roll(view)
+        if phase == "bid":
+            return self.bid(view)
+        return self.poker_keep(view)
 
     @abc.abstractmethod
     def decide(self, view: BlufpokerView) -> Decision:

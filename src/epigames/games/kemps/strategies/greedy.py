@@ -60,12 +60,9 @@ class Plan:
             parts.append("no swap helps")
         return "; ".join(parts) + "."
 
-    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
-        """A decision's thought: `template` over `args`, naming the card put down (if any)."""
-        return Thought(template, frozenset([card]) if card is not None else _NONE, args=args)
-
-
-_NONE: frozenset[Hashable] = frozenset()
+    def thought(self, template: str, *args: object) -> Thought:
+        """A decision's thought: `template` over `args`."""
+        return Thought(template, args=args)
 
 
 class TurnPlan(Protocol):
@@ -77,9 +74,8 @@ class TurnPlan(Protocol):
         """The swaps, in order."""
         ...
 
-    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
-        """The thought of a decision: `template` over `args` (see `Thought`), naming the
-        card put down (if any)."""
+    def thought(self, template: str, *args: object) -> Thought:
+        """The thought of a decision: `template` over `args` (see `Thought`)."""
         ...
 
 
@@ -285,8 +281,8 @@ class ReportPlayer(Strategy):
             action = plan.swaps[view.swaps]
             taken = view.table[action.slot]
             text = "{} I take {} and put down {}."
-            return Decision(action, plan.thought(text, action.card, plan, taken, action.card))
-        return end_turn(view, plan.thought("{} I end my turn.", None, plan))
+            return Decision(action, plan.thought(text, plan, taken, action.card))
+        return end_turn(view, plan.thought("{} I end my turn.", plan))
 
 
 @register_strategy("kemps", "greedy")

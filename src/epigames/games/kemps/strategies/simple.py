@@ -21,7 +21,7 @@ class RandomPlayer(UniformRandom):
         if isinstance(action, Swap):
             taken = view.table[action.slot]
             text = "I take {} and put down {} at random."
-            return Thought(text, frozenset([action.card]), args=(taken, action.card))
+            return Thought(text, args=(taken, action.card))
         return Thought("I end my turn at random.")
 
 

@@ -22,7 +22,7 @@ give for them. A whole turn is planned at its first decision, as the report's pl
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -131,7 +131,6 @@ class TomPlan:
         reasons: sentences, each naming whose knowledge it is ("I know …", "North knows
             I …"), in the order they were used; each a template and its values, put into
             words only when the plan is read.
-        names: the hidden cards the reasons name (the seat's own).
         concluded: the facts acted on: `Holds` (first order, from the public log) and
             `Knows` (second order).
     """
@@ -139,17 +138,15 @@ class TomPlan:
     swaps: tuple[Swap, ...]
     collect: Rank | None
     reasons: tuple[Thought, ...]
-    names: frozenset[Hashable]
     concluded: tuple[Fact, ...]
 
     def __str__(self) -> str:
         return " ".join([reason.text for reason in self.reasons])
 
-    def thought(self, template: str, card: Card | None, *args: object) -> Thought:
-        """A decision's thought: `template` over `args` (see `Thought`), naming the own
-        cards it names and the card put down, with the facts acted on."""
-        names = self.names if card is None else self.names | {card}
-        return Thought(template, names, self.concluded, args)
+    def thought(self, template: str, *args: object) -> Thought:
+        """A decision's thought: `template` over `args` (see `Thought`), with the facts
+        acted on."""
+        return Thought(template, self.concluded, args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +258,6 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     hand, table = list(view.hand), list(view.table)
     budget = view.game.max_swaps  # type: ignore[attr-defined]
     reasons: list[Thought] = []
-    named: set[Hashable] = set()
     concluded: list[Fact] = []
 
     # The team game, against players who call Stop Kemps on what they know: four cards of
@@ -375,15 +371,13 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
         seat, _ = read.most_interested(card.rank)
         why, values, facts = read.why_interested(seat, card.rank)
         reasons.append(Thought(why + " I keep {}.", args=(*values, card)))
-        named.add(card)
         concluded += facts
     if swaps:
         moves = _Swaps(tuple(sheet.taken), tuple(s.card for s in swaps))
         reasons.append(Thought("My swaps: {}.", args=(moves,)))
     else:
         reasons.append(Thought("No swap helps."))
-    named.update(c for c in view.hand if c.rank is target)
-    return TomPlan(tuple(swaps), target, tuple(reasons), frozenset(named), tuple(concluded))
+    return TomPlan(tuple(swaps), target, tuple(reasons), tuple(concluded))
 
 
 def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
@@ -419,7 +413,7 @@ def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
     )
     concluded = tuple(Holds(seat, c) for c in shown)
     args = (name, _Cards(tuple(shown)), rank.text, float(chance))
-    return Decision(Call(seat, True), Thought(text, frozenset(), concluded, args))
+    return Decision(Call(seat, True), Thought(text, concluded, args))
 
 
 @register_strategy("kemps", "tom")

@@ -314,7 +314,7 @@ class MonteCarlo(Strategy):
         if len(legal) == 1:
             card = legal[0]
             only = "I play {}: it is my only legal card."
-            return Decision(card, Thought(only, frozenset([card]), args=(card,)))
+            return Decision(card, Thought(only, args=(card,)))
         means, count = self.card_values(view, legal)
         order = sorted(range(len(legal)), key=lambda i: -means[i])
         best, second = legal[order[0]], legal[order[1]]
@@ -323,7 +323,7 @@ class MonteCarlo(Strategy):
             "far) it scores {:+.1f} for us on average, the best of {} cards (next {} {:+.1f})."
         )
         args = (best, count, means[order[0]], len(legal), second, means[order[1]])
-        return Decision(best, Thought(text, frozenset([best, second]), args=args))
+        return Decision(best, Thought(text, args=args))
 
     def card_values(
         self, view: KlaverjasView, legal: Sequence[Card], samples: int | None = None

@@ -17,7 +17,7 @@ class RandomPlayer(UniformRandom):
     def explain(self, view: View, action: Hashable) -> Thought:
         """The card, the pass or the trump."""
         if isinstance(action, Card):
-            return Thought("I play {} at random.", frozenset([action]), args=(action,))
+            return Thought("I play {} at random.", args=(action,))
         assert isinstance(action, Bid)
         if action.suit is None:
             return Thought("I pass at random.")

@@ -304,7 +304,7 @@ class ExactBeliefs:
 
 
 class Choice(NamedTuple):
-    """A card with the reason for it: a sentence, the cards it names, what was concluded.
+    """A card with the reason for it: a sentence and what was concluded.
 
     A named tuple (made in C), like `Decision`: one is made per decision.
     """
@@ -312,7 +312,6 @@ class Choice(NamedTuple):
     card: Card
     #: The reason, a `str.format` template over `args`, put into words when read.
     template: str
-    names: tuple[Card, ...] = ()
     concluded: tuple[Fact, ...] = ()
     args: tuple[object, ...] = ()
 
@@ -440,7 +439,7 @@ class Position:
         """The card the tactics play here."""
         if len(self.legal) == 1:
             card = self.legal[0]
-            return Choice(card, _ONLY, (card,), (), (card,))
+            return Choice(card, _ONLY, (), (card,))
         place = len(self.trick.plays)
         if place == 0:
             return self.lead()
@@ -450,15 +449,15 @@ class Position:
             return self.third()
         return self.fourth()
 
-    def lowest(self, why: str, *args: object, names: Sequence[Card] = ()) -> Choice:
+    def lowest(self, why: str, *args: object) -> Choice:
         card = self.high[-1]
         said = "I play my lowest card {}: " + why + "."
-        return Choice(card, said, (card, *names), (), (card, *args))
+        return Choice(card, said, (), (card, *args))
 
-    def highest(self, why: str, *args: object, names: Sequence[Card] = ()) -> Choice:
+    def highest(self, why: str, *args: object) -> Choice:
         card = self.high[0]
         said = "I play my highest card {}: " + why + "."
-        return Choice(card, said, (card, *names), (), (card, *args))
+        return Choice(card, said, (), (card, *args))
 
     def lead(self) -> Choice:
         trump, seat = self.trump, self.seat
@@ -475,14 +474,14 @@ class Position:
                     "I lead {}: I hold the highest trump left ({}) and an opponent "
                     "may still hold trumps."
                 )
-                return Choice(card, said, (card, top), (), (card, top))
+                return Choice(card, said, (), (card, top))
             if mine and theirs and self.beliefs.knows_holds(partner, top):
                 card = mine[-1]
                 said = (
                     "I lead my lowest trump {}: my partner holds {}, the highest trump left, "
                     "and an opponent may still hold trumps."
                 )
-                return Choice(card, said, (card, top), (Holds(partner, top),), (card, top))
+                return Choice(card, said, (Holds(partner, top),), (card, top))
             for card in self.high:
                 if card.suit is trump:
                     continue
@@ -490,7 +489,7 @@ class Position:
                 b = self.may_hold_suit(opponents[1], card.suit)
                 if a and b and self.beats(card, a[0]) and self.beats(card, b[0]):
                     said = "I lead {}: both opponents may still hold {} but none beats it."
-                    return Choice(card, said, (card,), (), (card, card.suit))
+                    return Choice(card, said, (), (card, card.suit))
             return self.no_sure_lead()
         for card in self.high:
             a = self.may_hold_suit(opponents[0], card.suit)
@@ -505,7 +504,7 @@ class Position:
                 ok = True
                 why = "no opponent can hold {} and no trump is left"
             if ok:
-                return Choice(card, "I lead {}: " + why + ".", (card,), (), (card, card.suit))
+                return Choice(card, "I lead {}: " + why + ".", (), (card, card.suit))
         return self.lowest("no card of mine is sure to win the lead")
 
     def no_sure_lead(self) -> Choice:
@@ -528,13 +527,13 @@ class Position:
             if not after:
                 return self.lowest("the next player holds no trump, so I save my high trumps")
             if not self.beats(best, after[0]):
-                return self.lowest("the next player may hold {}", after[0], names=(after[0],))
+                return self.lowest("the next player may hold {}", after[0])
             if second and self.beats(best, led_card):
-                return self.highest("it beats the lead and {}", after[0], names=(after[0],))
+                return self.highest("it beats the lead and {}", after[0])
             if not second:
                 card2 = trick.plays[1].card
                 if card2.suit is trump and self.beats(best, card2):
-                    return self.highest("it beats {} and {}", card2, after[0], names=(after[0],))
+                    return self.highest("it beats {} and {}", card2, after[0])
             return self.lowest("I cannot take the trick for sure")
         if not after:
             if self.may_hold_suit(opponent, trump):
@@ -548,17 +547,15 @@ class Position:
             if self.beats(best, led_card) and self.beats(best, after[0]):
                 partner = self.may_hold_suit((self.seat + 2) % PLAYERS, led)
                 if partner and self.beats(partner[0], best):
-                    return self.lowest(
-                        "my partner may hold {}, higher than mine", partner[0], names=(partner[0],)
-                    )
-                return self.highest("it beats the lead and {}", after[0], names=(after[0],))
-            return self.lowest("I cannot beat both the lead and {}", after[0], names=(after[0],))
+                    return self.lowest("my partner may hold {}, higher than mine", partner[0])
+                return self.highest("it beats the lead and {}", after[0])
+            return self.lowest("I cannot beat both the lead and {}", after[0])
         partner_card = led_card
         if best.suit is led and self.beats(best, other) and self.beats(best, after[0]):
             if self.beats(partner_card, best):
                 return self.lowest("my partner's {} is higher", partner_card)
-            return self.highest("it beats {} and {}", other, after[0], names=(after[0],))
-        return self.lowest("I cannot beat both {} and {}", other, after[0], names=(after[0],))
+            return self.highest("it beats {} and {}", other, after[0])
+        return self.lowest("I cannot beat both {} and {}", other, after[0])
 
     def second(self) -> Choice:
         return self._follow((self.seat + 1) % PLAYERS, self.trick.plays[0].card, second=True)
@@ -645,7 +642,7 @@ class KnowingPosition(Position):
         for card in self.high:
             if card.suit is not self.trump and card is not self.unplayed_of(card.suit)[0]:
                 said = "I give {} to my partner's trick: " + why + "."
-                return Choice(card, said, (card,), (), (card, *args))
+                return Choice(card, said, (), (card, *args))
         return self.lowest(why, *args)
 
     def third(self) -> Choice:
@@ -687,7 +684,7 @@ class KnowingPosition(Position):
         if best is not None and best[0] * least.denominator >= least.numerator * deals:
             ruffs, card = best
             said = "I lead {}: my partner holds no {} but a trump with probability {}."
-            return Choice(card, said, (card,), (), (card, card.suit, Fraction(ruffs, deals)))
+            return Choice(card, said, (), (card, card.suit, Fraction(ruffs, deals)))
         return super().no_sure_lead()
 
 
@@ -720,18 +717,9 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
 
 
 _Cards = tuple[Card, ...]
-# One `Thought` and `Decision` per card played: made through the slots and in C, and the
-# names of a thought that names only its card shared per card.
+# One `Thought` and `Decision` per card played: made through the slots and in C.
 _thought = slot_maker(Thought)
 _decision = tuple.__new__
-_NAMES: dict[Card, frozenset[Card]] = {}
-
-
-def _names(card: Card) -> frozenset[Card]:
-    got = _NAMES.get(card)
-    if got is None:
-        got = _NAMES[card] = frozenset((card,))
-    return got
 
 
 # Registered strategies subclass it in plain Python (their registry's decorator), which a
@@ -769,13 +757,10 @@ class TacticsPlayer(Strategy):
         if len(legal) == 1:
             card = legal[0]  # what `Position.choose` says, without building the position
             assert isinstance(card, Card)
-            return _decision(Decision, (card, _thought(_ONLY, _names(card), (), (card,))))
+            return _decision(Decision, (card, _thought(_ONLY, (), (card,))))
         choice = self.position(view).choose()
-        names = choice.names
-        card = choice.card
-        shown = _names(card) if len(names) == 1 and names[0] is card else frozenset(names)
         return _decision(
-            Decision, (card, _thought(choice.template, shown, choice.concluded, choice.args))
+            Decision, (choice.card, _thought(choice.template, choice.concluded, choice.args))
         )
 
 

@@ -99,12 +99,11 @@ class Reading:
     def ask(self, target: int, card: Card, thought: str, *args: object) -> Decision:
         """The decision to ask `target` for `card`, concluding `Holds` when it knows so.
 
-        The thought (a template over `args`: see `Thought`) names the card (it becomes
-        public with the ask).
+        The thought is a template over `args` (see `Thought`).
         """
         sure = self.knowledge.known_holders()[card.index] == target
         concluded = (Holds(target, card),) if sure else ()
-        said = Thought(thought, frozenset([card]), concluded, args)
+        said = Thought(thought, concluded, args)
         return Decision(ASKS[target][card.index], said)
 
     def why_known(self, card: Card, holder: int) -> KnownHolder:

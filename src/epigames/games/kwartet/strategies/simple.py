@@ -24,5 +24,5 @@ class RandomAsker(Strategy):
         target = targets[int(rng.random() * len(targets))]
         card = cards[int(rng.random() * len(cards))]
         name = view.game.seat_names[target]
-        thought = Thought("I ask {} for {} at random.", frozenset([card]), args=(name, card))
+        thought = Thought("I ask {} for {} at random.", args=(name, card))
         return Decision(ASKS[target][card.index], thought)
