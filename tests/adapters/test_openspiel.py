@@ -14,6 +14,28 @@ from epigames.games import load_game, registered_games
 from tests.adapters.settings import small_games
 
 GAMES = small_games()
+#: Kemps at its defaults is left out of OpenSpiel's random simulation: random players run it
+#: to `max_turns` (10,000 turns, about 37,000 decisions), and `random_sim_test` asks every
+#: seat's information state (the view with its whole log) at each decision, so the run is
+#: quadratic in the length (600 turns took 33 s; 10,000 would take hours).
+#: `test_random_play_of_the_default_kemps_ends_within_its_bound` (conformance) checks the
+#: bound on the rules instead.
+TOO_LONG = {"kemps": "a random default Kemps game is ~37,000 decisions: hours in random_sim_test"}
+#: Every game at its defaults (Klaverjas plays 16 deals), and Klaverjas over a few deals
+#: with each way of choosing trump: a deal's score must reach the rewards before the next
+#: deal is dealt.
+DEFAULTS = [
+    *(
+        pytest.param(name, marks=pytest.mark.skip(reason=TOO_LONG[name]))
+        if name in TOO_LONG
+        else name
+        for name in registered_games()
+    ),
+    "klaverjas(deals=3)",
+    "klaverjas(trump=bidding,deals=2)",
+]
+#: Games whose rewards come at several moments (Klaverjas after every deal).
+MULTI_DEAL = ["klaverjas(ranks=3,deals=3)", "klaverjas(ranks=3,deals=3,trump=bidding)"]
 
 
 def _spiel(game: str) -> pyspiel.Game:
@@ -31,6 +53,58 @@ def test_random_simulation(game: str) -> None:
     spiel = _spiel(game)
     pyspiel.random_sim_test(spiel, num_sims=2, serialize=False, verbose=False)
     pyspiel.random_sim_test(spiel, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("game", DEFAULTS)
+def test_random_simulation_at_the_defaults(game: str) -> None:
+    """OpenSpiel's own checks, among them summed rewards against the returns and the
+    number of decisions against `max_game_length`."""
+    pyspiel.random_sim_test(_spiel(game), num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("game", GAMES + MULTI_DEAL)
+def test_rewards_of_an_rl_environment_add_up_to_the_returns(game: str) -> None:
+    """The rewards an RL loop sees (read after the chance that follows each step)."""
+    from open_spiel.python import rl_environment
+
+    environment = rl_environment.Environment(
+        _spiel(game),
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed=3),
+        observation_type=rl_environment.ObservationType.OBSERVATION,
+    )
+    rng = np.random.default_rng(3)
+    totals = np.zeros(environment.num_players)
+    time_step = environment.reset()
+    while not time_step.last():
+        player = time_step.observations["current_player"]
+        action = rng.choice(time_step.observations["legal_actions"][player])
+        time_step = environment.step([action])
+        totals += time_step.rewards
+    returns = environment.get_state.returns()
+    np.testing.assert_allclose(totals, returns)
+
+
+def test_a_deals_score_is_rewarded_when_the_next_deal_starts() -> None:
+    """The decision after a deal's last card sees the deal's score as its reward."""
+    state = _spiel("klaverjas(ranks=3,deals=2)").new_initial_state()
+    rng = random.Random(0)
+    seen = np.zeros(4)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        seen += state.rewards()
+        if seen.any():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.state.game.deals == 2 and not state.is_terminal()
+    np.testing.assert_allclose(seen, state.returns())
+    assert sum(seen) > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_max_game_length_is_the_games(game: str) -> None:
+    assert _spiel(game).max_game_length() == load_game(game).max_game_length
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -47,9 +47,12 @@ def test_random_play_reaches_the_end_within_the_rules(spec: str, seed: int) -> N
     game = load_game(spec)
     n = game.num_players
     low, high = game.returns_range
+    decisions = 0
 
     def visit(state: State) -> None:
+        nonlocal decisions
         player = state.current_player
+        decisions += player >= 0
         assert player in (CHANCE, TERMINAL) or 0 <= player < n
         returns = state.returns()
         assert len(returns) == n and all(low <= r <= high for r in returns)
@@ -75,6 +78,7 @@ def test_random_play_reaches_the_end_within_the_rules(spec: str, seed: int) -> N
 
     final = rollout(spec, seed, visit)
     assert final.is_terminal()
+    assert decisions <= game.max_game_length
     best = max(final.returns())
     assert final.winners() == tuple(s for s, r in enumerate(final.returns()) if r == best)
 

@@ -14,6 +14,7 @@ encoding.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -32,15 +33,13 @@ from epigames.games import (
     load_game,
     registered_games,
 )
+from epigames.games.events import Event
 from epigames.games.params import format_value
 
 __all__ = ["PREFIX", "SpielGame", "SpielState", "register_games", "spiel_game_class", "spiel_name"]
 
 #: OpenSpiel names are this prefix and the game's name.
 PREFIX = "epigames_"
-#: An upper bound on actions and chance outcomes in one game, for `max_game_length`;
-#: every game caps its length with a parameter (moves, turns, deals, penalties).
-MAX_GAME_LENGTH = 1_000_000
 
 
 def spiel_name(name: str) -> str:
@@ -94,8 +93,8 @@ class _Tables:
 
 
 class _Box:
-    """Holds an epigames state; OpenSpiel clones a Python state by deep-copying its
-    attributes, and a copy of the box is a `clone()` of the state."""
+    """Holds an epigames state and its rewards; OpenSpiel clones a Python state by
+    deep-copying its attributes, and a copy of the box is a `clone()` of the state."""
 
     def __init__(self, state: EpigamesState, rewards: list[float] | None = None) -> None:
         self.state = state
@@ -126,7 +125,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hint
             min_utility=float(low),
             max_utility=float(high),
             utility_sum=None,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=game.max_game_length,
         )
         given = {p.name: getattr(game, p.attr) for p in cls.params}
         # pybind11 drops attributes set before the base class is initialised.
@@ -178,12 +177,19 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hi
         return sorted((chance.index(o), float(p)) for o, p in self.state.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        table = self.tables.chance if self.state.current_player == CHANCE else None
-        table = table or self.tables.actions
+        chance = self.state.current_player == CHANCE
+        table = self.tables.chance if chance else self.tables.actions
         before = self.state.returns()
         self.state.apply(table.actions[action])
         after = self.state.returns()
-        self._box.rewards = [float(a - b) for a, b in zip(after, before, strict=True)]
+        changes = [float(a - b) for a, b in zip(after, before, strict=True)]
+        # Rewards are read at decision nodes and at the end, never at chance nodes: the
+        # chance nodes after a decision add to its rewards (a Klaverjas deal is scored by
+        # its last card, then the next deal is dealt) instead of replacing them.
+        if chance:
+            self._box.rewards = [r + c for r, c in zip(self._box.rewards, changes, strict=True)]
+        else:
+            self._box.rewards = changes
 
     def _action_to_string(self, player: int, action: int) -> str:
         tables = self.tables
@@ -195,7 +201,9 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hi
         return self.state.is_terminal()
 
     def rewards(self) -> list[float]:
-        """What each seat's return changed by in the last transition."""
+        """What each seat's return changed by since the last decision was made (its own
+        change and the chance outcomes' after it), so summed at decision nodes and at the
+        end they make the returns."""
         return list(self._box.rewards)
 
     def returns(self) -> list[float]:
@@ -237,7 +245,21 @@ class SpielObserver:
     def string_from(self, state: SpielState, player: int) -> str:
         """The player's view as JSON: with its whole log for information states."""
         view = state.state.observation(player)
-        return json.dumps(view.to_dict(include_log=self.perfect_recall), ensure_ascii=False)
+        text = json.dumps(view.to_dict(include_log=False), ensure_ascii=False)
+        if not self.perfect_recall:
+            return text
+        # The text of `view.to_dict()` (the log is its last key), but each event's JSON is
+        # made once: OpenSpiel asks every seat's string at every step, and re-encoding the
+        # whole log each time made a long game's tests quadratic in slow Python.
+        log = ", ".join(_event_json(event, event.names) for event in view.log)
+        return f'{text[:-1]}, "log": [{log}]}}'
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _event_json(event: Event, names: tuple[str, ...]) -> str:
+    """An event as JSON; `names` is in the key because it words the text but is not part of
+    the event's equality."""
+    return json.dumps(event.to_dict(), ensure_ascii=False)
 
 
 def spiel_game_class(name: str) -> type[SpielGame]:

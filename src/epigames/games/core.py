@@ -185,6 +185,17 @@ class Game(abc.ABC):
     def returns_range(self) -> tuple[float, float]:
         """The smallest and largest return any seat can get."""
 
+    @property
+    def max_game_length(self) -> int:
+        """The most decisions one game can take, whatever the players do (chance outcomes
+        not counted): OpenSpiel's `max_game_length`.
+
+        Each game computes it from its parameters: Kemps from its cap, `max_turns`;
+        Blufpoker, which no rule bounds, allows rounds until more are less likely than
+        1e-12. A game that does not override it cannot be loaded in OpenSpiel.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not bound its length")
+
     @abc.abstractmethod
     def new_initial_state(self) -> State:
         """A fresh state at the start of the game (usually a chance node: the deal)."""

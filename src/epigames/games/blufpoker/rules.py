@@ -114,6 +114,31 @@ class BlufpokerGame(Game):
         """-1 for the loser, 0 for every winner (and for everyone before the end)."""
         return (-1.0, 0.0)
 
+    @property
+    def max_game_length(self) -> int:
+        """No rule bounds a game; this bound is exceeded with probability below 1e-12.
+
+        A round takes at most `DICE + 2` decisions (believe, roll each die, bid) for each
+        of the `FIRST_POKER` bids it can rise through below a poker, then a call, or a
+        belief and the keeps of the poker phase. At most `players * (penalties - 1) + 1`
+        rounds give a penalty. A round ending in an equalled poker gives none, and such
+        rounds may follow each other without end, but each happens with probability at
+        most q = (1 - (5/6) ** POKER_ROLLS) ** DICE (each die shows the bid's face within
+        the throws, whatever is kept). With p penalised rounds at most, more than e
+        equalled ones means e + 1 among the first p + e rounds: probability at most
+        C(p + e, e + 1) q ** (e + 1), whatever the players do. The bound allows the
+        smallest e that makes that below 1e-12.
+        """
+        per_round = FIRST_POKER * (DICE + 2) + POKER_ROLLS
+        penalised = self.players * (self.penalties - 1) + 1
+        q = (1 - (5 / 6) ** POKER_ROLLS) ** DICE
+        equalled, tail = 0, penalised * q
+        while tail >= 1e-12:
+            equalled += 1
+            # C(p + e, e + 1) q^(e + 1) from its value for e - 1.
+            tail *= (penalised + equalled) / (equalled + 1) * q
+        return per_round * (penalised + equalled)
+
     def new_initial_state(self) -> BlufpokerState:
         """The state before the first roll (a chance node)."""
         return BlufpokerState(self)

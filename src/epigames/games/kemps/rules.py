@@ -225,6 +225,16 @@ class KempsGame(Game):
         return (0, self.ranks)
 
     @property
+    def max_game_length(self) -> int:
+        """At most `max_turns` turns of at most `max_swaps` decisions (the last swap ends
+        the turn); in the team game a turn ends with `done` or the signal, and its call
+        window asks every seat."""
+        per_turn = self.max_swaps
+        if self.team_game:
+            per_turn += 1 + self.players
+        return self.max_turns * per_turn
+
+    @property
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, rank by rank."""
         return kemps_deck(self.ranks)

@@ -163,6 +163,13 @@ class KlaverjasGame(Game):
         return (0, self.deals * per_deal)
 
     @property
+    def max_game_length(self) -> int:
+        """Every card of every deal, after the trump decisions: the eldest hand's call, up
+        to four passes and a call when bidding, none when chance draws trump."""
+        calls = {"eldest": 1, "bidding": PLAYERS + 1, "random": 0}[self.trump]
+        return self.deals * (len(self.deck) + calls)
+
+    @property
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, in deck order."""
         return klaverjas_deck(self.ranks)

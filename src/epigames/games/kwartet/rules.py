@@ -85,6 +85,11 @@ class KwartetGame(core.Game):
         return (0, self.kinds)
 
     @property
+    def max_game_length(self) -> int:
+        """Asks are the only decisions, and the game stops after `max_moves` of them."""
+        return self.max_moves
+
+    @property
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, in deck order."""
         return CARDS[: self.kinds * MEMBERS]
