@@ -1,4 +1,4 @@
-"""PettingZoo AEC environments for every registered game.
+"""PettingZoo environments for every registered game: AEC (`env`) and parallel (`parallel_env`).
 
 `env("kwartet(players=3,kinds=4)", observation="knowledge")` gives an `AECEnv` whose
 agents are `player_0 … player_{n-1}` (the seats). Each observation is a dict with
@@ -7,19 +7,26 @@ agents are `player_0 … player_{n-1}` (the seats). Each observation is a dict w
 Chance is resolved inside the environment from the generator seeded by `reset(seed=…)`;
 rewards are the changes of `State.returns()`, so they add up to the final returns.
 
-Two ways to take turns:
+Two ways for the AEC environment to take turns:
 
 - `turns="game"` (default): only the seat to move is selected, as the game decides.
 - `turns="cycle"`: every seat is selected in seat order, each cycle; a seat that is not
-  to move has one legal action, the extra last index `wait`. This makes the game
-  usable as a parallel environment (`parallel_env`, every seat acts in each step).
+  to move has one legal action, the extra last index `wait`.
+
+`parallel_env(game)` is the turn-based game as a parallel environment: every live agent
+gets an observation and sends an action each step, but only the seat to move acts (one
+decision per step, then chance); every other agent's action is ignored, and its action
+mask allows only `wait` (the extra last index), which says so. Each step's infos name the
+agent to act next (`active_agent`), as PettingZoo's turn-based conversion does.
 
 `seed` seeds the generator until `reset(seed=…)` gives a new one (without either, each
-environment draws differently). `max_cycles` truncates the game after that many cycles;
-in `turns="game"` a cycle is `num_players` decisions. With `illegal="raise"` (default)
-an illegal action raises `IllegalActionError`; with `illegal="random"` it is replaced by
-a legal action drawn from the environment's generator (for samplers that ignore the
-mask) and the step's info says `illegal: True`.
+environment draws differently). `max_cycles` truncates the game after that many cycles:
+in `turns="game"` a cycle is `num_players` decisions, in `turns="cycle"` one round of
+the seats, in the parallel environment one step. With `illegal="raise"` (default) an
+illegal action of the seat to move (or, in `turns="cycle"`, anything but `wait` from a
+seat not to move) raises `IllegalActionError`; with `illegal="random"` the seat to move's
+illegal action is replaced by a legal action drawn from the environment's generator (for
+samplers that ignore the mask) and the step's info says `illegal: True`.
 """
 
 from __future__ import annotations
@@ -30,7 +37,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils.conversions import aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from epigames.adapters.actions import action_space
@@ -38,7 +44,10 @@ from epigames.adapters.encoding import Vector, check_observation, encoder
 from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, State, load_game
 
-__all__ = ["EpigamesEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["EpigamesEnv", "EpigamesParallelEnv", "env", "parallel_env", "raw_env"]
+
+#: The render modes of both environments (their `metadata`).
+_RENDER_MODES = ["human", "ansi"]
 
 
 class AdapterOptionError(InputError):
@@ -51,13 +60,121 @@ def _choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
+class _Table:
+    """The game in play for either environment: its state, chance, observations, actions."""
+
+    def _set_up(
+        self,
+        game: str,
+        observation: str,
+        render_mode: str | None,
+        max_cycles: int | None,
+        illegal: str,
+        seed: int | None,
+        wait: bool,
+    ) -> None:
+        """Check the options and build the spaces; `wait`: the actions end with `wait`."""
+        self.game = load_game(game)
+        self.kind = check_observation(observation)
+        if render_mode is not None:
+            _choice("render_mode", render_mode, tuple(_RENDER_MODES))
+        self.render_mode = render_mode
+        self.illegal = _choice("illegal", illegal, ("raise", "random"))
+        if max_cycles is not None and max_cycles < 1:
+            raise AdapterOptionError(f"max_cycles must be at least 1, not {max_cycles!r}")
+        self.max_cycles = max_cycles
+        self.actions = action_space(self.game)
+        self.encoder = encoder(self.game, self.kind)
+        self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
+        self.wait = len(self.actions) if wait else None
+        size = len(self.actions) + (1 if wait else 0)
+        # Every entry is a 0/1 flag or a probability.
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (size,), np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
+        self._rng = np.random.default_rng(seed)
+        self.state: State = self.game.new_initial_state()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space: one index per distinct action (and `wait` where it is one)."""
+        return self.action_spaces[agent]
+
+    def _new_game(self, seed: int | None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state()
+        self._resolve_chance()
+
+    def _resolve_chance(self) -> None:
+        state = self.state
+        while state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            p = np.array([probability for _, probability in outcomes], dtype=np.float64)
+            index = int(self._rng.choice(len(outcomes), p=p / p.sum()))
+            state.apply(outcomes[index][0])
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation vector and action mask, from its seat's view alone."""
+        seat = self.possible_agents.index(agent)
+        view = self.state.observation(seat)
+        observation: Vector = self.encoder.encode(view)
+        mask = self.actions.mask(view.legal_actions)
+        if self.wait is not None:
+            mask = np.append(mask, np.int8(not view.is_my_turn))
+        return {"observation": observation, "action_mask": mask}
+
+    def _play(self, agent: str, action: int | None) -> tuple[list[float], bool]:
+        """Play the seat to move's action index and the chance after it: the changes of
+        the returns, and whether an illegal index was replaced (`illegal="random"`)."""
+        before = self.state.returns()
+        legal = list(self.state.legal_actions())
+        chosen: Hashable | None = None
+        if action is not None and 0 <= int(action) < len(self.actions):
+            candidate = self.actions.actions[int(action)]
+            if candidate in legal:
+                chosen = candidate
+        replaced = chosen is None
+        if chosen is None:
+            self._refuse(agent, action, ", ".join(str(self.actions.index(a)) for a in legal))
+            chosen = legal[int(self._rng.integers(len(legal)))]
+        self.state.apply(chosen)
+        self._resolve_chance()
+        after = self.state.returns()
+        return [float(a - b) for a, b in zip(after, before, strict=True)], replaced
+
+    def _refuse(self, agent: str, action: int | None, legal: str) -> None:
+        """Raise for an illegal action unless `illegal="random"` lets it be replaced."""
+        if self.illegal == "raise":
+            raise IllegalActionError(
+                f"illegal action {action!r} for {agent} in {self.game}; legal: {legal}"
+            )
+
+    def render(self) -> str | None:
+        """The state as text (`ansi` returns it, `human` prints it after each step)."""
+        if self.render_mode is None:
+            return None
+        return self.state.to_json()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class EpigamesEnv(_Table, AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
     """An AEC environment playing one epigames game; see the module docstring."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012  # pettingzoo reads it from the class
-        "render_modes": ["human", "ansi"],
+        "render_modes": _RENDER_MODES,
         "name": "epigames_v0",
-        "is_parallelizable": True,
+        "is_parallelizable": False,
     }
 
     def __init__(
@@ -70,51 +187,16 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         illegal: str = "raise",
         seed: int | None = None,
     ) -> None:
-        super().__init__()
-        self.game = load_game(game)
-        self.kind = check_observation(observation)
-        if render_mode is not None:
-            _choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
+        AECEnv.__init__(self)
         self.turns = _choice("turns", turns, ("game", "cycle"))
-        self.illegal = _choice("illegal", illegal, ("raise", "random"))
-        if max_cycles is not None and max_cycles < 1:
-            raise AdapterOptionError(f"max_cycles must be at least 1, not {max_cycles!r}")
-        self.max_cycles = max_cycles
-        self.actions = action_space(self.game)
-        self.encoder = encoder(self.game, self.kind)
-        n = self.game.num_players
-        self.possible_agents = [f"player_{seat}" for seat in range(n)]
-        # The extra last index is `wait`, legal only for a seat not to move (cycle turns).
-        self.wait = len(self.actions) if self.turns == "cycle" else None
-        size = len(self.actions) + (1 if self.wait is not None else 0)
-        # Every entry is a 0/1 flag or a probability.
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
-        )
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
-        self._rng = np.random.default_rng(seed)
-        self.state: State = self.game.new_initial_state()
+        # In cycle turns a seat not to move is selected too: the extra last index `wait`.
+        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, turns == "cycle")
         self._decisions = 0
         self._cycles = 0
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space (the same for every agent)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space: one index per distinct action (and `wait` in cycle turns)."""
-        return self.action_spaces[agent]
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; a seed fixes every chance outcome (and `illegal="random"`)."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_initial_state()
+        self._new_game(seed)
         self._decisions = 0
         self._cycles = 0
         self.agents = self.possible_agents[:]
@@ -123,7 +205,6 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._resolve_chance()
         self._finish_if_over()
         if self.turns == "cycle":
             self.agent_selection = self.agents[0]
@@ -134,27 +215,9 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         player = self.state.current_player
         return self.possible_agents[player if player >= 0 else 0]
 
-    def _resolve_chance(self) -> None:
-        state = self.state
-        while state.current_player == CHANCE:
-            outcomes = state.chance_outcomes()
-            p = np.array([probability for _, probability in outcomes], dtype=np.float64)
-            index = int(self._rng.choice(len(outcomes), p=p / p.sum()))
-            state.apply(outcomes[index][0])
-
     def _finish_if_over(self) -> None:
         if self.state.is_terminal():
             self.terminations = dict.fromkeys(self.agents, True)
-
-    def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's observation vector and action mask, from its seat's view alone."""
-        seat = self.possible_agents.index(agent)
-        view = self.state.observation(seat)
-        observation: Vector = self.encoder.encode(view)
-        mask = self.actions.mask(view.legal_actions)
-        if self.wait is not None:
-            mask = np.append(mask, np.int8(not view.is_my_turn))
-        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (an index of its action space)."""
@@ -166,17 +229,18 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.infos[agent] = {}
-        before = self.state.returns()
+        changes = [0.0] * len(self.possible_agents)
         if seat == self.state.current_player:
-            self.state.apply(self._game_action(agent, action))
+            changes, replaced = self._play(agent, action)
+            if replaced:
+                self.infos[agent] = {"illegal": True}
             self._decisions += 1
-            self._resolve_chance()
         elif action != self.wait:
             self._refuse(agent, action, "wait")
-        after = self.state.returns()
+            self.infos[agent] = {"illegal": True}
         for s, other in enumerate(self.possible_agents):
             if other in self.rewards:
-                self.rewards[other] = float(after[s] - before[s])
+                self.rewards[other] = changes[s]
         self._finish_if_over()
         last = seat == len(self.possible_agents) - 1
         if self.turns == "cycle" and last:
@@ -199,34 +263,92 @@ class EpigamesEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
             return self._cycles >= self.max_cycles
         return self._decisions >= self.max_cycles * len(self.possible_agents)
 
-    def _game_action(self, agent: str, action: int | None) -> Hashable:
-        legal = list(self.state.legal_actions())
-        chosen: Hashable | None = None
-        if action is not None and 0 <= int(action) < len(self.actions):
-            candidate = self.actions.actions[int(action)]
-            if candidate in legal:
-                chosen = candidate
-        if chosen is not None:
-            return chosen
-        self._refuse(agent, action, ", ".join(str(self.actions.index(a)) for a in legal))
-        return legal[int(self._rng.integers(len(legal)))]
 
-    def _refuse(self, agent: str, action: int | None, legal: str) -> None:
-        """Raise for an illegal action, or (`illegal="random"`) mark the step's info."""
-        if self.illegal == "raise":
-            raise IllegalActionError(
-                f"illegal action {action!r} for {agent} in {self.game}; legal: {legal}"
-            )
-        self.infos[agent] = {"illegal": True}
+class EpigamesParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]  # pettingzoo: no hints
+    """A parallel environment playing one epigames game: only the seat to move acts.
 
-    def render(self) -> str | None:
-        """The state as text (`ansi` returns it, `human` prints it after each step)."""
-        if self.render_mode is None:
-            return None
-        return self.state.to_json()
+    See the module docstring. Each step plays one decision: the action of the agent
+    whose mask allows more than `wait` (the step's `active_agent`), then chance; the
+    other agents' actions are ignored, whatever they are.
+    """
 
-    def close(self) -> None:
-        """Nothing to release."""
+    metadata: dict[str, Any] = {  # noqa: RUF012  # pettingzoo reads it from the class
+        "render_modes": _RENDER_MODES,
+        "name": "epigames_v0",
+    }
+
+    def __init__(
+        self,
+        game: str,
+        observation: str = "hand",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        illegal: str = "raise",
+        seed: int | None = None,
+    ) -> None:
+        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, wait=True)
+        self.agents: list[str] = []
+        self._steps = 0
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Start a new game: every agent's observation and info (`active_agent`)."""
+        self._new_game(seed)
+        self._steps = 0
+        self.agents = [] if self.state.is_terminal() else self.possible_agents[:]
+        return self._observations(), self._infos()
+
+    def step(
+        self, actions: dict[str, int | None]
+    ) -> tuple[
+        dict[str, Any],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Play the action of the seat to move (the others' are ignored), then chance.
+
+        Returns:
+            Observations, rewards (the changes of the returns), terminations, truncations
+            and infos of every agent that was live; once the game is over or cut off,
+            `agents` is empty.
+
+        Raises:
+            IllegalActionError: the seat to move's action is missing or illegal (with
+                `illegal="raise"`).
+        """
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        agents = self.agents
+        mover = self.possible_agents[self.state.current_player]
+        changes, replaced = self._play(mover, actions.get(mover))
+        self._steps += 1
+        rewards = {agent: changes[self.possible_agents.index(agent)] for agent in agents}
+        over = self.state.is_terminal()
+        cut = not over and self.max_cycles is not None and self._steps >= self.max_cycles
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, cut)
+        observations = self._observations()
+        infos = self._infos() if not (over or cut) else {agent: {} for agent in agents}
+        if replaced:
+            infos[mover]["illegal"] = True
+        if over or cut:
+            self.agents = []
+        if self.render_mode == "human":
+            print(self.render())
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Any]:
+        # The last step's observations go to every agent that was live in it.
+        agents = self.agents or self.possible_agents
+        return {agent: self.observe(agent) for agent in agents}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        player = self.state.current_player
+        active = self.possible_agents[player] if player >= 0 else None
+        return {agent: {"active_agent": active} for agent in self.agents}
 
 
 def raw_env(
@@ -256,9 +378,21 @@ def env(
 
 def parallel_env(
     game: str, observation: str = "hand", render_mode: str | None = None, **options: Any
-) -> ParallelEnv:
-    """The game as a parallel environment: every seat acts each step, `wait` unless to move."""
-    options.setdefault("turns", "cycle")
-    if options["turns"] != "cycle":
-        raise AdapterOptionError("a parallel environment needs turns='cycle'")
-    return aec_to_parallel(env(game, observation, render_mode, **options))
+) -> EpigamesParallelEnv:
+    """The game as a parallel environment: each step, the seat to move acts, the others wait.
+
+    Args:
+        game: a game string.
+        observation: `hand` or `knowledge`.
+        render_mode: None, `ansi` or `human`.
+        **options: `max_cycles` (steps), `illegal` (`raise`, `random`), `seed`.
+
+    Raises:
+        InputError: a bad game string or option (`turns` is not one: a step is a turn).
+    """
+    if "turns" in options:
+        raise AdapterOptionError(
+            "a parallel environment takes no turns option: in each step the seat to move "
+            "acts and every other agent waits"
+        )
+    return EpigamesParallelEnv(game, observation, render_mode, **options)
