@@ -2,17 +2,15 @@
 
 Learning libraries want a fixed set of actions (`Discrete(n)`, OpenSpiel's
 `num_distinct_actions`) and a mask of the legal ones. The framework's states list only
-the legal actions of the moment, so each game's complete list is kept here, one
-enumerator per game name, unless the game itself offers `distinct_actions()` (which wins;
-`distinct_chance_outcomes()` likewise for chance).
-`tests/adapters/test_actions.py` fails for a registered game without one.
+the legal actions of the moment; each game lists all of its own
+(`Game.distinct_actions()`, `Game.distinct_chance_outcomes()`).
+`tests/adapters/test_actions.py` fails for a registered game without them.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -20,33 +18,9 @@ import numpy.typing as npt
 from epigames.errors import InputError
 from epigames.games import Game, load_game
 
-Enumerator = Callable[[Any], Iterable[Hashable]]
-_ENUMERATORS: dict[str, Enumerator] = {}
-_CHANCE_ENUMERATORS: dict[str, Enumerator] = {}
-
 
 class NoActionSpaceError(InputError):
     """A game whose distinct actions the adapters cannot list."""
-
-
-def action_enumerator(name: str) -> Callable[[Enumerator], Enumerator]:
-    """Decorator: register the function listing every distinct action of game `name`."""
-
-    def register(func: Enumerator) -> Enumerator:
-        _ENUMERATORS[name] = func
-        return func
-
-    return register
-
-
-def chance_enumerator(name: str) -> Callable[[Enumerator], Enumerator]:
-    """Decorator: register the function listing every chance outcome of game `name`."""
-
-    def register(func: Enumerator) -> Enumerator:
-        _CHANCE_ENUMERATORS[name] = func
-        return func
-
-    return register
 
 
 class ActionSpace:
@@ -71,14 +45,14 @@ class ActionSpace:
         """The index of an action.
 
         Raises:
-            KeyError: not one of the game's distinct actions (a gap in its enumerator).
+            KeyError: not one of the game's distinct actions (a gap in its `distinct_actions`).
         """
         try:
             return self._index[action]
         except KeyError:
             raise KeyError(
                 f"{self.game}: action {self.game.action_to_string(action)!r} is missing from "
-                "the adapters' action list (epigames.adapters.actions)"
+                "the game's distinct_actions()"
             ) from None
 
     def mask(self, legal: Iterable[Hashable]) -> npt.NDArray[np.int8]:
@@ -91,22 +65,18 @@ class ActionSpace:
 
 @functools.lru_cache(maxsize=128)
 def _space(game: Game, chance: bool) -> ActionSpace:
-    method, table = (
-        ("distinct_chance_outcomes", _CHANCE_ENUMERATORS)
-        if chance
-        else ("distinct_actions", _ENUMERATORS)
-    )
-    own = getattr(game, method, None)
-    if callable(own):
-        return ActionSpace(game, list(own()))
-    func = table.get(game.name)
-    if func is None:
-        what, register = ("chance outcome", "chance") if chance else ("action", "action")
-        raise NoActionSpaceError(
-            f"no {what} list for game {game.name!r}; give its Game a {method}() method "
-            f"or register one with epigames.adapters.actions.{register}_enumerator"
+    try:
+        listed = game.distinct_chance_outcomes() if chance else game.distinct_actions()
+    except NotImplementedError:
+        what, method = (
+            ("chance outcome", "distinct_chance_outcomes")
+            if chance
+            else ("action", "distinct_actions")
         )
-    return ActionSpace(game, list(func(game)))
+        raise NoActionSpaceError(
+            f"no {what} list for game {game.name!r}; give its Game a {method}() method"
+        ) from None
+    return ActionSpace(game, list(listed))
 
 
 def action_space(game: Game | str) -> ActionSpace:
@@ -125,49 +95,3 @@ def chance_space(game: Game | str) -> ActionSpace:
         NoActionSpaceError: the game has no list of chance outcomes.
     """
     return _space(load_game(game), True)
-
-
-@action_enumerator("kwartet")
-def _kwartet(game: Any) -> Iterable[Hashable]:
-    from epigames.games.kwartet.cards import Ask
-
-    return [Ask(target, card) for target in range(game.num_players) for card in game.deck]
-
-
-@action_enumerator("klaverjas")
-def _klaverjas(game: Any) -> Iterable[Hashable]:
-    from epigames.cards import Suit
-    from epigames.games.klaverjas.actions import Bid
-
-    return [Bid(None), *(Bid(suit) for suit in Suit), *game.deck]
-
-
-@action_enumerator("blufpoker")
-def _blufpoker(game: Any) -> Iterable[Hashable]:
-    from epigames.games.blufpoker.actions import BELIEVE, CALL, STOP, Bid, Keep, RollDice
-    from epigames.games.blufpoker.dice import DICE, ROLLS, multisets
-
-    rolls = [RollDice(dice) for size in range(1, DICE + 1) for dice in multisets(size)]
-    keeps = [Keep(dice) for size in range(DICE) for dice in multisets(size)]
-    return [CALL, BELIEVE, STOP, *rolls, *(Bid(roll) for roll in ROLLS), *keeps]
-
-
-@chance_enumerator("kwartet")
-def _dealt_cards(game: Any) -> Iterable[Hashable]:
-    return list(game.deck)
-
-
-@chance_enumerator("klaverjas")
-def _klaverjas_chance(game: Any) -> Iterable[Hashable]:
-    from epigames.cards import Suit
-    from epigames.games.klaverjas.actions import Bid
-
-    return [*game.deck, *(Bid(suit) for suit in Suit)]
-
-
-@chance_enumerator("blufpoker")
-def _blufpoker_chance(game: Any) -> Iterable[Hashable]:
-    from epigames.games.blufpoker.actions import Throw
-    from epigames.games.blufpoker.dice import DICE, multisets
-
-    return [Throw(dice) for size in range(1, DICE + 1) for dice in multisets(size)]

@@ -196,6 +196,23 @@ class Game(abc.ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} does not bound its length")
 
+    def distinct_actions(self) -> Sequence[Hashable]:
+        """Every action some state of the game allows, in a fixed order: the fixed action
+        space learning libraries want (`adapters.actions`).
+
+        Raises:
+            NotImplementedError: the game does not list them.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not list its actions")
+
+    def distinct_chance_outcomes(self) -> Sequence[Hashable]:
+        """Every chance outcome some state of the game draws, in a fixed order.
+
+        Raises:
+            NotImplementedError: the game does not list them.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not list its chance outcomes")
+
     @abc.abstractmethod
     def new_initial_state(self) -> State:
         """A fresh state at the start of the game (usually a chance node: the deal)."""

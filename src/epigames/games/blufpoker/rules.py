@@ -25,8 +25,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from epigames.games.blufpoker.actions import (
+    BELIEVE,
     BID,
     BIDS,
+    CALL,
     DECIDE,
     OPEN,
     OVER,
@@ -34,6 +36,7 @@ from epigames.games.blufpoker.actions import (
     POKER_KEEP,
     POKER_THROW,
     ROLL,
+    STOP,
     THROW,
     Action,
     Believe,
@@ -57,6 +60,7 @@ from epigames.games.blufpoker.dice import (
     Roll,
     contains,
     minus,
+    multisets,
     sort_dice,
 )
 from epigames.games.blufpoker.events import (
@@ -142,6 +146,17 @@ class BlufpokerGame(Game):
     def new_initial_state(self) -> BlufpokerState:
         """The state before the first roll (a chance node)."""
         return BlufpokerState(self)
+
+    def distinct_actions(self) -> list[Action]:
+        """Call, believe, stop, rolling each multiset of dice, each bid, and keeping each
+        multiset of fewer than three dice (poker phase)."""
+        rolls = [RollDice(dice) for size in range(1, DICE + 1) for dice in multisets(size)]
+        keeps = [Keep(dice) for size in range(DICE) for dice in multisets(size)]
+        return [CALL, BELIEVE, STOP, *rolls, *BIDS, *keeps]
+
+    def distinct_chance_outcomes(self) -> list[Throw]:
+        """The faces of each multiset of rolled dice."""
+        return [Throw(dice) for size in range(1, DICE + 1) for dice in multisets(size)]
 
     def parse_action(self, text: str) -> Action | Throw:
         """Read an action (`call`, `bid 654`, …) or a chance outcome (`throw 6 4`)."""

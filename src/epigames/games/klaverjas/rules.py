@@ -174,6 +174,14 @@ class KlaverjasGame(Game):
         """Every card of this game, in deck order."""
         return klaverjas_deck(self.ranks)
 
+    def distinct_actions(self) -> list[Bid | Card]:
+        """A pass, a trump suit (chosen or bid) and every card to play."""
+        return [Bid(None), *(Bid(suit) for suit in Suit), *self.deck]
+
+    def distinct_chance_outcomes(self) -> list[Card | Bid]:
+        """The card dealt next, or the trump drawn at random."""
+        return [*self.deck, *(Bid(suit) for suit in Suit)]
+
     @property
     def first_dealer(self) -> int:
         """Who deals first: West, so North leads (with the 2017 preset East, so South leads)."""

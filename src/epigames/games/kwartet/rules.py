@@ -94,6 +94,14 @@ class KwartetGame(core.Game):
         """Every card of this game, in deck order."""
         return CARDS[: self.kinds * MEMBERS]
 
+    def distinct_actions(self) -> list[Ask]:
+        """An ask of every seat for every card (the rules allow some of them at a time)."""
+        return [Ask(target, card) for target in range(self.players) for card in self.deck]
+
+    def distinct_chance_outcomes(self) -> tuple[Card, ...]:
+        """The card dealt next."""
+        return self.deck
+
     def new_initial_state(self) -> KwartetState:
         """The state before the deal."""
         return KwartetState(self)
