@@ -58,8 +58,8 @@ def ask(
         typer.Option(
             "--players",
             "-p",
-            help="One strategy per seat, comma-separated (default: random at every seat, "
-            "as for play).",
+            help="One strategy per seat, comma-separated (default: the game's default agent "
+            "at every seat, as for play).",
         ),
     ] = "",
     limit: Annotated[
@@ -85,7 +85,7 @@ def ask(
     on a knowledge structure (BDDs); dice formulas on the cup's Kripke model.
     """
     loaded = load_game(game)
-    match = match_at(loaded, strategy_names(players, loaded.num_players), seed, at)
+    match = match_at(loaded, strategy_names(players, loaded), seed, at)
     with Console(stderr=True).status(_building(match.state, limit or None)):
         answer = ask_state(match.state, formula, limit or None)
     seats = loaded.seat_names

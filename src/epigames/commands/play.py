@@ -16,6 +16,7 @@ from epigames.errors import InputError
 from epigames.games import (
     CHANCE,
     Event,
+    Game,
     Match,
     MatchResult,
     State,
@@ -49,7 +50,8 @@ def play(
             "--players",
             "-p",
             help="One strategy per seat, comma-separated in seat order "
-            "(e.g. random,random,random,random); default: random at every seat.",
+            "(e.g. random,random,random,random); default: the game's default agent at "
+            "every seat (random; greedy in Kemps, whose random games run to the turn cap).",
         ),
     ] = "",
     seed: Annotated[
@@ -95,7 +97,7 @@ def play(
     """
     loaded = load_game(game)
     viewer = loaded.seat_index(seat) if seat else None
-    names = strategy_names(players, loaded.num_players)
+    names = strategy_names(players, loaded)
     match = Match(loaded, names, seed)
     if as_json:
         for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
@@ -106,10 +108,11 @@ def play(
         print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
 
 
-def strategy_names(players: str, seats: int) -> list[str]:
-    """The names in a `--players` text (commas inside parentheses kept); `random` by default."""
+def strategy_names(players: str, game: Game) -> list[str]:
+    """The names in a `--players` text (commas inside parentheses kept); by default the
+    game's `default_strategy` at every seat."""
     if not players.strip():
-        return ["random"] * seats
+        return [game.default_strategy] * game.num_players
     names = split_strategy_names(players)
     if not all(names):
         raise InputError(f"--players {players!r} has an empty name; expected NAME,NAME,…")

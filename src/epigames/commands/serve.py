@@ -38,9 +38,10 @@ def serve(
 ) -> None:
     """Serve the web app: watch and play games, see Kripke models, browse tournaments."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extra: checked here for a clear message)
 
-        from epigames.web.app import create_app
+        from epigames.web.app import create_app, serve as serve_app
+        from epigames.web.budget import PlayBudget
     except ImportError as exc:
         raise InputError(
             f"the web app needs the 'web' extra ({exc.name} is missing); "
@@ -48,9 +49,11 @@ def serve(
         ) from None
     if db_dir is not None and not db_dir.is_dir():
         raise InputError(f"--db-dir {db_dir} is not a directory")
-    web = create_app(db_dir, max_sessions=max_games, idle_seconds=idle_minutes * 60)
+    # This process is the server's own: plays may freeze the collector's objects.
+    budget = PlayBudget(freeze=True)
+    web = create_app(db_dir, max_sessions=max_games, idle_seconds=idle_minutes * 60, budget=budget)
     typer.echo(f"epigames web app on http://{host}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(web, host=host, port=port, log_level="warning")
+    serve_app(web, host, port)
 
 
 def register(app: typer.Typer) -> None:

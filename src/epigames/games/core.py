@@ -91,11 +91,14 @@ class Game(abc.ABC):
 
     A subclass sets `name` and `params` and declares one dataclass field per parameter,
     with the parameter's default. Construction validates every value, so a `Game` that
-    exists is always a legal configuration.
+    exists is always a legal configuration. `default_strategy` is the agent seated where
+    none is named (`epigames play` without `--players`, the web app's seats): one whose
+    games end by the rules.
     """
 
     name: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]] = ()
+    default_strategy: ClassVar[str] = "random"
 
     def __post_init__(self) -> None:
         for param in self.params:

@@ -43,8 +43,9 @@ class Param:
         name: the key in game strings, and the field name on the game dataclass.
         type: `int`, `bool`, `float` or `str`.
         default: the value when the game string omits the parameter.
-        min: smallest allowed value (numbers only), or None.
-        max: largest allowed value (numbers only), or None.
+        min: smallest allowed value; numbers must declare one (None for other types).
+        max: largest allowed value; numbers must declare one, so that no game string
+            asks for unbounded work (a web request for a billion turns).
         choices: allowed values (strings only), or None for any.
         help: one line for `--help` texts and listings.
         field: the field name on the game dataclass when it differs from `name` (a name
@@ -68,6 +69,8 @@ class Param:
     def __post_init__(self) -> None:
         if self.type not in _TYPE_WORDS:
             raise TypeError(f"parameter {self.name!r}: unsupported type {self.type!r}")
+        if self.type in (int, float) and (self.min is None or self.max is None):
+            raise TypeError(f"parameter {self.name!r}: a number needs both min and max")
         self.check(self.default, game="(declaration)")
 
     def describe_range(self) -> str:

@@ -3,19 +3,23 @@
 `create_app` assembles the routers of `web.routes` (an `APIRouter` per area), the middleware of
 `web.middleware` and the error handlers. Errors are JSON `{"detail": "a sentence"}`: bad
 input is 422, a request for another seat 403, out of turn or a finished game 409, unknown
-things 404, oversized bodies 413, too many games or tournaments 429. An unexpected
-exception is logged and answered with a JSON 500 (never a dropped connection). Clients
-are told apart by a cookie the server sets (`epigames_client`) together with their
-address; games and tournament jobs are capped per client.
+things 404, oversized bodies 413, too many games or tournaments 429, a request that
+played its budget's worth of moves before reaching its frame 503 (with `last_frame`: ask
+again to play on; `web.budget`). An unexpected exception is logged and answered with a
+JSON 500 (never a dropped connection). Clients are told apart by a cookie the server sets
+(`epigames_client`) together with their address; games and tournament jobs are capped per
+client. `serve` runs the app and stops it, plays in progress included, on SIGTERM.
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Unpack
 
 from fastapi import FastAPI, Request
@@ -27,11 +31,14 @@ from epigames import __version__
 from epigames.errors import EpigamesError, InputError
 from epigames.web.middleware import MAX_BODY, BodyLimit, CatchAll, ClientCookie, ServerTiming, log
 from epigames.web.routes import meta, pictures, sessions, tournaments
-from epigames.web.session import SessionError
+from epigames.web.session import PlayBudgetError, SessionError
 from epigames.web.store import SessionStore, StoreLimits
 from epigames.web.tournaments import TournamentDir
 
 STATIC = Path(__file__).parent / "static"
+#: Requests still running this long after SIGTERM or SIGINT are cut off. Plays stop at
+#: once (`PlayBudget.stop`); this bounds anything else, such as a large Kripke picture.
+SHUTDOWN_SECONDS = 3
 
 
 def _sweeper(store: SessionStore, stop: threading.Event, every: float) -> None:
@@ -46,6 +53,10 @@ def _add_error_handlers(app: FastAPI, results: TournamentDir) -> None:
     # Messages from the tournament store may name files by path: `scrub` takes it out.
     @app.exception_handler(SessionError)
     async def _session_error(request: Request, exc: SessionError) -> JSONResponse:
+        if isinstance(exc, PlayBudgetError):
+            # The client plays on by asking again; `last_frame` lets it show how far it got.
+            body = {"detail": str(exc), "last_frame": exc.last_frame}
+            return JSONResponse(body, status_code=exc.status, headers={"Retry-After": "0"})
         return JSONResponse({"detail": results.scrub(str(exc))}, status_code=exc.status)
 
     @app.exception_handler(InputError)
@@ -84,7 +95,8 @@ def create_app(
             games held in memory; see `SessionStore` for which go first), `idle_seconds`
             (a game unused this long is evicted), `max_per_client` (most games one
             client holds: its least recently used go first), `max_played_per_address`,
-            `max_gone`.
+            `max_gone`, and `budget` (how much one request may play of a game: a
+            `web.budget.PlayBudget`; its `stop` is `app.state.stopping`).
     """
     store = SessionStore(**limits)
     results = TournamentDir(
@@ -100,11 +112,14 @@ def create_app(
         threading.Thread(target=_sweeper, args=(store, stop, every), daemon=True).start()
         yield
         stop.set()
+        store.budget.stop.set()
 
     app = FastAPI(title="epigames", version=__version__, docs_url="/api/docs", lifespan=lifespan)
     # The routers' dependencies (`web.routes.common`) read these.
     app.state.sessions = store
     app.state.tournaments = results
+    # Set when the server is told to stop (`serve`): every play in progress stops then.
+    app.state.stopping = store.budget.stop
     _add_error_handlers(app, results)
     # The routers' routes go in themselves, not by `app.include_router`: since FastAPI
     # 0.137 that keeps one lazy wrapper per router in `app.routes`, and whatever walks
@@ -126,3 +141,33 @@ def create_app(
     app.add_middleware(ServerTiming)
     app.state.started = time.time()
     return app
+
+
+def serve(app: FastAPI, host: str, port: int) -> None:
+    """Run `app` with uvicorn until SIGINT or SIGTERM.
+
+    uvicorn waits for the requests running when told to stop: the signal first sets
+    `app.state.stopping`, so a request playing a long game answers at its next move, and
+    what still runs after `SHUTDOWN_SECONDS` is cut off.
+    """
+    import uvicorn
+
+    stopping: threading.Event = app.state.stopping
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    # What is loaded by now (modules, the app) lives as long as the process: keep the
+    # collector from walking it again and again (see `web.budget`).
+    gc.collect()
+    gc.freeze()
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+    )
+    Server(config).run()

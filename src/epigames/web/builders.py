@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 
 from epigames.errors import InputError
 from epigames.games import Game, Match, check_strategy, load_game
+from epigames.web.budget import UNLIMITED, PlayBudget
 from epigames.web.session import HUMAN, Session
 
 #: The largest seed a client may choose (tournament seeds are 63-bit).
@@ -49,15 +50,17 @@ def watch_session(
     seed: int,
     origin: str = "",
     ahead: int | None = None,
+    budget: PlayBudget = UNLIMITED,
 ) -> Session:
     """A watched game, played by a `Match` and kept as frames: to the end at once, or
-    lazily, `ahead` frames past each frame asked for (`Session.ahead`).
+    lazily, `ahead` frames past each frame asked for (`Session.ahead`), within `budget`
+    (`Session.budget`: past it, the frames asked for next play on).
 
     The same (game, strategies, seed) gives the same game as a tournament or the CLI.
     """
     game = load_game(game_text)
     names = check_strategies(game, strategies, None)
-    session = Session(_new_id(), game, names, seed, origin=origin, ahead=ahead)
+    session = Session(_new_id(), game, names, seed, origin=origin, ahead=ahead, budget=budget)
     session.drive(Match(game, names, seed))
     return session
 
@@ -77,9 +80,14 @@ def replay_session(game_text: str, history: Sequence[Hashable], origin: str = ""
 
 
 def play_session(
-    game_text: str, strategies: Sequence[str], human: int, seed: int | None = None
+    game_text: str,
+    strategies: Sequence[str],
+    human: int,
+    seed: int | None = None,
+    budget: PlayBudget = UNLIMITED,
 ) -> Session:
-    """A game a person plays at seat `human` against agents; agents move up to its turn.
+    """A game a person plays at seat `human` against agents; agents move up to its turn
+    (within `budget`, as `watch_session`).
 
     The seed is drawn by the server unless given, and kept from the person until the game
     ends: with the seed, a spectator replay would show the deal.
@@ -90,6 +98,6 @@ def play_session(
     names = check_strategies(game, strategies, human)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
-    session = Session(_new_id(), game, names, seed, human=human)
+    session = Session(_new_id(), game, names, seed, human=human, budget=budget)
     session.drive(Match(game, names, seed, humans=(human,)))
     return session

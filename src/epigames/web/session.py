@@ -6,12 +6,17 @@ before decision `k` (after any chance moves), so frame `k + 1` shows decision `k
 the last frame is the terminal state, or in a game being played the state now.
 
 States of frames are rebuilt by replaying the history from checkpoints (cheap clones
-every `CHECKPOINT_EVERY` frames), so a session keeps one live state and a few clones, not
-a state per frame. `web.builders` makes sessions; `web.store.SessionStore` holds them.
+every `CHECKPOINT_EVERY` frames, further apart in a long game), so a session keeps one live
+state and a few clones, not a state per frame. `web.builders` makes sessions;
+`web.store.SessionStore` holds them.
 
 A watched game may be played lazily (`ahead`): its agents play only as far as the frames
 asked for, plus `ahead` frames, so starting a game costs a few moves instead of the whole
 game (most viewers watch a part of it), and the frames are the same as when played at once.
+
+Agents play within the session's `budget` (`web.budget.PlayBudget`): one request plays so
+much and no more (a request that could not reach its frame gets a 503, `PlayBudgetError`),
+and a session holds so many frames in all.
 """
 
 from __future__ import annotations
@@ -26,11 +31,14 @@ from epigames.errors import EpigamesError
 from epigames.games import CHANCE, Game, Match, State, TranscriptEntry
 from epigames.games.picture import KripkePicture
 from epigames.games.strategy import NO_THOUGHT, Thought
+from epigames.web.budget import UNLIMITED, PlayBudget
 
 #: The strategy name that marks the seat a person plays.
 HUMAN = "human"
 #: A clone of the state is kept every this many frames, to step back cheaply.
 CHECKPOINT_EVERY = 24
+#: Most checkpoints a session keeps: past them every other one goes (`Session._mark_frame`).
+MAX_CHECKPOINTS = 32
 #: Most pictures a session keeps built (building one may take a while).
 PICTURE_CACHE = 64
 #: A frame whose log tail has at most this many entries, and that replays at most
@@ -49,6 +57,17 @@ class SessionError(EpigamesError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+
+class PlayBudgetError(SessionError):
+    """A request whose budget ran out before the agents reached its frame (503).
+
+    The moves played so far stay: asking again plays on from `last_frame`.
+    """
+
+    def __init__(self, message: str, last_frame: int) -> None:
+        super().__init__(message, 503)
+        self.last_frame = last_frame
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +109,8 @@ class Session:
         client: the client that started it (see `SessionStore`); address: its address.
         ahead: in a watched game played lazily, how many frames past the one asked for
             are played (see the module docstring); None: played to the end at once.
+        budget: how much one request may play, and how much the session holds in all
+            (`SessionStore.add` gives it the server's; by default there is no bound).
     """
 
     id: str
@@ -107,9 +128,14 @@ class Session:
     address: str = field(default="", repr=False)
     last_used: float = field(default_factory=time.monotonic)
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
-    # The live state (at the end of the history) and checkpoints: frame -> clone.
+    budget: PlayBudget = field(default=UNLIMITED, repr=False)
+    # The live state (at the end of the history) and checkpoints: frame -> clone, one
+    # every `_spacing` frames.
     _head: State | None = field(default=None, repr=False)
     _checkpoints: dict[int, State] = field(default_factory=dict, repr=False)
+    _spacing: int = field(default=CHECKPOINT_EVERY, repr=False)
+    # Why the agents last stopped short of their goal (a budget ran out), or None.
+    _short: str | None = field(default=None, repr=False)
     _cursor: tuple[int, State] | None = field(default=None, repr=False)
     # The match that plays the game (None for a replayed history).
     _match: Match | None = field(default=None, repr=False)
@@ -140,14 +166,33 @@ class Session:
         """Whether every frame there will be is played (the game is over, or a person is
         to move): asking for any frame then plays nothing."""
         match = self._match
-        return match is None or match.over or match.waiting_for() is not None
+        return match is None or match.over or match.waiting_for() is not None or self.full
+
+    @property
+    def full(self) -> bool:
+        """Whether the session holds its most frames or events (`budget`): its agents stop
+        there, even before the game's end."""
+        budget = self.budget
+        return (
+            self.last_frame >= budget.session_frames
+            or len(self.head.events) >= budget.session_events
+        )
 
     def _mark_frame(self) -> None:
         frame = len(self.frames)
         self.frames.append(len(self.history))
         self.event_counts.append(len(self.head.events))
-        if frame % CHECKPOINT_EVERY == 0:
+        if frame % self._spacing == 0:
             self._checkpoints[frame] = self.head.clone()
+            # A clone copies the log, so checkpoints every few frames would take memory
+            # growing with the square of the game's length (1.6 GB for 37,000 Kemps moves).
+            # Halving them when there are too many keeps it linear; stepping back in a
+            # long game replays more moves instead.
+            if len(self._checkpoints) > MAX_CHECKPOINTS:
+                self._spacing *= 2
+                self._checkpoints = {
+                    f: state for f, state in self._checkpoints.items() if f % self._spacing == 0
+                }
 
     def _apply(self, action: Hashable) -> None:
         self.head.apply(action)
@@ -210,6 +255,9 @@ class Session:
     def advance_agents(self, upto: int | None = None) -> int:
         """Let agents move (with chance in between) until a person's turn or the end.
 
+        They also stop when this call's share of the `budget` runs out (`_short` says why;
+        the next call plays on) or the session is `full`.
+
         Args:
             upto: stop once this frame is played (None: go on to a person's turn or the end).
 
@@ -219,21 +267,32 @@ class Session:
         match = self._match
         assert match is not None
         made = 0
-        while not match.over and match.waiting_for() is None:
+        meter = self.budget.meter()
+        events = len(self.head.events)
+        self._short = None
+        while not match.over and match.waiting_for() is None and not self.full:
             if upto is not None and self.last_frame >= upto:
+                break
+            short = meter.spent(made, len(self.head.events) - events)
+            if short is not None:
+                self._short = short
                 break
             self._record(match.step())
             self._after_move()
             made += 1
+            meter.moved(made)
         return made
 
     def to_play(self, frame: int) -> int:
-        """How many frames asking for `frame` makes the agents play in a lazily played
-        game: up to `ahead` past it; for a negative `frame` (from the end), all the rest,
-        counted as `ALL`."""
-        if self.ahead is None or self.complete:
+        """How many frames asking for `frame` makes the agents play: in a lazily played
+        game up to `ahead` past it; for a negative `frame` (from the end), or in a game
+        whose agents a budget stopped before a person's turn, all the rest, counted as
+        `ALL`."""
+        if self.complete:
             return 0
-        return ALL if frame < 0 else max(0, frame + self.ahead - self.last_frame)
+        if self.ahead is None or frame < 0:
+            return ALL
+        return max(0, frame + self.ahead - self.last_frame)
 
     def _after_move(self) -> None:
         """Mark the frame after a decision: the state once its chance moves are done."""
@@ -262,6 +321,8 @@ class Session:
         state = self.head
         if state.is_terminal():
             raise SessionError("the game is over; start a new one", 409)
+        if self.full:
+            raise SessionError(self._full_text(), 409)
         if state.current_player != seat:
             whose = self.game.seat_names[state.current_player]
             raise SessionError(f"it is not your turn: {whose} is to move", 409)
@@ -270,6 +331,7 @@ class Session:
         self._record(self._match.apply(action))  # raises IllegalActionError, state unchanged
         self._after_move()
         self._cursor = None
+        # Past the budget the agents stop; the next frame request plays on to this seat.
         return 1 + self.advance_agents()
 
     # --- frames ---------------------------------------------------------------------
@@ -278,16 +340,40 @@ class Session:
         """`frame` if it exists (negative counts from the end), else a 404 SessionError.
 
         A lazily played game is first played on: `ahead` frames past `frame`, or to its
-        end for a negative `frame`.
+        end for a negative `frame`, within the `budget`.
+
+        Raises:
+            PlayBudgetError: the budget ran out before `frame` was played (503); asking
+                again plays on.
+            SessionError: no such frame (404).
         """
-        if self.to_play(frame) and self.ahead is not None:
-            self.advance_agents(None if frame < 0 else frame + self.ahead)
+        if self.to_play(frame):
+            start = self.last_frame
+            self.advance_agents(None if frame < 0 or self.ahead is None else frame + self.ahead)
+            reached = self.complete if frame < 0 else frame <= self.last_frame or self.complete
+            if not reached:
+                last = self.last_frame
+                raise PlayBudgetError(
+                    f"played moves {start} to {last} and stopped after {self._short}; "
+                    f"the game goes on: ask again to play on from move {last}",
+                    last,
+                )
         last = self.last_frame
         if frame < 0:
             frame += last + 1
         if not 0 <= frame <= last:
+            if frame > last and self.full and not self.finished:
+                raise SessionError(self._full_text(), 404)
             raise SessionError(f"no frame {frame} in this game; frames are 0..{last}", 404)
         return frame
+
+    def _full_text(self) -> str:
+        budget = self.budget
+        return (
+            f"this game stops at move {self.last_frame} before its end: the server keeps at "
+            f"most {budget.session_frames:,} moves and {budget.session_events:,} events of a "
+            "game (`epigames play` plays it whole)"
+        )
 
     def state_at(self, frame: int) -> State:
         """The state at a frame (do not modify it: it may be cached)."""
@@ -313,8 +399,8 @@ class Session:
     def cheap(self, frame: int, since: int) -> bool:
         """Whether serving `frame` (log entries from `since` on) is cheap.
 
-        Its state replays at most `CHECKPOINT_EVERY` moves anyway, and the log holds at
-        most an event count plus a decision per frame.
+        Its state replays at most `CHECKPOINT_EVERY` moves (a long game's checkpoints are
+        further apart), and the log holds at most an event count plus a decision per frame.
         """
         return (
             self.event_counts[frame] + frame - since <= CHEAP_ENTRIES

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import KW_ONLY, dataclass, field
 from typing import TypedDict
 
+from epigames.web.budget import PlayBudget
 from epigames.web.session import Session, SessionError
 
 
@@ -26,6 +27,7 @@ class StoreLimits(TypedDict, total=False):
     max_per_client: int
     max_played_per_address: int
     max_gone: int
+    budget: PlayBudget
 
 
 @dataclass(eq=False)
@@ -48,6 +50,8 @@ class SessionStore:
         max_played_per_address: most unfinished played games from one address (a client
             that drops its cookie is a new client each time, but keeps its address).
         max_gone: how many ids' reasons for going away are remembered.
+        budget: how much one request may play of a session, and how much one session
+            holds; every session added gets it.
     """
 
     max_sessions: int = 200
@@ -56,6 +60,7 @@ class SessionStore:
     max_per_client: int = 20
     max_played_per_address: int = 50
     max_gone: int = 4096
+    budget: PlayBudget = field(default_factory=PlayBudget)
     _sessions: OrderedDict[str, Session] = field(
         default_factory=OrderedDict, init=False, repr=False
     )
@@ -72,6 +77,7 @@ class SessionStore:
             SessionError: no game may be evicted for it (429).
         """
         session.client, session.address = client, address
+        session.budget = self.budget
         with self._lock:
             self._sweep_locked()
             if session.human is not None and address:

@@ -95,6 +95,9 @@ class KempsGame(Game):
     (with `teams`, the real team game)."""
 
     name: ClassVar[str] = "kemps"
+    # Random agents rarely collect four of a kind from 52 cards: their games run to
+    # `max_turns` (about 37,000 moves); greedy ones end in about 90.
+    default_strategy: ClassVar[str] = "greedy"
     params: ClassVar[tuple[Param, ...]] = (
         Param(
             "players",
@@ -115,7 +118,14 @@ class KempsGame(Game):
             max=100,
             help="turns in a row without a change after which the table is replaced",
         ),
-        Param("max_turns", int, 10_000, min=1, help="turns after which the game is capped"),
+        Param(
+            "max_turns",
+            int,
+            10_000,
+            min=1,
+            max=100_000,
+            help="turns after which the game is capped",
+        ),
         Param(
             "teams",
             bool,

@@ -111,7 +111,14 @@ class KlaverjasGame(Game):
             help="who chooses trump: the eldest hand, bidding, or chance",
         ),
         Param("deals", int, 16, min=1, max=1000, help="deals in a match (the most, with target)"),
-        Param("target", int, 0, min=0, help="end once a team has this many points (0: off)"),
+        Param(
+            "target",
+            int,
+            0,
+            min=0,
+            max=100_000,
+            help="end once a team has this many points (0: off)",
+        ),
         Param("four_kind", bool, True, help="roem for four of a kind (100, four jacks 200)"),
         Param("ranks", int, 8, min=3, max=8, help="ranks per suit: 8 is the 32-card deck"),
         Param(

@@ -59,6 +59,7 @@ class KwartetGame(core.Game):
             int,
             5000,
             min=1,
+            max=100_000,
             help="asks after which the game stops; kinds still in play score for nobody",
         ),
     )

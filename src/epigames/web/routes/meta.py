@@ -22,7 +22,7 @@ async def health(store: Store) -> dict[str, Any]:
 
 @router.get("/games")
 def games() -> list[dict[str, Any]]:
-    """Every registered game: parameters (defaults, ranges) and strategies."""
+    """Every registered game: parameters (defaults, ranges), strategies, the default one."""
     out = []
     for name in registered_games():
         cls = game_class(name)
@@ -44,6 +44,8 @@ def games() -> list[dict[str, Any]]:
                     for p in cls.params
                 ],
                 "strategies": strategy_choices(name),
+                # The agent the page seats by default: one whose games end (`Game`).
+                "default_strategy": cls.default_strategy,
                 "seat_names": list(game.seat_names),
                 "pictures": isinstance(game.new_initial_state(), HasPictures),
             }

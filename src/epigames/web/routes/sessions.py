@@ -95,7 +95,11 @@ async def new_session(body: NewSession, request: Request, store: Store) -> dict[
     """
     if body.human_seat is None:
         seed = body.seed if body.seed is not None else 0
-        session = await _built(lambda: watch_session(body.game, body.strategies, seed, ahead=AHEAD))
+        session = await _built(
+            lambda: watch_session(
+                body.game, body.strategies, seed, ahead=AHEAD, budget=store.budget
+            )
+        )
     else:
         if body.seed is not None:
             raise InputError(
@@ -106,7 +110,9 @@ async def new_session(body: NewSession, request: Request, store: Store) -> dict[
         game = load_game(body.game)
         seat = game.seat_index(body.human_seat)
         strategies = [HUMAN if s == seat else n for s, n in enumerate(body.strategies)]
-        session = await _built(lambda: play_session(body.game, strategies, seat))
+        session = await _built(
+            lambda: play_session(body.game, strategies, seat, budget=store.budget)
+        )
     store.add(session, *client_of(request))
     return _session_info(store, session.id)
 
@@ -120,7 +126,9 @@ async def session_from_tournament(
     def build() -> Session:
         game, strategies, seed = tournaments.game(body.db, body.name, body.index)
         origin = f"{body.db} · {body.name} · game {body.index}"
-        return watch_session(game, strategies, seed, origin=origin, ahead=AHEAD)
+        return watch_session(
+            game, strategies, seed, origin=origin, ahead=AHEAD, budget=store.budget
+        )
 
     session = await _built(build)
     store.add(session, *client_of(request))
@@ -153,6 +161,9 @@ async def frame(
     """One frame from a perspective (`spectator`, a seat number or a seat name).
 
     With `guide`, every log entry also says in plain words what it shows (`explain`).
+    A frame not played yet is played first, within the server's budget per request
+    (`web.budget`): past it the answer is 503 with `last_frame`, how far the game got, and
+    asking again plays on.
     """
     # A step forward is well under a millisecond of work, less than the hop to a worker
     # thread costs: it is served here on the event loop. Anything more (`Session.cheap`),
@@ -179,7 +190,8 @@ def _frame(
 
 @router.post("/{sid}/moves")
 def move(sid: str, body: Move, store: Store) -> dict[str, Any]:
-    """A person's move; then the agents move until the person's turn or the end."""
+    """A person's move; then the agents move until the person's turn or the end (within
+    the budget per request: past it, the next frame asked for plays on)."""
     with store.using(sid) as session:
         seat = session.game.seat_index(body.seat)
         added = session.play(seat, body.action)

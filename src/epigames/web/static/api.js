@@ -1,6 +1,7 @@
-// Thin fetch wrapper: JSON in, JSON out; errors carry the server's `detail` sentence.
+// Thin fetch wrapper: JSON in, JSON out; errors carry the server's `detail` sentence and
+// the whole answer (`data`: e.g. a budget's 503 says how far the game was played).
 export class ApiError extends Error {
-  constructor(status, detail) { super(detail); this.status = status; }
+  constructor(status, detail, data = {}) { super(detail); this.status = status; this.data = data; }
 }
 
 export async function api(path, { method = "GET", body, params } = {}) {
@@ -18,7 +19,7 @@ export async function api(path, { method = "GET", body, params } = {}) {
   }
   const res = await fetch(url, init);
   const data = await res.json().catch(() => ({ detail: res.statusText }));
-  if (!res.ok) throw new ApiError(res.status, data.detail || res.statusText);
+  if (!res.ok) throw new ApiError(res.status, data.detail || res.statusText, data);
   return data;
 }
 

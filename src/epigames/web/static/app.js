@@ -20,6 +20,8 @@ const S = {
   log: [], logLen: {}, playing: false, timer: null, busy: false,
   subject: "", picture: null, falseWorlds: null, matrixAgent: null, matrixOpen: false,
   selectedSeat: null, humanSeat: 0, pending: null,
+  // Cancel pressed while a long game is played to its end over several requests.
+  cancelPlay: false,
   // A person's move in flight, and the server's refusal of the last one (shown until the next).
   moving: false, moveError: null,
   // The guided game: every log entry comes with its explanation (`explain`).
@@ -92,7 +94,7 @@ async function refreshSeats() {
     if (mine === seatRequest) { status(e.message); box.dataset.ready = "1"; }
     return;
   }
-  const fallback = g.strategies.includes("random") ? "random" : g.strategies[0];
+  const fallback = defaultAgent();
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   seats.forEach((name, i) => {
@@ -130,9 +132,10 @@ function strategies() {
   return [...$("seats").querySelectorAll("select")].map((s) => s.value === "human" ? "human" : s.value || g.strategies[0]);
 }
 
+// The game's default agent: one whose games end (Kemps: greedy; random ones run to the cap).
 function defaultAgent() {
   const g = currentGame();
-  return g.strategies.includes("random") ? "random" : g.strategies[0];
+  return g.strategies.includes(g.default_strategy) ? g.default_strategy : g.strategies[0];
 }
 
 async function startWatch() {
@@ -254,8 +257,8 @@ async function goto(frame) {
     const forward = frame === END || frame >= S.frame;
     const since = forward && S.data && S.data.perspective === S.perspective
       ? S.log.length : (S.logLen[frame] ?? 0);
-    const d = await api(`/api/sessions/${S.info.session}/frames/${frame}`,
-      { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length), guide: S.guide || null } });
+    const d = await playedTo(frame, since);
+    if (!d) { S.pending = null; return; }  // cancelled
     S.log.length = Math.min(S.log.length, d.log_start);
     while (S.log.length < d.log_start) S.log.push(null);
     S.log.push(...d.log);
@@ -277,6 +280,53 @@ async function goto(frame) {
     S.pending = null;
     await goto(next);
   }
+}
+
+// The frame, played first if need be. The server plays a game for a bounded time per
+// request and answers 503 with how far it got (`last_frame`): a long game is played to its
+// end over several requests, showing how far it is, until done or cancelled (then null).
+async function playedTo(frame, since) {
+  const ask = () => api(`/api/sessions/${S.info.session}/frames/${frame}`,
+    { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length), guide: S.guide || null } });
+  S.cancelPlay = false;
+  let reached = S.last;
+  try {
+    for (;;) {
+      try {
+        return await ask();
+      } catch (e) {
+        const got = e.status === 503 ? e.data.last_frame : undefined;
+        // No progress (the server is stopping, say): give the reason instead of looping.
+        if (!Number.isInteger(got) || got <= reached) throw e;
+        reached = S.last = got;
+        showPlaying(got);
+        if (S.cancelPlay) {
+          render();
+          status(`Stopped at move ${got.toLocaleString()}; ▶| plays on from there.`, true);
+          return null;
+        }
+      }
+    }
+  } finally { hidePlaying(); }
+}
+
+function showPlaying(last) {
+  let box = document.querySelector("#table .busy.playing");
+  if (!box) {
+    const cancel = h("button", { type: "button", id: "cancel-play-btn", onclick: () => { S.cancelPlay = true; } }, "Cancel");
+    box = h("div", { class: "busy playing", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("span", { class: "playing-text" }), cancel);
+    $("table").append(box);
+  }
+  box.querySelector(".playing-text").textContent = `Playing to the end: move ${last.toLocaleString()} so far…`;
+}
+
+function hidePlaying() {
+  const box = document.querySelector("#table .busy.playing");
+  if (!box) return;
+  const focused = box.contains(document.activeElement);
+  box.remove();
+  if (focused) $("end-btn").focus();
 }
 
 function render() {
