@@ -164,7 +164,7 @@ function renderEnd() {
   const review = async () => { S.perspective = null; S.log = []; S.logLen = {}; renderPerspectives(); await goto(S.frame); };
   bar.replaceChildren(
     h("span", {}, "Game over · seed ", h("code", { id: "end-seed" }, d.seed)),
-    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought; step back through the game" }, "Review with all hands"),
+    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought; step back through the game" }, "Replay this game with all hands"),
     h("button", { id: "watch-deal-btn", onclick: watchDeal, title: "the same seed, an agent in your seat" }, "Watch this deal with agents"));
   bar.classList.remove("hidden");
 }
