@@ -13,6 +13,7 @@ from epigames.games.picture import HasPictures
 from epigames.logic import K, Top
 from epigames.logic.formula import Atom, Bot, Not
 from epigames.logic.picture import KripkePicture
+from epigames.logic.relations import Partition
 from tests.conformance.helpers import game_strings, sampled_states
 
 SPECS = game_strings()
@@ -41,15 +42,20 @@ def _check_seat(state: State, seat: int) -> int:
         if name in picture.probabilities:  # Blufpoker has none while the cup is rolled
             total = sum(knowledge.probability(subject, v) for v in possible)
             assert total == Fraction(1), subject
+        # The picture designates the worlds the seat considers possible: the true world
+        # alone when it knows the value, else every world of the seat's block there.
+        considered = picture.considered
+        assert (picture.true_world is None) == (len(considered) > 1), subject
+        relation = model.relations[name]
+        assert isinstance(relation, Partition)
+        here = relation.block[model.designated[0]]
+        blocks = zip(model.worlds, relation.block, strict=True)
+        assert considered == tuple(w for w, b in blocks if b == here), subject
         # What the seat knows about each atom of the picture is what its model says.
         for atom in model.atoms:
             formula = Atom(atom)
-            expected = (
-                model.holds(K(name, formula))
-                if picture.true_world is not None
-                else model.valid(K(name, formula))
-            )
-            assert knowledge.knows(formula) == expected, (subject, atom)
+            assert knowledge.knows(formula) == model.holds(K(name, formula)), (subject, atom)
+            assert knowledge.knows(formula) == picture.answer(formula), (subject, atom)
     if subjects and seat == state.current_player and knowledge.worlds_count() <= NESTED_WORLDS:
         _check_nested(state, seat, subjects[0])
     # The seat's own draw is reproducible from the seed.
@@ -79,14 +85,9 @@ def _check_nested(state: State, seat: int, subject: str) -> None:
     assert knowledge.knows(Not(K(name, nested))) == (not knows)  # 5
     if knows:
         assert knowledge.knows(Atom(picture.model.atoms[-1]))  # K_i K_j p → K_i p
-    board = getattr(state.observation(seat), "board", None)
-    if board is not None and not board.rolling:
-        # The cup's picture is its exact model once the holder has stopped rolling.
-        model = picture.model
-        expected = (
-            model.holds(K(name, nested)) if picture.true_world else model.valid(K(name, nested))
-        )
-        assert knows == expected
+    if getattr(state.observation(seat), "board", None) is not None:
+        # The cup's picture is its exact model (`cup_model`), also while the cup is rolled.
+        assert knows == picture.answer(nested)
 
 
 def _same(a: KripkePicture, b: KripkePicture) -> bool:

@@ -14,7 +14,7 @@ from epigames.errors import UnknownAgentError
 from epigames.games import Match, load_game
 from epigames.games.ask import StepError, UnknownAtomError, ask, true_deal
 from epigames.games.blufpoker.actions import Believe, RollDice
-from epigames.games.blufpoker.dice import Roll
+from epigames.games.blufpoker.dice import ROLLS, Roll
 from epigames.games.blufpoker.knowledge import cup_model
 from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.steps import match_at
@@ -136,9 +136,7 @@ def test_dice_answers_are_exact_while_the_cup_is_rolled() -> None:
                 block = cup.model.relations[names[seat]].block
                 here = block[cup.model.worlds.index(world)]
                 possible = {
-                    Roll.parse(w.rpartition(">")[2])
-                    for w, b in zip(cup.model.worlds, block, strict=True)
-                    if b == here
+                    ROLLS[r] for r, b in zip(cup.ranks, block, strict=True) if b == here
                 }
                 if not board.rolling:
                     expected = set(view.knowledge.worlds())
@@ -147,6 +145,8 @@ def test_dice_answers_are_exact_while_the_cup_is_rolled() -> None:
                 else:
                     expected = set().union(*(_rerolls(p, count) for p in before[seat]))
                 assert possible == expected, (seed, seat, state.phase)
+                # The seat's own knowledge considers the same rolls possible as its model.
+                assert set(view.knowledge.worlds()) == possible, (seed, seat, state.phase)
                 knows = view.knowledge.knows(fm.Atom(f"cup_{truth}"))
                 assert knows == (len(possible) == 1)
             f = fm.K(names[1], fm.Atom(f"atleast_{truth}"))

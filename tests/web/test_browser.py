@@ -259,7 +259,9 @@ def check_agent_labels_and_highlight(pg: Any) -> None:
         expect(legend.nth(k)).to_contain_text(agent["name"])
     expect(svg.locator(".world.possible")).to_have_count(0)
     names = [w["name"] for w in pic["worlds"]]
-    start = next((i for i, w in enumerate(pic["worlds"]) if w["true"]), 0)
+    # Looked from by default: the true world if the perspective knows it, else the first
+    # world it considers possible (never a world remembered from another perspective).
+    start = next(i for i, w in enumerate(pic["worlds"]) if w["true"] or w["considered"])
     shown: list[set[str]] = []
     for agent in pic["agents"]:
         block = next(b for b in agent["blocks"] if start in b)
@@ -667,17 +669,25 @@ def test_every_view_fits_the_window_and_passes_axe(browser: Any, server: str, wi
     playwright.expect(cup).to_have_attribute(
         "aria-label", "under the cup, unseen: hidden hidden hidden"
     )
-    # After Bob's fresh roll (frame 2) the cup has 56 possible rolls, drawn as a few groups
-    # (by the highest die) whose counts add up to 56.
+    # After Bob rolls two dice of the opening 6 5 5 (frame 2) the cup's exact model has a
+    # world per roll he can have made: keeping the 6 or a 5, 21 + 21 - 6 (65x twice). Bob
+    # rolled them, so he tells them all apart: drawn as groups by the highest die, 6·· of 21.
     set_range(pg, "#scrub", 2)
     wait_frame(pg, 2)
     counted = """() => [...document.querySelectorAll('#kripke .world')]
         .reduce((n, g) => n + Number(g.dataset.count || 1), 0)"""
-    pg.wait_for_function(f"({counted})() === 56")
+    pg.wait_for_function(f"({counted})() === 21 + 21 - 6")
     assert pg.locator("#kripke .world").count() <= 12
     playwright.expect(pg.locator("#kripke .world[data-world='6··']")).to_have_attribute(
         "data-count", "21"
     )
+    # Switched to Ann, who saw only the opening, no world stays ringed as the true one.
+    pg.click("#perspectives button[data-perspective='0']")
+    playwright.expect(pg.locator("#kripke-legend")).to_contain_text("Ann’s view")
+    ringed = pg.locator("#kripke .world.true-world, #kripke .world.selected")
+    playwright.expect(ringed).to_have_count(0)
+    pg.click("#perspectives button[data-perspective='1']")
+    playwright.expect(pg.locator("#kripke-legend")).to_contain_text("Bob’s view")
     check_view(pg, "Blufpoker's cup grouped")
     if width == 1280:
         DOCS_IMG.mkdir(parents=True, exist_ok=True)

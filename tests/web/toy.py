@@ -234,7 +234,8 @@ class ToyState(State, HasPictures):
             [names[w] for w in worlds],
             {names[w]: [f"holds({names[w]},{subject})"] for w in worlds},
             partitions=partitions,
-            designated=[true_world] if true_world else [],
+            # A seat that cannot tell the holder considers every world here possible.
+            designated=[true_world] if true_world else [names[w] for w in worlds],
         )
         probabilities: dict[str, dict[str, float]] = {}
         viewers = range(self.game.players) if seat is None else [seat]

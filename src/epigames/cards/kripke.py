@@ -128,7 +128,8 @@ def kripke_model(kripke: CardKripke, card: Hashable, names: Sequence[str]) -> Kr
 def seat_picture(knowledge: CardKnowledge, card: Hashable) -> KripkePicture:
     """A card's picture from the knowledge's agent alone: its worlds and its probabilities.
 
-    The true world is marked only when the agent knows the holder.
+    The true world is marked only when the agent knows the holder; every world is one the
+    agent considers possible, so all are designated.
     """
     names = knowledge.layout.holders
     kripke = kripke_worlds(knowledge, card)
@@ -143,6 +144,8 @@ def seat_picture(knowledge: CardKnowledge, card: Hashable) -> KripkePicture:
     )
     true_world = None if known is None else names[known]
     model = kripke_model(kripke, card, names)
+    if true_world is None:
+        model = model.with_designated(range(model.size))
     return KripkePicture(str(card), model, true_world, probabilities, seat)
 
 

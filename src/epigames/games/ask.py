@@ -3,10 +3,10 @@
 `ask(state, formula)` translates the state's public information into a model and
 evaluates the formula at the true state: for the card games a knowledge structure
 (`cards.symbolic.CardStructure`, atoms ``holds(holder, card)``), for Blufpoker the cup's
-exact Kripke model (`blufpoker.knowledge.cup_model`, atoms ``cup_653`` and
-``atleast_653``). `games.steps.match_at(game, strategies, seed, step)` replays a seeded match to
-the state after a number of decisions, as `epigames play` plays it; `Match.ask` asks about a
-match's current state.
+exact Kripke model (`blufpoker.knowledge.cup_model`, the one its picture draws; atoms
+``cup_653`` and ``atleast_653``). `games.steps.match_at(game, strategies, seed, step)`
+replays a seeded match to the state after a number of decisions, as `epigames play` plays
+it; `Match.ask` asks about a match's current state.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from epigames.cards.quotient import evaluator
 from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
 from epigames.games.blufpoker.dice import Roll, RollError
-from epigames.games.blufpoker.knowledge import cup_model, seen_before_turn
+from epigames.games.blufpoker.knowledge import cup_truth
 from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.core import State
 from epigames.logic import formula as fm
@@ -242,15 +242,10 @@ def dice_formula(formula: Formula, seats: Sequence[str]) -> Formula:
 def _ask_dice(state: BlufpokerState, formula: Formula) -> Answer:
     seats = state.game.seat_names
     f = dice_formula(formula, seats)
-    view = state.observation(0)
-    # In the poker phase the open dice are what is asked about (public), as in the picture.
-    now = view.board.known or state.cup
-    if now is None:
+    if not state.picture_subjects():
         raise StepError("no die has been rolled yet: there is no cup to ask about")
-    cup = cup_model(view.board, view.log, seats)
-    before = seen_before_turn(state.observation(state.holder).log) if cup.turn >= 0 else None
-    world = cup.world(before, now)
+    # The model and true world of the spectator's picture, so both give one answer.
+    cup, world = cup_truth(state)
     value = cup.model.holds(f, world)
     knowers = tuple(s for s, name in enumerate(seats) if cup.model.holds(fm.K(name, f), world))
-    rolls = {w.rpartition(">")[2] for w in cup.model.worlds}
-    return Answer(formula, value, knowers, len(rolls), "rolls")
+    return Answer(formula, value, knowers, len(set(cup.ranks)), "rolls")

@@ -263,19 +263,21 @@ def picture_json(picture: KripkePicture) -> dict[str, Any]:
     """A picture as nodes and per-agent blocks, with probabilities and the true world.
 
     Edges are implied by blocks (S5: every pair inside a block is related); the client
-    draws each agent's blocks as edges in the agent's colour.
+    draws each agent's blocks as edges in the agent's colour. A world is `considered`
+    when the perspective considers it possible (the picture's designated worlds).
     """
     model = picture.model
     true_world = picture.true_world
+    considered = set(model.designated)
     order = list(range(model.size))
     truncated = False
     if model.size > MAX_WORLDS:
-        # Keep the true world and the most likely ones for the viewer.
+        # Keep the worlds the perspective considers possible, then the most likely ones.
         def weight(w: int) -> float:
             name = model.worlds[w]
             return sum(p.get(name, 0.0) for p in picture.probabilities.values())
 
-        keep = sorted(order, key=lambda w: (model.worlds[w] != true_world, -weight(w)))
+        keep = sorted(order, key=lambda w: (w not in considered, -weight(w)))
         order = sorted(keep[:MAX_WORLDS])
         truncated = True
     worlds = []
@@ -286,6 +288,7 @@ def picture_json(picture: KripkePicture) -> dict[str, Any]:
                 "name": name,
                 "atoms": sorted(model.world_atoms(w)),
                 "true": name == true_world,
+                "considered": w in considered,
                 "probabilities": {
                     agent: probs.get(name, 0.0) for agent, probs in picture.probabilities.items()
                 },
@@ -310,7 +313,9 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
     """The knowledge matrix: per agent, subjects × worlds (holders) with probabilities.
 
     Built from each subject's picture for the perspective, so a seat sees only the
-    probabilities its picture carries.
+    probabilities its picture carries. A world is a column when some agent gives it a
+    probability, or it is the true world: the cup's model while it is rolled has up to
+    56 × 56 worlds and only the holder's certainty.
     """
     frame = session.check_frame(frame)
     subjects = list(pictured_state(session, frame).picture_subjects())
@@ -319,8 +324,9 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
     rows = []
     for subject in subjects:
         picture = get_picture(session, frame, subject, perspective)
+        likely = {w for p in picture.probabilities.values() for w, x in p.items() if x > 0}
         for name in picture.model.worlds:
-            if name not in columns:
+            if (name in likely or name == picture.true_world) and name not in columns:
                 columns.append(name)
         for agent in picture.probabilities:
             if agent not in agents:
@@ -348,11 +354,13 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
 
 
 def formula_json(picture: KripkePicture, text: str) -> dict[str, Any]:
-    """Evaluate a formula on a picture's model.
+    """Evaluate a formula on a picture's model, for the picture's perspective.
 
-    The answer is the formula's truth at the true world when the perspective knows it;
-    otherwise (a seat that does not know the true world) whether it holds in every world
-    of the picture. Either way the worlds where it is false are listed.
+    The answer is read at the picture's designated worlds (`KripkePicture.considered`):
+    the true world when the perspective knows it; otherwise every world the seat
+    considers possible, where the formula is true in all (the seat knows it), false in
+    all, or neither (the seat cannot tell), as *Ask the game* says. The worlds where it
+    is false are listed.
 
     Raises:
         FormulaSyntaxError: the text does not parse (its message shows a caret).
@@ -363,17 +371,22 @@ def formula_json(picture: KripkePicture, text: str) -> dict[str, Any]:
     truth = np.asarray(model.truth_set(formula))
     false_worlds = [model.worlds[i] for i in np.flatnonzero(~truth)]
     true_worlds = [model.worlds[i] for i in np.flatnonzero(truth)]
+    at = truth[list(model.designated)]
+    verdict = "true" if at.all() else "false" if not at.any() else "unknown"
     if picture.true_world is not None:
-        holds = bool(truth[model.worlds.index(picture.true_world)])
-        scope = f"in the true world {picture.true_world}"
+        answer = f"{verdict} in the true world {picture.true_world}"
     else:
-        holds = bool(truth.all())
-        scope = "in every world this seat considers possible"
+        answer = {
+            "true": "true in every world this seat considers possible: it knows it",
+            "false": "false in every world this seat considers possible",
+            "unknown": "this seat cannot tell: true in some worlds it considers possible, "
+            "false in others",
+        }[verdict]
     return {
         "formula": to_text(formula),
-        "holds": holds,
-        "scope": scope,
+        "holds": verdict == "true",
+        "verdict": verdict,
         "true_worlds": true_worlds,
         "false_worlds": false_worlds,
-        "answer": f"{'true' if holds else 'false'} {scope}",
+        "answer": answer,
     }

@@ -87,9 +87,12 @@ def test_an_opening_bid_is_knowledge_for_everyone() -> None:
 
 
 def test_no_probabilities_while_the_cup_is_rolled() -> None:
-    state = scripted("throw 6 5 3; believe; roll 3")
-    cas = state.observation(2).knowledge
-    assert len(cas.worlds()) == 56
+    # Ann's opening 653 is public. Bob rolling one die keeps two of 6 5 3: 6 rolls each for
+    # 65x, 63x and 53x, less the 653 counted three times. Rolling all three allows any roll.
+    cas = scripted("throw 6 5 3; believe; roll 3").observation(2).knowledge
+    assert len(cas.worlds()) == 3 * 6 - 2 and Roll(6, 6, 6) not in cas.worlds()
+    assert cas.knows(parse("~cup_666")) and not cas.knows(parse("~cup_665"))
+    assert len(scripted("throw 6 5 3; believe; roll 6 5 3").observation(2).knowledge.worlds()) == 56
     with pytest.raises(UndefinedBeliefError):
         cas.p_at_least(Roll(6, 5, 4))
 

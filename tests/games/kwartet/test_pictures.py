@@ -137,8 +137,9 @@ def test_a_seat_picture_comes_from_its_own_knowledge() -> None:
     state = dealt(SPEC_2020, *HANDS_2020)
     picture = state.picture("⟨8,4⟩", 0)
     assert picture.perspective == 0
-    assert picture.true_world is None and picture.model.designated == ()
     assert picture.model.worlds == ("West", "North", "East")
+    # South cannot tell who holds it: every world is one it considers possible.
+    assert picture.true_world is None and picture.considered == picture.model.worlds
     assert set(picture.probabilities) == {"South"}
     assert picture.probabilities["South"] == pytest.approx(
         {w: 1 / 3 for w in ("West", "North", "East")}

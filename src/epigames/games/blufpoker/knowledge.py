@@ -9,8 +9,10 @@ this turn, so `P(world | visible) = throws of (world - visible) / 6^hidden`. A b
 neither: it is a claim that may be a bluff, so it changes no world and no probability
 here (strategies may weigh it, as `bayes` does, but that is their belief, not knowledge).
 
-While the holder is still rolling, the others know only that the cup is being rolled:
-every world is possible and no probability is defined until the holder stops.
+While the holder is still rolling, the others know how many dice it rolls, not which:
+a seat considers possible what rerolling can make of the cup it could tell before the
+turn (every roll, if it could tell none), and no probability is defined until the holder
+stops. Knowledge, the picture and `games.ask` all read one exact model, `cup_model`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from epigames.errors import EpigamesError, InputError
 from epigames.games.blufpoker.dice import (
@@ -47,7 +50,7 @@ from epigames.games.blufpoker.tables import (
     exact_world,
 )
 from epigames.games.events import Event
-from epigames.logic import Formula, KripkeModel, formula as fm
+from epigames.logic import Formula, KripkeModel
 from epigames.logic.picture import KripkePicture
 from epigames.logic.relations import AnyRelation, Partition
 
@@ -56,6 +59,8 @@ if TYPE_CHECKING:
     from epigames.games.blufpoker.views import BlufpokerView
 
 _ALL_RANKS = tuple(range(RANKS))
+#: Between the roll now and the roll before the turn in a world's name while rolling.
+_FROM = "←"
 
 
 class UndefinedBeliefError(EpigamesError):
@@ -97,10 +102,21 @@ class CupKnowledge:
     # --- knowledge -------------------------------------------------------------------
 
     def world_ranks(self) -> tuple[int, ...]:
-        """The ranks of the worlds this seat considers possible, lowest first."""
+        """The ranks of the worlds this seat considers possible, lowest first.
+
+        While the holder rolls, they are the rolls of the worlds the cup's exact model
+        (`cup_model`) leaves this seat: what rerolling can make of the cup the seat could
+        tell before the turn. Public knowledge, without a log, allows every roll then.
+        """
         if self.known is not None:
             return (self.known.rank,)
-        return _ALL_RANKS if self.rolling else CONSISTENT[self.visible]
+        if not self.rolling:
+            return CONSISTENT[self.visible]
+        view = self.view
+        if view is None:
+            return _ALL_RANKS
+        cup = cup_model(view.board, view.log, view.game.seat_names)
+        return tuple(sorted({cup.ranks[w] for w in cup.considered(view.seat, view.log, None)}))
 
     def worlds(self) -> tuple[Roll, ...]:
         """The worlds (rolls) this seat considers possible, lowest first."""
@@ -148,8 +164,8 @@ class CupKnowledge:
         if view is None:
             raise InputError("public cup knowledge has no seat whose knowledge to ask")
         cup = cup_model(view.board, view.log, view.game.seat_names)
-        world = cup.world_of(view.seat, view.log, self.known)
-        return cup.model.holds(fm.K(view.game.seat_names[view.seat], formula), world)
+        truth = cup.model.truth_set(formula)
+        return bool(truth[list(cup.considered(view.seat, view.log, self.known))].all())
 
     # --- belief ----------------------------------------------------------------------
 
@@ -181,6 +197,19 @@ class CupKnowledge:
         if self.known is not None:
             return Fraction(int(roll == self.known))
         return exact_world(self.visible, roll.rank)
+
+    def matrices(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Shape (1, 56) twice, the cup over the rolls lowest first: 1 for each roll this
+        seat considers possible, then `p_world` (all zero while the holder rolls unseen)."""
+        possible = np.zeros((1, RANKS))
+        possible[0, list(self.world_ranks())] = 1.0
+        probability = np.zeros((1, RANKS))
+        if not (self.rolling and self.known is None):
+            if self.known is not None:
+                probability[0, self.known.rank] = 1.0
+            else:
+                probability[0] = P_WORLD[self.visible]
+        return possible, probability
 
     def sample_world(self, rng: random.Random) -> Roll:
         """A roll drawn from this seat's belief (`p_world`).
@@ -221,7 +250,7 @@ class CupKnowledge:
     # --- the picture -----------------------------------------------------------------
 
     def picture(self, subject: str) -> KripkePicture:
-        """The cup's S5 model from this seat's view alone (see `cup_picture`).
+        """The cup's exact model (`cup_model`) from this seat's view alone (see `cup_picture`).
 
         Raises:
             InputError: the subject is not `cup`, no die has been rolled yet, or this is
@@ -236,13 +265,14 @@ class CupKnowledge:
             raise InputError(f"no picture {subject!r} in blufpoker; subjects: {choices}")
         knowers = cup_knowers([e for e in view.log if e.public])
         names = view.game.seat_names
-
+        cup = cup_model(board, view.log, names)
+        considered = cup.considered(self.seat, view.log, self.known)
         # Another knower saw the same cup: shown to a knower, hidden from anyone else.
         hidden = frozenset() if self.known is not None or board.known is not None else knowers
         knowns = [
             self.known if s == self.seat or s in knowers else board.known for s in range(len(names))
         ]
-        return _picture(board, names, knowers, self.known, knowns, hidden - {self.seat}, self.seat)
+        return _picture(cup, board, names, considered, knowns, hidden - {self.seat}, self.seat)
 
 
 def _check_subject(subject: str) -> None:
@@ -283,23 +313,26 @@ class CupModel:
     consistent with the dice outside, or the public roll), and the seats that looked at
     the cup (`cup_knowers`) tell every world apart. While the holder rolls, the others
     know how many dice it rolled but not which, so what a seat knows depends on the cup
-    before the turn: a world is then ``before>now``, a roll the turn started from (the
-    rolls the public record allowed then) and a roll that rerolling that many of its
-    dice can give. The holder tells every world apart; the seats that saw the cup before
-    the turn (the last roller and the holder) tell the rolls before apart.
+    before the turn: a world is then ``now←before`` (e.g. ``532←655``), a roll the turn
+    started from (the rolls the public record allowed then) and a roll that rerolling
+    that many of its dice can give; the roll now comes first, since the atoms are about
+    it. The holder tells every world apart; the seats that saw the cup before the turn
+    (the last roller and the holder) tell the rolls before apart.
 
     Attributes:
         model: the model; atoms `cup_653` and `atleast_653` are about the roll now.
+        ranks: the rank of the roll now in each world.
         turn: the position in the public log of the `Believed` that started the turn
             being rolled, or -1 when nobody is rolling.
     """
 
     model: KripkeModel
+    ranks: tuple[int, ...]
     turn: int = -1
 
     def world(self, before: Roll | None, now: Roll) -> str:
         """The name of the world whose cup holds `now` (after `before`, while rolling)."""
-        return str(now) if self.turn < 0 else f"{before}>{now}"
+        return str(now) if self.turn < 0 else f"{now}{_FROM}{before}"
 
     def world_of(self, seat: int, log: Sequence[Event], known: Roll | None) -> str:
         """A world the seat's own observations (its `log`, the roll it `known`s) allow.
@@ -310,14 +343,25 @@ class CupModel:
         if self.turn < 0:
             return str(known) if known is not None else self.model.worlds[0]
         before = seen_before_turn(log)
-        prefix = f"{before}>"
         if known is not None:
             return self.world(before, known)
         if before is not None:
+            suffix = f"{_FROM}{before}"
             for w in self.model.worlds:
-                if w.startswith(prefix):
+                if w.endswith(suffix):
                     return w
         return self.model.worlds[0]
+
+    def considered(self, seat: int, log: Sequence[Event], known: Roll | None) -> tuple[int, ...]:
+        """The worlds (indices) the seat considers possible: its block around `world_of`.
+
+        Read from the seat's own `log` and the roll it `known`s only. The seat knows a
+        formula exactly when the formula holds in every one of them.
+        """
+        relation = self.model.relations[self.model.agents[seat]]
+        assert isinstance(relation, Partition), "the cup's model is S5"
+        here = self.model.worlds.index(self.world_of(seat, log, known))
+        return tuple(np.flatnonzero(relation.block == relation.block[here]).tolist())
 
 
 def seen_before_turn(log: Sequence[Event]) -> Roll | None:
@@ -363,7 +407,8 @@ def _cup_model(board: Board, public: tuple[Event, ...], names: tuple[str, ...]) 
         knowers = cup_knowers(public)
         ranks = CupKnowledge(-1, board.visible, board.known, False, None).world_ranks()
         worlds = [str(ROLLS[r]) for r in ranks]
-        return CupModel(_cup_kripke(worlds, ranks, names, lambda s, w: w if s in knowers else ""))
+        model = _cup_kripke(worlds, ranks, names, lambda s, w: w if s in knowers else "")
+        return CupModel(model, ranks)
     turn = max(i for i, e in enumerate(public) if type(e) is Believed)
     started = public[turn]
     assert isinstance(started, Believed)
@@ -373,19 +418,20 @@ def _cup_model(board: Board, public: tuple[Event, ...], names: tuple[str, ...]) 
     for event in public[:turn]:
         start = start.absorb(event)
     looked = cup_knowers(public[: turn + 1])
-    pairs = [
-        (b, r)
+    pairs = sorted(
+        (r, b)
         for b in CupKnowledge(-1, start.visible, start.known, False, None).world_ranks()
-        for r in sorted(rerolled(ROLLS[b], count))
-    ]
-    worlds = [f"{ROLLS[b]}>{ROLLS[r]}" for b, r in pairs]
+        for r in rerolled(ROLLS[b], count)
+    )
+    worlds = [f"{ROLLS[r]}{_FROM}{ROLLS[b]}" for r, b in pairs]
 
     def block(seat: int, world: str) -> str:
         if seat == holder:
             return world
-        return world.split(">")[0] if seat in looked else ""
+        return world.partition(_FROM)[2] if seat in looked else ""
 
-    return CupModel(_cup_kripke(worlds, [r for _, r in pairs], names, block), turn)
+    now = tuple(r for r, _ in pairs)
+    return CupModel(_cup_kripke(worlds, now, names, block), now, turn)
 
 
 def _cup_kripke(
@@ -413,15 +459,34 @@ def _cup_kripke(
     return KripkeModel(tuple(names), tuple(worlds), valuation, relations)
 
 
-def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> KripkePicture:
-    """The cup's S5 model from a seat's view (`seat`: `CupKnowledge.picture`) or a spectator's.
+def cup_truth(state: BlufpokerState) -> tuple[CupModel, str]:
+    """The cup's exact model (`cup_model`) of a state and the name of its true world.
 
-    Worlds are the rolls consistent with the public record (visible dice, or the public
-    roll). The seats that know the roll (`cup_knowers`, a public fact) tell every world
-    apart, every other seat none. A seat's picture is built from its own view alone: the
-    true world is marked only when the seat knows it, and the probabilities of seats that
-    know the roll are shown only to a seat that knows it too (they put 1 on the true
-    world); a spectator sees everything.
+    In the poker phase the open dice are what the model is about (they are public).
+
+    Raises:
+        InputError: no die has been rolled yet.
+    """
+    names = state.game.seat_names
+    view = state.observation(0)
+    cup = cup_model(view.board, view.log, names)
+    now = view.board.known or state.cup
+    assert now is not None, "a cup with a model holds a roll"
+    before = seen_before_turn(state.observation(state.holder).log) if cup.turn >= 0 else None
+    return cup, cup.world(before, now)
+
+
+def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> KripkePicture:
+    """The cup's exact model from a seat's view (`seat`: `CupKnowledge.picture`) or a spectator's.
+
+    The model is `cup_model`'s, the one `ask` and `CupKnowledge.knows` answer on: its worlds
+    are the rolls consistent with the public record (visible dice, or the public roll), or
+    while the holder rolls the pairs ``now←before``. Its designated worlds are those the
+    perspective considers possible: the true world for a spectator; for a seat, the worlds
+    its own observations leave (the true world is marked only when that is one world).
+    The probabilities of seats that know the roll are shown only to a seat that knows it
+    too (they put 1 on the true world), and while the cup is rolled only a seat that saw
+    it has a belief; a spectator sees everything.
 
     Raises:
         InputError: the subject is not `cup`, or no die has been rolled yet.
@@ -432,36 +497,42 @@ def cup_picture(state: BlufpokerState, subject: str, seat: int | None) -> Kripke
         choices = ", ".join(state.picture_subjects()) or "none yet"
         raise InputError(f"no picture {subject!r} in blufpoker; subjects: {choices}")
     names = state.game.seat_names
-    views = [state.observation(s) for s in range(len(names))]
-    board = views[0].board
-    knowers = cup_knowers([e for e in views[0].log if e.public])
-    truth = board.known if board.known is not None else state.cup
-    knowns = [view.knowledge.known for view in views]
-    return _picture(board, names, knowers, truth, knowns, frozenset(), None)
+    knowns = [state.observation(s).knowledge.known for s in range(len(names))]
+    cup, truth = cup_truth(state)
+    considered = (cup.model.worlds.index(truth),)
+    return _picture(cup, state.observation(0).board, names, considered, knowns, frozenset(), None)
 
 
 def _picture(
+    cup: CupModel,
     board: Board,
     names: Sequence[str],
-    knowers: frozenset[int],
-    truth: Roll | None,
+    considered: Sequence[int],
     knowns: Sequence[Roll | None],
     hidden: frozenset[int],
     seat: int | None,
 ) -> KripkePicture:
-    """The cup's model; `knowns[s]`: seat s's roll if it knows it; `hidden`: beliefs not shown."""
-    public = CupKnowledge(-1, board.visible, board.known, board.rolling, None)
-    ranks = public.world_ranks()
-    worlds = [str(ROLLS[r]) for r in ranks]
-    everyone = board.known is not None
-    model = _cup_kripke(worlds, ranks, names, lambda s, w: w if everyone or s in knowers else "")
-    true_world = str(truth) if truth is not None and truth.rank in ranks else None
-    if true_world is not None:
-        model = model.with_designated([true_world])
+    """The cup's model with the `considered` worlds designated, and the beliefs shown.
+
+    `knowns[s]` is seat s's roll if it knows it; `hidden`, the seats whose beliefs are not
+    shown from this perspective.
+    """
+    model = cup.model.with_designated(considered)
+    worlds = model.worlds
+    true_world = worlds[considered[0]] if len(considered) == 1 else None
     probabilities: dict[str, dict[str, float]] = {}
     for s, name in enumerate(names):
         if s in hidden or (knowns[s] is None and board.rolling):
             continue  # hidden from this perspective, or no belief while the cup is rolled
-        knowledge = CupKnowledge(s, board.visible, knowns[s], board.rolling, None)
-        probabilities[name] = {str(ROLLS[r]): knowledge.p_world(ROLLS[r]) for r in ranks}
+        if board.rolling:
+            # Only the holder saw the cup it rolls: it tells every world apart, so it is
+            # certain of the true world (shown only where the perspective knows it too).
+            if true_world is None:
+                continue
+            probabilities[name] = {true_world: 1.0}  # every other world: 0
+            continue
+        knowledge = CupKnowledge(s, board.visible, knowns[s], False, None)
+        probabilities[name] = {
+            w: knowledge.p_world(ROLLS[r]) for w, r in zip(worlds, cup.ranks, strict=True)
+        }
     return KripkePicture("cup", model, true_world, probabilities, seat)

@@ -66,13 +66,16 @@ def report_picture(picture: KripkePicture, players: Sequence[str]) -> KripkePict
     if truth is None and len(worlds) == 1:
         truth = worlds[0]  # e.g. known to lie in the deck or on the pile: nobody holds it
     order: dict[str | int, int] = {w: i for i, w in enumerate(worlds)}
+    # The worlds the perspective considers possible stay designated, merged.
+    seen = {target[model.worlds[d]] for d in model.designated}
+    considered = [truth] if truth else [w for w in worlds if w in seen]
     merged = KripkeModel.build(
         worlds,
         valuation,
         partitions={
             a: [sorted(b, key=order.__getitem__) for b in bs] for a, bs in partitions.items()
         },
-        designated=[] if truth is None else [truth],
+        designated=considered,
     )
     probabilities: dict[str, dict[str, float]] = {}
     for seat, chances in picture.probabilities.items():

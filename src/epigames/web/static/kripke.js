@@ -27,9 +27,11 @@ export function agentColor(name, seatNames) {
   return i >= 0 ? seatColor(i) : "#555";
 }
 
-// What the reader chose in the picture: the world it looks from (the true one when known)
-// and the agent whose possible worlds are highlighted. Kept across frames while they exist.
-const choice = { world: null, agent: null };
+// What the reader chose in the picture: the world it clicked to look from, and the agent
+// whose possible worlds are highlighted. Kept across frames while they exist, but a world
+// only for the subject and perspective it was clicked in: a world picked as a spectator
+// (or the true world, looked from by default) must not stay marked in a seat's picture.
+const choice = { view: null, world: null, agent: null };
 
 // Each agent's lines also differ by dash pattern and carry its initial: colour is not the
 // only way to tell the agents apart.
@@ -75,6 +77,7 @@ export function groupPicture(pic) {
     const sameFirst = ws.every((w) => w.name[0] === g.first);
     const name = ws.length === 1 ? ws[0].name : sameFirst ? `${g.first}··` : `${ws[0].name}…`;
     return { name, count: ws.length, members: ws.map((w) => w.name), true: ws.some((w) => w.true),
+      considered: ws.some((w) => w.considered),
       atoms: [`${ws.length} worlds: ${ws.map((w) => w.name).join(" ")}`], probabilities };
   });
   // An agent's blocks over groups: groups that one of its blocks meets are joined (union-find).
@@ -127,6 +130,8 @@ function fadeOut(root, old, worlds, edges) {
 
 // Draw a picture (the API's picture JSON); `falseWorlds` (names) are tinted red.
 export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
+  const view = `${pic0.subject}|${pic0.perspective}`;
+  if (choice.view !== view) Object.assign(choice, { view, world: null });
   const pic = groupPicture({ ...pic0, viewer_name: pic0.perspective === null ? null : seatNames[pic0.perspective] }) || pic0;
   // A group is tinted when the formula is false in any of its worlds.
   const falseWorlds = falseWorlds0 && pic.grouped
@@ -261,21 +266,25 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
   highlight(root, pic);
 }
 
-// Mark the chosen agent's possible worlds from the chosen world (its block of the
-// relation), and dim the other worlds and the other agents' lines.
+// Mark the chosen agent's possible worlds from the world looked from (its block of the
+// relation), and dim the other worlds and the other agents' lines. The world looked from is
+// the clicked one, else the true one when the perspective knows it, else the first world it
+// considers possible; a default is worked out anew for each picture, never kept.
 function highlight(root, pic) {
   const names = pic.worlds.map((w) => w.name);
-  if (!names.includes(choice.world)) {
-    const t = pic.worlds.findIndex((w) => w.true);
-    choice.world = names[t >= 0 ? t : 0] ?? null;
-  }
+  if (!names.includes(choice.world)) choice.world = null;
   const agent = pic.agents.find((a) => a.name === choice.agent) || null;
-  const from = names.indexOf(choice.world);
+  const t = pic.worlds.findIndex((w) => w.true);
+  const from = choice.world !== null ? names.indexOf(choice.world)
+    : t >= 0 ? t : Math.max(0, pic.worlds.findIndex((w) => w.considered));
   const block = agent ? (agent.blocks.find((b) => b.includes(from)) || [from]) : null;
   root.classList.toggle("highlighting", !!agent);
   root.dataset.agent = agent ? agent.name : "";
+  // The world looked from is ringed when clicked or true, or when an agent's worlds from it
+  // are shown: a default picked only to start from is not marked as if it were the truth.
+  const ringed = choice.world !== null || t >= 0 || !!agent;
   root.querySelectorAll(".world").forEach((g, i) => {
-    g.classList.toggle("selected", i === from);
+    g.classList.toggle("selected", ringed && i === from);
     g.classList.toggle("possible", !!block && block.includes(i));
   });
   root.querySelectorAll(".relation").forEach((g) => g.classList.toggle("chosen", !!agent && g.dataset.agent === agent.name));
