@@ -524,7 +524,8 @@ async function askFormula(ev) {
   try {
     const r = await api(`/api/sessions/${S.info.session}/formula`, { method: "POST",
       body: { frame: S.frame, subject: S.subject, perspective: perspectiveParam(), formula: $("formula").value } });
-    out.className = "formula-result " + (r.holds ? "true" : "false");
+    // "cannot tell" is neither colour, as in Ask the game.
+    out.className = "formula-result " + (r.verdict === "true" ? "true" : r.verdict === "false" ? "false" : "");
     out.textContent = `${r.formula}\n→ ${r.answer}` +
       (r.false_worlds.length ? `\nfalse in: ${r.false_worlds.join(", ")}` : "\ntrue in every world");
     renderKripke($("kripke"), S.picture, S.data.seat_names, r.false_worlds);
