@@ -12,7 +12,6 @@ from epigames.commands.play import strategy_names
 from epigames.errors import InputError
 from epigames.games import load_game
 from epigames.games.ask import DICE_ATOMS, ask as ask_state, card_structure
-from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.core import State
 from epigames.games.steps import match_at
 
@@ -98,7 +97,7 @@ def ask(
 
 def _building(state: State, limit: int | None) -> str:
     """What the spinner says while the answer is worked out (the size of a large build)."""
-    if isinstance(state, BlufpokerState):
+    if state.game.card_layout is None:  # dice: the cup's small model
         return "Answering…"
     try:
         combinations = card_structure(state).hand_size_combinations()
