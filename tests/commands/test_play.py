@@ -62,9 +62,16 @@ def test_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
     result = play_match(SPEC, ["random"] * 3, 3)
     assert code == 0 and lines[0]["type"] == "match" and lines[-1]["type"] == "result"
     events = [line for line in lines if line["type"] == "event"]
-    assert events == [
-        {"type": "event", "index": i, **e.to_dict()} for i, e in enumerate(result.events)
+    assert [{k: v for k, v in e.items() if k != "step"} for e in events] == [
+        {"type": "event", **e.to_dict()} for e in result.events
     ]
+    # One step number: every chance outcome and decision, in order, then its events.
+    actions = [line for line in lines if line["type"] in ("chance", "decision")]
+    assert [line["step"] for line in actions] == list(range(1, len(result.history) + 1))
+    history = [load_game(SPEC).action_to_string(a) for a in result.history]
+    assert [line.get("outcome", line.get("action")) for line in actions] == history
+    steps = [line["step"] for line in lines[1:-1]]
+    assert steps == sorted(steps)
     assert sum(1 for line in events if line["kind"] == "dealt") == 3
     assert sum(1 for line in lines if line["type"] == "decision") == result.moves
     assert lines[-1] == {

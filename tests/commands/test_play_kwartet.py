@@ -40,14 +40,16 @@ def test_json_trace_lists_each_agents_known_holders(capsys: pytest.CaptureFixtur
     names = state.game.seat_names
     history = list(result.history)
     for trace in traces:
-        while len(state.events) <= trace["after"]:
+        while len(state.history) < trace["step"]:
             state.apply(history.pop(0))
-        assert len(state.events) == trace["after"] + 1
         assert trace["known"] == {names[s]: known_by_view(state, s) for s in range(3)}
+        assert trace["worlds"] == {
+            names[s]: state.observation(s).knowledge.worlds_count() for s in range(3)
+        }
     position = {id(line): i for i, line in enumerate(lines)}
     for trace in traces:
         before = lines[position[id(trace)] - 1]
-        assert before["type"] == "event" and before["index"] == trace["after"]
+        assert before["type"] == "event" and before["step"] == trace["step"]
     assert lines[-1]["type"] == "result"
 
 
@@ -68,10 +70,8 @@ def test_json_trace_for_one_seat_shows_only_its_knowledge(
     state = load_game(SPEC).new_initial_state()
     history = list(result.history)
     for line in lines[1:-1]:
-        index = line.get("index", line.get("after"))
-        if index is not None:
-            while len(state.events) <= index:
-                state.apply(history.pop(0))
+        while len(state.history) < line["step"]:
+            state.apply(history.pop(0))
         if line["type"] == "decision":
             continue  # the seat's own thoughts, from its own view
         text = json.dumps(line, ensure_ascii=False)

@@ -27,6 +27,7 @@ from epigames.games import (
     split_strategy_names,
     strategy_choices,
 )
+from epigames.games.transcript import FORMAT, event_line, knowledge_record
 
 
 def register(app: typer.Typer) -> None:
@@ -77,8 +78,10 @@ def play(
         bool,
         typer.Option(
             "--json",
-            help="Print JSON lines: a header, every event (full content), every "
-            "decision, and a final result line.",
+            help="Print JSON lines: a header (with the holders that the facts' location "
+            "codes number), then per step (every chance outcome and decision, numbered "
+            "from 1) its chance or decision line and its events, and a result line; "
+            "'epigames replay FILE' re-runs such a file.",
         ),
     ] = False,
     trace_knowledge: Annotated[
@@ -86,7 +89,16 @@ def play(
         typer.Option(
             "--trace-knowledge",
             help="After each move, print what each agent (only the --seat one, if given) "
-            "knows: the cards whose holder it knows. With --json, as 'knowledge' lines.",
+            "knows: the cards whose holder it knows and the number of deals (worlds) it "
+            "considers possible. With --json, as 'knowledge' lines.",
+        ),
+    ] = False,
+    trace_full: Annotated[
+        bool,
+        typer.Option(
+            "--trace-knowledge-full",
+            help="--trace-knowledge, and in a card game every card's possible places with "
+            "their exact probabilities.",
         ),
     ] = False,
 ) -> None:
@@ -95,17 +107,18 @@ def play(
     After each request the transcript names the facts each agent newly learned (with
     --seat only that seat's), e.g. "North now knows East holds ⟨8,4⟩".
     """
+    detail = "full" if trace_full else "known" if trace_knowledge else None
     loaded = load_game(game)
     viewer = loaded.seat_index(seat) if seat else None
     names = strategy_names(players, loaded)
     match = Match(loaded, names, seed)
     if as_json:
-        for line in json_lines(match, viewer, trace_knowledge=trace_knowledge):
+        for line in json_lines(match, viewer, trace_knowledge=detail):
             typer.echo(json.dumps(line))
     else:
         # soft_wrap: one line per event, however wide, so transcripts grep and diff well
         console = Console(highlight=False, soft_wrap=True)
-        print_transcript(console, match, viewer, trace_knowledge=trace_knowledge)
+        print_transcript(console, match, viewer, trace_knowledge=detail)
 
 
 def strategy_names(players: str, game: Game) -> list[str]:
@@ -138,38 +151,48 @@ class Step:
 
     Attributes:
         state: the live state right after the action (it changes at the next step).
-        move: the decision's number (1-based), or 0 for a chance outcome.
+        number: the step's number: every action applied, chance outcomes included, from 1
+            (`state.history[number - 1]` is the action).
         entry: the decision, None for a chance outcome.
         events: the indices (into `state.events`) of the events the action caused.
         known: agent seat → `known_facts` after the action, for the agents shown; empty
             while nobody has knowledge (during the deal) or when not asked for.
+        records: agent seat → `knowledge_record` at the asked detail, like `known`.
     """
 
     state: State
-    move: int
+    number: int
     entry: TranscriptEntry | None
     events: range
     known: dict[int, Known]
+    records: dict[int, dict[str, Any]]
 
 
-def match_steps(match: Match, agents: Sequence[int], knowledge: bool) -> Iterator[Step]:
-    """Play a match action by action; with `knowledge`, read each agent's view after each.
+def match_steps(
+    match: Match, agents: Sequence[int], knowledge: bool, detail: str | None = None
+) -> Iterator[Step]:
+    """Play a match action by action; with `knowledge`, read each agent's view after each
+    (with `detail`, also its `knowledge_record`).
 
     Only `agents`' views are built, so with one seat nothing derived from other seats'
     hands is computed at all.
     """
     state = match.state
-    move = 0
     while not match.over:
         start = len(state.events)
         entry = match.step_action()
-        if entry is not None:
-            move += 1
         known: dict[int, Known] = {}
-        if knowledge and state.current_player != CHANCE:
+        records: dict[int, dict[str, Any]] = {}
+        if (knowledge or detail) and state.current_player != CHANCE:
             for seat in agents:
-                known[seat] = known_facts(state.observation(seat))
-        yield Step(state, move if entry else 0, entry, range(start, len(state.events)), known)
+                view = state.observation(seat)
+                if detail:
+                    records[seat] = knowledge_record(match.game, view.knowledge, detail)
+                    known[seat] = records[seat]["known"]
+                else:
+                    known[seat] = known_facts(view)
+        number = len(state.history)
+        yield Step(state, number, entry, range(start, len(state.events)), known, records)
 
 
 def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str, list[str]]:
@@ -185,38 +208,64 @@ def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str,
     return new
 
 
+def knowledge_detail(trace_knowledge: bool | str | None) -> str | None:
+    """The detail of `--trace-knowledge` (`known` or `full`), None when not asked for."""
+    if trace_knowledge is True:
+        return "known"
+    return trace_knowledge or None
+
+
+def transcript_header(match: Match, viewer: int | None) -> dict[str, Any]:
+    """The `match` line: the game, seed, seats, strategies, viewer, and what the facts'
+    holder codes mean (`holder_labels`: seats first, then a card game's piles; `holders`:
+    the short names knowledge lines use)."""
+    game = match.game
+    header: dict[str, Any] = {
+        "type": "match",
+        "format": FORMAT,
+        "game": str(game),
+        "seed": match.seed,
+        "seats": list(game.seat_names),
+        "strategies": list(match.strategies),
+        "viewer": viewer,
+        "holder_labels": list(game.holder_labels),
+    }
+    layout = game.card_layout
+    if layout is not None:
+        header["holders"] = list(layout.holders)
+    return header
+
+
 def json_lines(
-    match: Match, viewer: int | None, *, trace_knowledge: bool = False
+    match: Match, viewer: int | None, *, trace_knowledge: bool | str | None = None
 ) -> list[dict[str, Any]]:
     """Play a match and return its JSON-lines transcript; with `viewer`, what that seat sees.
 
-    Each decision comes just before the first event it caused; other seats' decisions
-    (their thoughts) are left out for a viewer, their effects show in the public events.
-    With `trace_knowledge`, a `knowledge` line follows the last event of every action once
-    the deal is over: for each agent (only `viewer` when given), what it knows
-    (`known_facts`: card → holder name).
+    Every line after the header carries its step: the number of the action (chance outcome
+    or decision) that caused it, from 1. A step's `chance` line (full transcripts only:
+    the outcomes are hidden from a seat) or `decision` line comes first, then the events it
+    caused; other seats' decisions (their thoughts) are left out for a viewer, their
+    effects show in the public events. With `trace_knowledge` (`known`, `full`, or True
+    for `known`), a `knowledge` line follows the last event of every action once the deal
+    is over: for each agent (only `viewer` when given), its `knowledge_record`.
     """
     game = match.game
     names = game.seat_names
-    lines: list[dict[str, Any]] = [
-        {
-            "type": "match",
-            "game": str(game),
-            "seed": match.seed,
-            "seats": list(names),
-            "strategies": list(match.strategies),
-            "viewer": viewer,
-        }
-    ]
+    lines: list[dict[str, Any]] = [transcript_header(match, viewer)]
     agents = range(game.num_players) if viewer is None else [viewer]
     events = match.state.events
-    for step in match_steps(match, agents, trace_knowledge):
-        entry = step.entry
+    history = match.state.history
+    detail = knowledge_detail(trace_knowledge)
+    for step in match_steps(match, agents, False, detail):
+        entry, number = step.entry, step.number
+        if entry is None and viewer is None:
+            outcome = game.action_to_string(history[number - 1])
+            lines.append({"type": "chance", "step": number, "outcome": outcome})
         if entry is not None and (viewer is None or entry.seat == viewer):
             lines.append(
                 {
                     "type": "decision",
-                    "move": step.move,
+                    "step": number,
                     "seat": entry.seat,
                     "action": game.action_to_string(entry.action),
                     "thought": entry.thought.text,
@@ -225,14 +274,16 @@ def json_lines(
         for index in step.events:
             event = events[index]
             if viewer is None or event.visible_to(viewer):
-                lines.append({"type": "event", "index": index, **event.to_dict()})
-        if step.known and step.events:
+                lines.append(event_line(number, event.to_dict()))
+        if step.records and step.events:
             lines.append(
                 {
                     "type": "knowledge",
-                    "after": step.events[-1],
-                    "move": step.move,
-                    "known": {names[seat]: known for seat, known in step.known.items()},
+                    "step": number,
+                    **{
+                        key: {names[seat]: record[key] for seat, record in step.records.items()}
+                        for key in step.records[agents[0]]
+                    },
                 }
             )
     result = match.result()
@@ -248,14 +299,19 @@ def json_lines(
 
 
 def print_transcript(
-    console: Console, match: Match, viewer: int | None, *, trace_knowledge: bool = False
+    console: Console,
+    match: Match,
+    viewer: int | None,
+    *,
+    trace_knowledge: bool | str | None = None,
 ) -> None:
     """Play a match and print a readable transcript; with `viewer`, only what that seat sees.
 
     For a seat, its own situation and knowledge are read from its `View` (built from its
     observations) after every action, never from the true state. After each request, every
-    agent's newly learned facts (only the viewer's when given); with `trace_knowledge`, also
-    everything each such agent knows, whenever that changed.
+    agent's newly learned facts (only the viewer's when given); with `trace_knowledge`
+    (`known`, `full`, or True for `known`), also each such agent's `knowledge_record`,
+    whenever that changed.
     """
     game = match.game
     names = game.seat_names
@@ -270,11 +326,13 @@ def print_transcript(
     agents = range(game.num_players) if viewer is None else [viewer]
     summary = ""
     before: dict[int, Known] = {}
+    shown: dict[int, dict[str, Any]] = {}
     events = match.state.events
-    for step in match_steps(match, agents, knowledge=True):
+    detail = knowledge_detail(trace_knowledge)
+    for step in match_steps(match, agents, knowledge=True, detail=detail):
         entry = step.entry
         if entry is not None and (viewer is None or entry.seat == viewer):
-            line = Text(f"{step.move:>4}  ", style="dim")
+            line = Text(f"{step.number:>4}  ", style="dim")
             line.append(f"{names[entry.seat]} thinks: ", style="italic")
             line.append(entry.thought.text, style="italic magenta")
             console.print(line)
@@ -292,10 +350,11 @@ def print_transcript(
                 _print_learned(
                     console, names[seat], newly_known(before.get(seat), known, names[seat])
                 )
-        if trace_knowledge and step.events:
-            for seat, known in step.known.items():
-                if known != before.get(seat):  # compact: only when it changed
-                    _print_known(console, names[seat], known)
+        if detail and step.events:
+            for seat, record in step.records.items():
+                if record != shown.get(seat):  # compact: only when it changed
+                    _print_known(console, names[seat], record)
+            shown = step.records or shown
         if step.known:
             before = step.known
     _print_scores(console, match.result(), names)
@@ -306,11 +365,19 @@ def _print_learned(console: Console, name: str, new: dict[str, list[str]]) -> No
         console.print(Text(f"      {name} now knows {_grouped(new)}.", style="green"))
 
 
-def _print_known(console: Console, name: str, known: Known) -> None:
+def _print_known(console: Console, name: str, record: dict[str, Any]) -> None:
+    """`[West knows] 2♣: table; 5♦: South (1,234 deals)`, then with `full` a line per card
+    still in doubt: its possible places and their exact probabilities."""
     by_value: dict[str, list[str]] = {}
-    for subject, value in known.items():
+    for subject, value in record["known"].items():
         by_value.setdefault(value, []).append(subject)
-    console.print(Text(f"      [{name} knows] {_grouped(by_value) or 'nothing'}", style="dim"))
+    worlds = record["worlds"]
+    said = f"[{name} knows] {_grouped(by_value) or 'nothing'} ({worlds:,} worlds)"
+    console.print(Text(f"      {said}", style="dim"))
+    for card, places in record.get("possible", {}).items():
+        if len(places) > 1:
+            chances = ", ".join(f"{holder} {p}" for holder, p in places.items())
+            console.print(Text(f"        {card}: {chances}", style="dim"))
 
 
 def _grouped(by_value: dict[str, list[str]]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
 from epigames.cards.fact_types import CardFact, HolderNames
@@ -100,19 +101,29 @@ class GameDealt(PublicAnnouncement, kind="deal"):
 
 @dataclass(frozen=True, slots=True)
 class Swapped(PublicAnnouncement, kind="swap"):
-    """A seat takes the table card of a slot and puts a hand card in its place."""
+    """A seat takes the table card of a slot (0-based here, counted from 1 in its JSON and
+    text, as in the actions) and puts a hand card in its place; `ends_turn` when it is the
+    last swap a turn allows, which ends the turn with no `done`."""
 
     seat: int
     slot: int
     taken: Card
     put: Card
     players: int
+    ends_turn: bool = False
 
     @property
     def text(self) -> str:
         """E.g. `South takes 5♦ (slot 2) and puts down 4♥.`"""
         who, slot = self.name_of(self.seat), self.slot + 1
-        return f"{who} takes {self.taken} (slot {slot}) and puts down {self.put}."
+        last = " That is the last swap of the turn." if self.ends_turn else ""
+        return f"{who} takes {self.taken} (slot {slot}) and puts down {self.put}.{last}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event's JSON, its slot counted from 1 as in `swap 3 7♥` and the text."""
+        data = PublicAnnouncement.to_dict(self)
+        data["slot"] = self.slot + 1
+        return data
 
     @property
     def facts(self) -> tuple[Fact, ...]:

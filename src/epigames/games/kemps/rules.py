@@ -542,9 +542,11 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         table[slot] = card
         self._put_down.add(card)
         self._swaps += 1
-        self._publish(ev.Swapped(p, slot, taken, card, self.game.players, names=self._names))
         # The team game's player still chooses between `done` and the signal.
-        if self._swaps >= self.game.max_swaps and not self.game.team_game:
+        last = self._swaps >= self.game.max_swaps and not self.game.team_game
+        n = self.game.players
+        self._publish(ev.Swapped(p, slot, taken, card, n, last, names=self._names))
+        if last:
             self._end_turn(p)
 
     def _end_turn(self, p: int, signal: bool = False) -> None:
