@@ -3,8 +3,8 @@
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
 `kwartet-2020` and `quartet-2023`, data in `experiments.toml`. A `Suite` is several
 tournaments reported together, a module each: `blufpoker_2020`, `klaverjas_2017`,
-`kemps_tom`, `kemps_teams`. `epigames experiment NAME` runs either and writes its Markdown
-report.
+`kemps_tom`, `kemps_teams`, `kemps_2023`. `epigames experiment NAME` runs either and writes
+its Markdown report.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from epigames.errors import UnknownNameError
 from epigames.tournament.experiments import (
     blufpoker_2020,
+    kemps_2023,
     kemps_teams,
     kemps_tom,
     klaverjas_2017,
@@ -33,7 +34,13 @@ EXPERIMENTS: dict[str, Experiment] = experiments_in(experiment_data())
 
 SUITES: dict[str, Suite] = {
     s.name: s
-    for s in (blufpoker_2020.SUITE, klaverjas_2017.SUITE, kemps_tom.SUITE, kemps_teams.SUITE)
+    for s in (
+        blufpoker_2020.SUITE,
+        klaverjas_2017.SUITE,
+        kemps_tom.SUITE,
+        kemps_teams.SUITE,
+        kemps_2023.SUITE,
+    )
 }
 
 
