@@ -3,8 +3,9 @@
 The agent sits at seat 0 of a PettingZoo environment (`epigames.adapters.pettingzoo`)
 against built-in strategies and learns a linear softmax policy over the legal actions
 with REINFORCE (numpy only). It is trained twice from the same seeds: once on the
-`hand` observation (its seat and its cards) and once on the `knowledge` observation (the
-hand plus, for every card, the holders it may be with and their exact probabilities).
+`hand` observation (its seat, its cards and the public state: whose turn, hand sizes,
+points, the kinds laid down) and once on the `knowledge` observation (the hand plus, for
+every card, the holders it may be with and their exact probabilities).
 The plot shows the mean return per block of games for both.
 
     python examples/rl_knowledge.py --out rl_knowledge.png

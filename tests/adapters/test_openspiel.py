@@ -160,6 +160,26 @@ def test_an_information_state_is_the_seats_view_with_its_log() -> None:
     assert len(state.information_state_tensor(seat)) > len(state.observation_tensor(seat))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_an_observers_dict_names_the_tensors_parts(game: str) -> None:
+    """OpenSpiel's convention: `dict` holds shaped views into `tensor`, by part name."""
+    from epigames.adapters.encoding import encoder
+
+    spiel = _spiel(game)
+    observer = spiel.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    state = spiel.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    observer.set_from(state, state.current_player())
+    enc = encoder(game, "knowledge")
+    assert list(observer.dict) == [part.name for part in enc.parts]
+    for part in enc.parts:
+        array = observer.dict[part.name]
+        assert array.shape == part.shape and np.shares_memory(array, observer.tensor)
+    np.testing.assert_array_equal(observer.tensor, state.information_state_tensor())
+    assert observer.dict["to_move"][state.current_player()] == 1
+
+
 def test_a_clone_is_independent() -> None:
     state = _spiel(GAMES[0]).new_initial_state()
     clone = state.clone()

@@ -42,6 +42,22 @@ def test_seed(game: str, kind: str) -> None:
     seed_test(lambda: env(game, kind), num_cycles=60)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_api_with_named_parts(game: str) -> None:
+    """`layout="dict"`: the observation's named parts, the flat vector's slices, shaped."""
+    api_test(env(game, "knowledge", layout="dict", max_cycles=30), num_cycles=60)
+    named, flat = env(game, "knowledge", layout="dict"), env(game, "knowledge")
+    named.reset(seed=3)
+    flat.reset(seed=3)
+    agent = named.agent_selection
+    parts = named.observe(agent)["observation"]
+    vector = flat.observe(agent)["observation"]
+    assert list(parts) == [part.name for part in encoder(game, "knowledge").parts]
+    np.testing.assert_array_equal(np.concatenate([a.ravel() for a in parts.values()]), vector)
+    space = named.observation_space(agent)["observation"]
+    assert all(space[name].shape == array.shape for name, array in parts.items())
+
+
 # The recipe of docs/adapters.md. The seed and max_cycles tests sample actions without
 # the mask, so the seat to move's illegal draws are replaced (`illegal="random"`); the AEC
 # half of max_cycles_test counts selections per agent, so every seat is selected each
@@ -233,6 +249,7 @@ def test_an_illegal_index_raises_by_default() -> None:
         ({"observation": "cards"}, "unknown observation 'cards'"),
         ({"turns": "often"}, "unknown turns 'often'"),
         ({"max_cycles": 0}, "max_cycles"),
+        ({"layout": "nested"}, "unknown layout 'nested'"),
     ],
 )
 def test_bad_options_say_what_is_expected(options: dict[str, Any], match: str) -> None:

@@ -9,7 +9,8 @@ Player actions and chance outcomes are indices into the game's fixed lists
 probabilities). Information states come from the seat's `View` alone: the string is the
 view with its whole observed log as JSON, the tensor the `knowledge` encoding of
 `epigames.adapters.encoding`; observations are the view without its log and the `hand`
-encoding.
+encoding. An observer's `dict` gives the tensor's named parts (`seat`, `private`, the
+game's public parts, `possible`, `probability`), shaped, as views into it.
 """
 
 from __future__ import annotations
@@ -236,7 +237,8 @@ class SpielObserver:
         kind: ObservationKind = "knowledge" if self.perfect_recall else "hand"
         self.encoder = encoder(game.tables.game, kind)
         self.tensor = np.zeros(self.encoder.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        # OpenSpiel's convention: named views into the tensor, shaped (`trump`, `trick`, …).
+        self.dict = self.encoder.views(self.tensor)
 
     def set_from(self, state: SpielState, player: int) -> None:
         """Fill `tensor` from `player`'s view of `state`."""

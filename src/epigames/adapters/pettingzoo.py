@@ -4,6 +4,9 @@
 agents are `player_0 … player_{n-1}` (the seats). Each observation is a dict with
 `observation` (a float32 vector, see `epigames.adapters.encoding`) and `action_mask`
 (int8, one entry per distinct action of the game, see `epigames.adapters.actions`).
+With `layout="dict"`, `observation` is instead a dict of the vector's named parts
+(`seat`, `private`, the game's public parts such as `trump` or `trick`, and with
+`knowledge` also `possible` and `probability`), each shaped as the game declares.
 Chance is resolved inside the environment from the generator seeded by `reset(seed=…)`;
 rewards are the changes of `State.returns()`, so they add up to the final returns.
 
@@ -72,10 +75,12 @@ class _Table:
         illegal: str,
         seed: int | None,
         wait: bool,
+        layout: str,
     ) -> None:
         """Check the options and build the spaces; `wait`: the actions end with `wait`."""
         self.game = load_game(game)
         self.kind = check_observation(observation)
+        self.layout = _choice("layout", layout, ("flat", "dict"))
         if render_mode is not None:
             _choice("render_mode", render_mode, tuple(_RENDER_MODES))
         self.render_mode = render_mode
@@ -88,12 +93,14 @@ class _Table:
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self.wait = len(self.actions) if wait else None
         size = len(self.actions) + (1 if wait else 0)
-        # Every entry is a 0/1 flag or a probability.
+        # Every entry is a 0/1 flag, a probability or a number scaled by its range.
+        vector: spaces.Space[Any] = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        if self.layout == "dict":
+            vector = spaces.Dict(
+                {p.name: spaces.Box(0.0, 1.0, p.shape, np.float32) for p in self.encoder.parts}
+            )
         obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (size,), np.int8),
-            }
+            {"observation": vector, "action_mask": spaces.Box(0, 1, (size,), np.int8)}
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = {agent: spaces.Discrete(size) for agent in self.possible_agents}
@@ -126,11 +133,13 @@ class _Table:
         """The agent's observation vector and action mask, from its seat's view alone."""
         seat = self.possible_agents.index(agent)
         view = self.state.observation(seat)
-        observation: Vector = self.encoder.encode(view)
+        vector: Vector = self.encoder.encode(view)
         mask = self.actions.mask(view.legal_actions)
         if self.wait is not None:
             mask = np.append(mask, np.int8(not view.is_my_turn))
-        return {"observation": observation, "action_mask": mask}
+        if self.layout == "dict":
+            return {"observation": self.encoder.views(vector), "action_mask": mask}
+        return {"observation": vector, "action_mask": mask}
 
     def _play(self, agent: str, action: int | None) -> tuple[list[float], bool]:
         """Play the seat to move's action index and the chance after it: the changes of
@@ -186,11 +195,13 @@ class EpigamesEnv(_Table, AECEnv):  # type: ignore[misc]  # pettingzoo has no ty
         turns: str = "game",
         illegal: str = "raise",
         seed: int | None = None,
+        layout: str = "flat",
     ) -> None:
         AECEnv.__init__(self)
         self.turns = _choice("turns", turns, ("game", "cycle"))
         # In cycle turns a seat not to move is selected too: the extra last index `wait`.
-        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, turns == "cycle")
+        cycle = turns == "cycle"
+        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, cycle, layout)
         self._decisions = 0
         self._cycles = 0
 
@@ -285,8 +296,9 @@ class EpigamesParallelEnv(_Table, ParallelEnv):  # type: ignore[misc]  # petting
         max_cycles: int | None = None,
         illegal: str = "raise",
         seed: int | None = None,
+        layout: str = "flat",
     ) -> None:
-        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, wait=True)
+        self._set_up(game, observation, render_mode, max_cycles, illegal, seed, True, layout)
         self.agents: list[str] = []
         self._steps = 0
 
@@ -368,7 +380,7 @@ def env(
         observation: `hand` or `knowledge` (see `epigames.adapters.encoding`).
         render_mode: None, `ansi` or `human`.
         **options: `max_cycles`, `turns` (`game`, `cycle`), `illegal` (`raise`, `random`),
-            `seed`.
+            `seed`, `layout` (`flat`: one vector; `dict`: its named parts).
 
     Raises:
         InputError: a bad game string or option.
@@ -385,7 +397,7 @@ def parallel_env(
         game: a game string.
         observation: `hand` or `knowledge`.
         render_mode: None, `ansi` or `human`.
-        **options: `max_cycles` (steps), `illegal` (`raise`, `random`), `seed`.
+        **options: `max_cycles` (steps), `illegal` (`raise`, `random`), `seed`, `layout`.
 
     Raises:
         InputError: a bad game string or option (`turns` is not one: a step is a turn).

@@ -539,6 +539,17 @@ class CardKnowledge:
             object.__setattr__(self, "_matrix", matrix)
         return matrix
 
+    def matrices(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Shape (cards, holders) twice: 1 where a holder is possible for a card (a row
+        of zeros for a removed card), then the exact probabilities (`marginals`)."""
+        masks = self._possible_masks()
+        n = self.layout.n_cards
+        possible = np.zeros((n, len(masks)))
+        for h, cards in enumerate(masks):
+            for c in iter_bits(cards):
+                possible[c, h] = 1.0
+        return possible, self.marginals()
+
     def sample_world(self, rng: Rng) -> tuple[int, ...]:
         """The holder of every card in a uniformly random consistent deal.
 

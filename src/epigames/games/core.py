@@ -18,6 +18,9 @@ import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar, overload
 
+import numpy as np
+import numpy.typing as npt
+
 from epigames.cards.layout import CardLayout
 from epigames.errors import IllegalActionError, InputError
 from epigames.games.events import (
@@ -28,6 +31,7 @@ from epigames.games.events import (
     PublicAnnouncement,
 )
 from epigames.games.knowledge import AnyKnowledge
+from epigames.games.observation import Arrays, Axis, Part, zeros
 from epigames.games.params import (
     GameStringError,
     Param,
@@ -133,6 +137,46 @@ class Game(abc.ABC):
         """Where the game's cards can be: its cards, the seats, then its piles (`Location`s,
         face up or down); None for a game without cards."""
         return None
+
+    @property
+    def private_axis(self) -> Axis:
+        """Every item `View.private_items()` may hold, in order: by default the cards of
+        `card_layout`.
+
+        Raises:
+            NotImplementedError: a game without cards that does not declare its own.
+        """
+        layout = self._layout_for("private items")
+        return Axis("card", layout.cards, _card_names(layout))
+
+    @property
+    def knowledge_axes(self) -> tuple[Axis, Axis]:
+        """The subjects of `view.knowledge` and the values each may take, in the order of
+        `Knowledge.matrices()`: by default the cards of `card_layout` and its holders
+        (indices, named by the layout).
+
+        Raises:
+            NotImplementedError: a game without cards that does not declare its own.
+        """
+        layout = self._layout_for("knowledge axes")
+        holders = Axis("holder", tuple(range(layout.n_holders)), layout.holders)
+        return Axis("card", layout.cards, _card_names(layout)), holders
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The public state as named fixed-size arrays (`games.observation.Part`), sized
+        from the parameters alone; `View.write_public` fills them in.
+
+        Here the seat to move; a game adds its own parts after these (trump, the trick,
+        bids, scores, counts of cards), so that a seat's observation tells apart any two
+        positions whose public state differs.
+        """
+        return (Part("to_move", (Axis.seats(self.seat_names),), "1 for the seat to move"),)
+
+    def _layout_for(self, what: str) -> CardLayout:
+        layout = self.card_layout
+        if layout is None:
+            raise NotImplementedError(f"{type(self).__name__} must declare its {what}")
+        return layout
 
     @property
     def holder_labels(self) -> tuple[str, ...]:
@@ -335,6 +379,23 @@ class View:
     def private_items(self) -> frozenset[Hashable]:
         """The items only this seat (and whoever saw them too) can see: its cards, its look."""
         return frozenset()
+
+    def public_state(self) -> dict[str, npt.NDArray[np.float32]]:
+        """The public state this seat sees, as the named arrays of `Game.public_parts()`
+        in the game's own units (flags, counts, points)."""
+        arrays = zeros(self._game.public_parts())
+        self.write_public(arrays)
+        return arrays
+
+    def write_public(self, arrays: Arrays) -> None:
+        """Write the public state into `arrays`: one zeroed array per part of
+        `Game.public_parts()`, by name.
+
+        Here the seat to move; a game that adds parts extends it (and calls this).
+        """
+        player = self._current_player
+        if player >= 0:
+            arrays["to_move"][player] = 1.0
 
     @property
     def knowledge(self) -> AnyKnowledge:
@@ -570,6 +631,10 @@ class EventLog:
             for seat, seen in enumerate(self._seen):
                 if event.visible_to(seat):
                     seen.append(event)
+
+
+def _card_names(layout: CardLayout) -> tuple[str, ...]:
+    return tuple(layout.card_name(c) for c in range(layout.n_cards))
 
 
 def check_seat(game: Game, seat: int) -> None:

@@ -4,7 +4,9 @@ Every game's views offer it as `view.knowledge`, derived from the seat's observa
 only. The hidden part is a set of *subjects* (a card, the cup), each with one *value* in
 the true state (the card's holder, the roll under the cup). Card games implement it with
 `epigames.cards.CardKnowledge` (subject: a card; value: a holder index), Blufpoker with
-`CupKnowledge` (subject: `"cup"`; value: a `Roll`).
+`CupKnowledge` (subject: `"cup"`; value: a `Roll`). The game declares the subjects and
+values in order (`Game.knowledge_axes`); `matrices()` gives the whole knowledge as arrays
+over them, for learners (`epigames.adapters`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import random
 from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
+
+import numpy as np
+import numpy.typing as npt
 
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
@@ -34,6 +39,12 @@ class Knowledge(Protocol[S, V]):
 
     def probability(self, subject: S, value: V) -> Fraction:
         """The exact chance the subject has `value`, possible worlds weighed by chance."""
+        ...
+
+    def matrices(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """Two arrays of shape (subjects, values), in the order of the game's
+        `Game.knowledge_axes`: 1 where a value is possible, then its exact probability
+        (rounded to float; all zero while no probability is defined)."""
         ...
 
     def sample_world(self, rng: random.Random) -> Hashable:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import (
     BELIEVE,
     BID,
@@ -88,6 +89,7 @@ from epigames.games.core import (
     register_game,
 )
 from epigames.games.events import Event
+from epigames.games.observation import Axis, Part
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
 
@@ -142,6 +144,20 @@ class BlufpokerGame(Game):
             # C(p + e, e + 1) q^(e + 1) from its value for e - 1.
             tail *= (penalised + equalled) / (equalled + 1) * q
         return per_round * (penalised + equalled)
+
+    @property
+    def private_axis(self) -> Axis:
+        """The 56 rolls, lowest first: a seat's private item is the roll it saw under the cup."""
+        return observation.ROLL_AXIS
+
+    @property
+    def knowledge_axes(self) -> tuple[Axis, Axis]:
+        """One subject, the cup, and its 56 rolls (lowest first)."""
+        return observation.CUP_AXIS, observation.ROLL_AXIS
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The phase, the bids, the dice outside and open, the penalties (`observation`)."""
+        return observation.public_parts(self)
 
     def new_initial_state(self) -> BlufpokerState:
         """The state before the first roll (a chance node)."""

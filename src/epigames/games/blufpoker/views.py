@@ -11,11 +11,13 @@ import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Final
 
+from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
 from epigames.games.blufpoker.records import Board
 from epigames.games.core import View
 from epigames.games.events import Event
+from epigames.games.observation import Arrays
 
 if TYPE_CHECKING:
     from epigames.games.blufpoker.knowledge import CupKnowledge
@@ -95,6 +97,10 @@ class BlufpokerView(View):
         from epigames.games.blufpoker.knowledge import CupKnowledge
 
         return CupKnowledge.from_view(self)
+
+    def write_public(self, arrays: Arrays) -> None:
+        """The phase, the bids, the dice outside and open, the penalties (`observation`)."""
+        observation.write_public(self, arrays)
 
     def _extra_dict(self) -> dict[str, Any]:
         cup = self.cup

@@ -48,7 +48,7 @@ from epigames.games.core import (
     register_game,
     replayed,
 )
-from epigames.games.kemps import events as ev
+from epigames.games.kemps import events as ev, observation
 from epigames.games.kemps.actions import (
     DONE,
     HAND_SIZE,
@@ -68,6 +68,7 @@ from epigames.games.kemps.knowledge import layout_for
 from epigames.games.kemps.picture import report_picture
 from epigames.games.kemps.records import Records
 from epigames.games.kemps.views import KempsView
+from epigames.games.observation import Part
 from epigames.games.params import GameStringError, Param
 from epigames.games.picture import HasPictures, KripkePicture, subject_card
 from epigames.games.recorded import RecordedViews
@@ -248,6 +249,11 @@ class KempsGame(Game):
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, rank by rank."""
         return kemps_deck(self.ranks)
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The table, the counts, the cards out, the scores, this turn's swaps; in the team
+        game the call window and the signals (`observation`)."""
+        return observation.public_parts(self)
 
     def distinct_actions(self) -> list[KempsAction]:
         """Every action some state allows: `done`, a swap of each slot for each card; in

@@ -6,6 +6,7 @@ import functools
 from typing import TYPE_CHECKING, Any, Final
 
 from epigames.cards import Card
+from epigames.games.kemps import observation
 from epigames.games.kemps.actions import (
     DONE,
     OF_A_KIND,
@@ -21,6 +22,7 @@ from epigames.games.kemps.knowledge import (
     PublicTracker,
     SplitKnowledge,
 )
+from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
@@ -119,6 +121,10 @@ class KempsView(RecordView[PublicTracker]):
         """Whether the seat's own four cards are of one rank."""
         hand = self.hand
         return len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1
+
+    def write_public(self, arrays: Arrays) -> None:
+        """The table, the counts, the cards out, the scores, the swaps (`observation`)."""
+        observation.write_public(self, arrays)
 
     def _extra_dict(self) -> dict[str, Any]:
         return {

@@ -42,7 +42,7 @@ from epigames.games.core import (
     replayed,
 )
 from epigames.games.dealing import redeal
-from epigames.games.klaverjas import events
+from epigames.games.klaverjas import events, observation
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
 from epigames.games.klaverjas.knowledge import layout_for
 from epigames.games.klaverjas.play import (
@@ -67,6 +67,7 @@ from epigames.games.klaverjas.play import (
 )
 from epigames.games.klaverjas.records import CARD_ORDER, Records, legal_choices
 from epigames.games.klaverjas.views import KlaverjasView
+from epigames.games.observation import Part
 from epigames.games.picture import HasPictures, KripkePicture
 from epigames.games.recorded import RecordedViews
 
@@ -188,6 +189,10 @@ class KlaverjasGame(Game):
     def distinct_chance_outcomes(self) -> list[Card | Bid]:
         """The card dealt next, or the trump drawn at random."""
         return [*self.deck, *(Bid(suit) for suit in Suit)]
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The deal, trump, the tricks, the cards played and the scores (`observation`)."""
+        return observation.public_parts(self)
 
     @property
     def first_dealer(self) -> int:

@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 from epigames.cards import KLAVERJAS, Card, CardKnowledge, Play, Suit, Trick
 from epigames.games.core import cached_property
+from epigames.games.events import Event
+from epigames.games.klaverjas import observation
 from epigames.games.klaverjas.actions import Bid
 from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon, TrumpChosen
 from epigames.games.klaverjas.knowledge import PublicTracker
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 from epigames.games.klaverjas.records import Records, Table, legal_choices
+from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
@@ -77,24 +80,26 @@ class KlaverjasView(RecordView[PublicTracker]):
         return legal_choices(self._game, self.table, self._hand)
 
     @cached_property
+    def deal_events(self) -> tuple[Event, ...]:
+        """This deal's public announcements so far, its `DealDone` first (none before it).
+
+        Every seat sees them alike; they are what the plays, the trump chooser and the card
+        counts of this deal are read from (the records keep none of those).
+        """
+        start = self.table.deal_start
+        return () if start < 0 else tuple(self._announcements[start : self._announced])
+
+    @cached_property
     def deal_plays(self) -> tuple[Play, ...]:
         """The cards played in this deal so far, with their seats, in order (public)."""
-        plays: list[Play] = []
-        for event in reversed(self.log):
-            if isinstance(event, CardPlayed):
-                plays.append(Play(event.seat, event.card))
-            elif isinstance(event, DealDone):
-                break
-        return tuple(reversed(plays))
+        return tuple(Play(e.seat, e.card) for e in self.deal_events if type(e) is CardPlayed)
 
     @cached_property
     def trump_chooser(self) -> int | None:
         """The seat that named this deal's trump (None before, or when chance drew it)."""
-        for event in reversed(self.log):
-            if isinstance(event, TrumpChosen):
+        for event in self.deal_events:
+            if type(event) is TrumpChosen:
                 return event.chooser if event.chooser >= 0 else None
-            if isinstance(event, DealDone):
-                break
         return None
 
     @cached_property
@@ -104,17 +109,23 @@ class KlaverjasView(RecordView[PublicTracker]):
         Both are public; they come from the log because the records keep neither (and the
         web page needs them: card backs per seat, and who took the last trick with what).
         """
-        played = [0] * PLAYERS
+        events = self.deal_events
+        if not events:
+            return (0,) * PLAYERS, None
+        dealt = events[0]
+        assert type(dealt) is DealDone
+        sizes = list(dealt.hand_sizes)
         latest: TrickWon | None = None
-        for event in reversed(self.log):
-            if isinstance(event, CardPlayed):
-                played[event.seat] += 1
-            elif isinstance(event, TrickWon):
-                latest = latest or event
-            elif isinstance(event, DealDone):
-                sizes = tuple(n - p for n, p in zip(event.hand_sizes, played, strict=True))
-                return sizes, latest
-        return (0,) * PLAYERS, None
+        for event in events:
+            if type(event) is CardPlayed:
+                sizes[event.seat] -= 1
+            elif type(event) is TrickWon:
+                latest = event
+        return tuple(sizes), latest
+
+    def write_public(self, arrays: Arrays) -> None:
+        """The deal, trump, the tricks, the cards played and the scores (`observation`)."""
+        observation.write_public(self, arrays)
 
     def _extra_dict(self) -> dict[str, Any]:
         table = self.table

@@ -25,6 +25,7 @@ from epigames.cards import CardLayout
 from epigames.games import core
 from epigames.games.core import CHANCE, TERMINAL
 from epigames.games.dealing import redeal
+from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import (
     ASKS,
     CARDS,
@@ -39,6 +40,7 @@ from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, Laid
 from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, askable
 from epigames.games.kwartet.views import KwartetView
+from epigames.games.observation import Part
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
 from epigames.games.recorded import RecordedViews
@@ -94,6 +96,10 @@ class KwartetGame(core.Game):
     def deck(self) -> tuple[Card, ...]:
         """Every card of this game, in deck order."""
         return CARDS[: self.kinds * MEMBERS]
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The seat to move, hand sizes, points and the kinds laid down (`observation`)."""
+        return observation.public_parts(self)
 
     def distinct_actions(self) -> list[Ask]:
         """An ask of every seat for every card (the rules allow some of them at a time)."""

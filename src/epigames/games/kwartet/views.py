@@ -6,9 +6,11 @@ from typing import Any
 
 from epigames.cards import CardKnowledge
 from epigames.games.core import cached_property
+from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import ASKS, CARDS, Ask, Card
 from epigames.games.kwartet.knowledge import PublicTracker
 from epigames.games.kwartet.records import Records
+from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 
@@ -53,6 +55,10 @@ class KwartetView(RecordView[PublicTracker]):
         if not self.is_my_turn:
             return ()
         return tuple(ASKS[t][c.index] for t in self.targets for c in self.askable_cards)
+
+    def write_public(self, arrays: Arrays) -> None:
+        """Hand sizes, points and the kinds laid down (`observation.write_public`)."""
+        observation.write_public(self, arrays)
 
     def _extra_dict(self) -> dict[str, Any]:
         return {
