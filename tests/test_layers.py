@@ -1,0 +1,57 @@
+"""No layer above `games/` names a concrete game: they work from what a game declares.
+
+The web app, the adapters, the CLI commands and the tournament machinery read a game's
+metadata (`Game.card_layout`, `holder_labels`, `distinct_actions`, `max_game_length`,
+its views and knowledge through their protocols), so a new game needs no line in them.
+Left out, as they are about particular games by purpose: the experiments, which rerun
+one report's game beside its numbers, and the benchmarks, which time a game against the
+report's own program.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import epigames
+from epigames.games import registered_games
+
+SRC = Path(epigames.__file__).parent
+LAYERS = ("web", "adapters", "commands", "tournament")
+BY_PURPOSE = ("tournament/experiments",)
+
+
+def modules() -> list[Path]:
+    found = []
+    for layer in LAYERS:
+        for path in sorted((SRC / layer).rglob("*.py")):
+            rel = path.relative_to(SRC).as_posix()
+            if not rel.startswith(BY_PURPOSE):
+                found.append(path)
+    return found
+
+
+def concrete_imports(path: Path) -> list[str]:
+    """The concrete game packages a module imports (at any depth of the module)."""
+    games = {f"epigames.games.{name}" for name in registered_games()}
+    named = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            continue
+        named += [t for t in targets if any(t == g or t.startswith(g + ".") for g in games)]
+    return named
+
+
+def test_the_layers_hold_modules() -> None:
+    assert len(modules()) > 20
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: p.relative_to(SRC).as_posix())
+def test_no_layer_above_games_imports_a_concrete_game(path: Path) -> None:
+    assert concrete_imports(path) == []
