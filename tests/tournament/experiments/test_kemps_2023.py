@@ -47,7 +47,10 @@ def test_report_from_a_few_games(tmp_path: Path) -> None:
     assert len(rows) == 1 + 3 * len(LINEUPS)
     assert rows[1].startswith("| Greedy | 1: greedy | 3.053 (3.031–3.075) | ")
     # The rule table's last row is the blocking line-up of this run, under our rules.
-    ours = differences.strip().splitlines()[-3]
-    assert ours.startswith("| ours | refused | ours | afresh | ")
+    lines = differences.splitlines()
+    ours = next(line for line in lines if line.startswith("| ours | refused | ours | afresh | "))
     assert ours.endswith("(2 games, above) |")
+    # Then the program under our rules beside ours, three seats per measured line-up.
+    program = [line for line in lines if line.startswith("| ") and " 1: " in line]
+    assert len(program) == len(kemps_2023.PROGRAM_OURS_RULES)
     assert "Reproduce: `epigames experiment kemps-2023 --games 2`" in text
