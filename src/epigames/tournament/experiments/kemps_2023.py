@@ -146,6 +146,8 @@ RULE_RUNS: tuple[RuleRun, ...] = (
 PROGRAM_OURS_RULES: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
     "2kbg-g": ((2.637, 2.604, 3.759), (0.022, 0.022, 0.023)),
     "2kbb-g": ((2.836, 2.582, 3.581), (0.024, 0.022, 0.023)),
+    "2kbb-kbg": ((3.170, 2.994, 2.752), (0.023, 0.023, 0.023)),
+    "kbb-2kbg": ((3.275, 2.756, 2.920), (0.022, 0.022, 0.023)),
 }
 
 #: What differs from the program, in the report's words (each a paragraph).
