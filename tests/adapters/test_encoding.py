@@ -24,6 +24,7 @@ from epigames.cards import Play, Suit
 from epigames.games import CHANCE, State, View, load_game, registered_games
 from epigames.games.blufpoker import UndefinedBeliefError
 from epigames.games.klaverjas.actions import BIDS
+from epigames.games.observation import Part
 from tests.adapters.settings import small_games
 
 GAMES = small_games()
@@ -190,6 +191,14 @@ def test_spaces_are_sized_without_playing(game: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(type(rules), "new_initial_state", refuse)
     for kind in KINDS:
         assert Encoder(rules, kind).size == encoder(game, kind).size
+
+
+def test_a_public_part_may_not_take_a_reserved_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = load_game(GAMES[0])
+    clash = (Part("seat", (), "a second seat part"),)
+    monkeypatch.setattr(type(rules), "public_parts", lambda self: clash)
+    with pytest.raises(ValueError, match="repeat a name or take one of"):
+        Encoder(rules, "hand")
 
 
 def _scaled(enc: Encoder, name: str, array: Vector) -> Vector:

@@ -94,7 +94,10 @@ class Encoder:
         public = game.public_parts()
         clash = [p.name for p in public if p.name in RESERVED]
         if clash or len({p.name for p in public}) != len(public):
-            raise ValueError(f"{game.name}: public parts {[p.name for p in public]} repeat a name")
+            names = [p.name for p in public]
+            raise ValueError(
+                f"{game.name}: public parts {names} repeat a name or take one of {RESERVED}"
+            )
         parts = [
             Part("seat", (seats,), "1 for this seat"),
             Part(
@@ -115,7 +118,7 @@ class Encoder:
             self.starts[part.name] = at
             at += part.size
         self.size = at
-        # Where each part lies: an encoding makes a view of each public part for the game.
+        # Where each part lies: `views` shapes them, `_scratch` the public ones for the game.
         self._slices = tuple(
             (p.name, self.starts[p.name], self.starts[p.name] + p.size, p.shape) for p in self.parts
         )

@@ -86,6 +86,8 @@ class Part:
         help: what an entry holds, in a few words.
         high: the largest value an entry can take (1 for flags).
         low: the smallest (0 unless a score can fall below it).
+        shape: the length of each axis (made from `axes`).
+        size: how many entries the array has.
     """
 
     name: str
@@ -93,9 +95,7 @@ class Part:
     help: str
     high: float = 1.0
     low: float = 0.0
-    #: The array's shape: the length of each axis.
     shape: tuple[int, ...] = field(init=False, compare=False)
-    #: How many entries the array has.
     size: int = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
