@@ -108,13 +108,16 @@ def test_no_hidden_card_in_any_seat_response(client: TestClient, game: str, seed
             data = responses["frame"]
             assert set(data["table"]["views"]) == {str(seat)}
             # Left out of the scan, as they name cards without saying where they are: the
-            # subjects (every card in play: the deck is public) and the legal actions (every
+            # subjects (every card in play: the deck is public; the focus is one of them,
+            # the card the last event the seat saw names) and the legal actions (every
             # card of the seat's kinds, from its own hand and the rules).
             view = dict(data["table"]["views"][str(seat)])
             legal = view.pop("legal_actions", [])
             assert legal == [str(a) for a in session.state_at(frame).observation(seat)
                              .legal_actions]  # fmt: skip
-            shown = {k: v for k, v in data.items() if k not in ("subjects", "legal_actions")}
+            assert data["focus"] in data["subjects"] or not data["subjects"]
+            left_out = ("subjects", "focus", "legal_actions")
+            shown = {k: v for k, v in data.items() if k not in left_out}
             shown["table"] = view
             text = json.dumps(shown, ensure_ascii=False)
             leaked = sorted(card for card in hidden if card in text)
@@ -256,7 +259,8 @@ def test_no_hidden_klaverjas_card_in_any_seat_response(
     """Klaverjas: no card another seat holds is in a seat's frame or marked in its matrix.
 
     Every frame and seat, over the current deal's part of the log. Left out of the scan, as
-    they name cards without saying where they are: the subjects (the cards in play) and each
+    they name cards without saying where they are: the subjects (the cards in play, and the
+    `focus` among them, the one the last event the seat saw names) and each
     card play's `lacks` (cards the player has shown it does not hold, which another seat may
     well hold), and the seat's own thoughts, made from its own view, which may name cards
     it considers possible in another hand ("I cannot beat both 9♥ and A♥"). Another seat's
@@ -274,7 +278,9 @@ def test_no_hidden_klaverjas_card_in_any_seat_response(
             base = f"/api/sessions/{sid}/frames/{frame}"
             data = get(client, base, perspective=seat)
             assert set(data["table"]["views"]) == {str(seat)}
-            shown = {k: v for k, v in data.items() if k != "subjects"}
+            # The focus is one of the subjects: the card the last event this seat saw names.
+            assert data["focus"] in data["subjects"] or not data["subjects"]
+            shown = {k: v for k, v in data.items() if k not in ("subjects", "focus")}
             # Only this deal's entries: earlier deals named the same 32 cards in public play.
             log = data["log"]
             starts = [i for i, e in enumerate(log) if e.get("kind") == "deal"]
@@ -364,7 +370,7 @@ def seat_answers(state: State, seat: int) -> dict[str, Any]:
         for agent in pic.model.agents:
             for op in ("K", "Kw"):
                 text = f"{op}_{atom_text(agent)} {atom}"
-                out[f"{subject}: {text}"] = views.formula_json(pic, text)
+                out[f"{subject}: {text}"] = views.formula_json(pic, parse(text))
     return out
 
 

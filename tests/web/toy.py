@@ -79,6 +79,7 @@ class ToyGame(Game):
     """Show or hide your card."""
 
     name: ClassVar[str] = NAME
+    default_strategy: ClassVar[str] = "passer"
     params: ClassVar[tuple[Param, ...]] = (Param("players", int, 3, min=2, max=5),)
     players: int = 3
 
@@ -252,6 +253,8 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
 
     @register_strategy(NAME, "shower")
     class Shower(Strategy):
+        """Shows its card to everyone."""
+
         name = "shower"
 
         def choose(self, view: View) -> Decision:
@@ -261,6 +264,8 @@ if "shower" not in __import__("epigames.games", fromlist=["strategies_for"]).str
 
     @register_strategy(NAME, "passer")
     class Passer(Strategy):
+        """Keeps its card to itself."""
+
         name = "passer"
 
         def choose(self, view: View) -> Decision:

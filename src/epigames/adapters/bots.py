@@ -121,6 +121,11 @@ class OpenSpielBots:
         parse_settings(spec)
         _need_open_spiel(f"{PREFIX}:{spec}")
 
+    def describe(self, game_name: str, name: str) -> str:
+        """One sentence on a bot, for menus."""
+        bot = name.partition("(")[0].strip()
+        return f"{_BOTS[bot]}: searches sampled deals from what it has seen (needs OpenSpiel)."
+
     def make(self, game_name: str, spec: str, rng: random.Random) -> Strategy:
         """An IS-MCTS strategy drawing from `rng` (it learns the game from its first view)."""
         self.check(game_name, spec)

@@ -51,6 +51,7 @@ from epigames.games.strategy import (
     split_strategy_names as split_strategy_names,
     strategies_for as strategies_for,
     strategy_choices as strategy_choices,
+    strategy_description as strategy_description,
 )
 
 # Registers the built-in games; imported last because they build on the names above.

@@ -103,6 +103,18 @@ class Game(abc.ABC):
     name: ClassVar[str] = ""
     params: ClassVar[tuple[Param, ...]] = ()
     default_strategy: ClassVar[str] = "random"
+    #: A short game that shows the agents at their best, for a first visit (the web app's
+    #: start page, form defaults and guided games): its game string (empty: the defaults)
+    #: and its agents, given to the seats in turn (empty: `default_strategy`).
+    showcase: ClassVar[str] = ""
+    showcase_agents: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def showcase_match(cls) -> tuple[Game, tuple[str, ...]]:
+        """The showcase game and one agent per seat (`showcase`, `showcase_agents`)."""
+        game = load_game(cls.showcase or cls.name)
+        agents = cls.showcase_agents or (cls.default_strategy,)
+        return game, tuple(itertools.islice(itertools.cycle(agents), game.num_players))
 
     def __post_init__(self) -> None:
         for param in self.params:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 import functools
 import importlib.metadata
+import inspect
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -143,12 +144,15 @@ StrategyFactory = Callable[[random.Random], Strategy]
 F = TypeVar("F", bound=StrategyFactory)
 
 _STRATEGIES: dict[str, dict[str, StrategyFactory]] = {}
+_ABOUT: dict[str, dict[str, str]] = {}
 
 
-def register_strategy(game_name: str, name: str) -> Callable[[F], F]:
+def register_strategy(game_name: str, name: str, about: str | None = None) -> Callable[[F], F]:
     """Decorator: register a strategy factory (usually a class) for a game by name.
 
-    A `Strategy` class registered this way takes the name as its `name`.
+    A `Strategy` class registered this way takes the name as its `name`. `about` is one
+    sentence for a person choosing a player (`strategy_description`); without it, the
+    first paragraph of the factory's docstring says it.
     """
 
     def decorate(factory: F) -> F:
@@ -156,11 +160,19 @@ def register_strategy(game_name: str, name: str) -> Callable[[F], F]:
         if name in table:
             raise ValueError(f"strategy {name!r} is already registered for {game_name}")
         table[name] = factory
+        if about is not None:
+            _ABOUT.setdefault(game_name, {})[name] = about
         if isinstance(factory, type) and issubclass(factory, Strategy):
             factory.name = name
         return factory
 
     return decorate
+
+
+def _first_paragraph(doc: str | None) -> str:
+    """A docstring's first paragraph on one line, without code quotes (empty if none)."""
+    paragraph = inspect.cleandoc(doc or "").split("\n\n")[0]
+    return " ".join(paragraph.replace("`", "").split())
 
 
 def strategies_for(game_name: str) -> list[str]:
@@ -193,6 +205,9 @@ class StrategyPlugin(Protocol):
 
     def check(self, game_name: str, spec: str) -> None:
         """Raise what `make` would for `spec`, without making a strategy (cheaply)."""
+
+    def describe(self, game_name: str, name: str) -> str:
+        """One sentence on how the strategy `name` (one of `names`) plays, for menus."""
 
 
 #: The entry point group of strategy plugins: one entry point per prefix.
@@ -240,6 +255,28 @@ def strategy_choices(game_name: str) -> list[str]:
         if plugin is not None:
             names += [f"{prefix}{_PREFIX_SEP}{name}" for name in plugin.names(game_name)]
     return names
+
+
+def strategy_description(game_name: str, name: str) -> str:
+    """One sentence on how a strategy plays, for a person choosing a player.
+
+    A registered strategy's `about`, else its factory's docstring's first paragraph; a
+    plugin's strategy (`openspiel:ismcts`) is described by its plugin.
+
+    Raises:
+        UnknownGameError: no such game.
+        UnknownStrategyError: no such strategy for the game.
+    """
+    found = _plugin_of(game_name, name)
+    if found is not None:
+        return found[0].describe(game_name, found[1])
+    about = _ABOUT.get(game_name, {}).get(name)
+    if about is not None:
+        return about
+    factory = _STRATEGIES[game_name][name]
+    # A partial's own docstring is functools' ("partial(func, ...)"): not this strategy's.
+    doc = None if isinstance(factory, functools.partial) else factory.__doc__
+    return _first_paragraph(doc)
 
 
 def _unknown(game_name: str, name: str) -> UnknownStrategyError:

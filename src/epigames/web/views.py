@@ -146,6 +146,34 @@ def log_entries(
     return len(order), start, entries
 
 
+#: How far back in the log the subject of the last move is looked for.
+FOCUS_EVENTS = 200
+
+
+def focus_subject(
+    session: Session, frame: int, perspective: int | None, subjects: list[str]
+) -> str | None:
+    """The subject the last move is about, as the perspective saw it: the first card still
+    pictured that the newest event it saw with such a card names (asked for, taken, not
+    followed), else the first subject (the cup); None when there is none.
+
+    Read from the events the perspective observed only, as its log is.
+    """
+    if not subjects:
+        return None
+    names = set(subjects)
+    events = session.head.events[: session.event_counts[frame]]
+    for event in reversed(events[-FOCUS_EVENTS:]):
+        if perspective is not None and not (event.public or event.visible_to(perspective)):
+            continue
+        # In the event's order: a swap names the card taken before the card put down.
+        for fact in event.facts:
+            card = getattr(fact, "card", None)
+            if card is not None and str(card) in names:
+                return str(card)
+    return subjects[0]
+
+
 def table(state: State, perspective: int | None) -> dict[str, Any]:
     """The table: each visible seat's view (`View.to_dict` without the log).
 
@@ -200,6 +228,7 @@ def frame_json(
         "log_start": start,
         "log": log,
         "subjects": subjects,
+        "focus": focus_subject(session, frame, perspective, subjects),
         "legal_actions": [],
     }
     if terminal:

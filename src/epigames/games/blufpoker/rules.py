@@ -103,6 +103,9 @@ class BlufpokerGame(Game):
     """Blufpoker: bluff about three dice under a cup; the first to collect the penalties loses."""
 
     name: ClassVar[str] = "blufpoker"
+    # Two penalties: a first game of 20 to 110 moves.
+    showcase: ClassVar[str] = "blufpoker(players=3,penalties=2)"
+    showcase_agents: ClassVar[tuple[str, ...]] = ("bayes",)
     params: ClassVar[tuple[Param, ...]] = (
         Param("players", int, 3, min=2, max=len(SEAT_NAMES), help="number of seats"),
         Param("penalties", int, 5, min=1, max=26, help="penalties that lose the game"),

@@ -99,6 +99,9 @@ class KempsGame(Game):
     # Random agents rarely collect four of a kind from 52 cards: their games run to
     # `max_turns` (about 37,000 moves); greedy ones end in about 90.
     default_strategy: ClassVar[str] = "greedy"
+    # Eight ranks: 25 to 50 moves, tom reading the others' swaps against greedy.
+    showcase: ClassVar[str] = "kemps(ranks=8)"
+    showcase_agents: ClassVar[tuple[str, ...]] = ("tom", "greedy")
     params: ClassVar[tuple[Param, ...]] = (
         Param(
             "players",

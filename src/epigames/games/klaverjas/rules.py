@@ -95,6 +95,9 @@ class KlaverjasGame(Game):
     """Klaverjas: a Dutch trick-taking game for two teams of two."""
 
     name: ClassVar[str] = "klaverjas"
+    # One whole deal: 33 moves.
+    showcase: ClassVar[str] = "klaverjas(deals=1)"
+    showcase_agents: ClassVar[tuple[str, ...]] = ("tactics",)
     params: ClassVar[tuple[Param, ...]] = (
         Param("rules", str, "amsterdam", choices=RULES, help="when a player must trump"),
         Param(

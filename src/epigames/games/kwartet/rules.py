@@ -52,6 +52,9 @@ class KwartetGame(core.Game):
     """Kwartet: collect complete kinds (quartets) by asking opponents for cards."""
 
     name: ClassVar[str] = "kwartet"
+    # Five kinds: a whole game of 20 to 35 asks.
+    showcase: ClassVar[str] = "kwartet(players=4,kinds=5)"
+    showcase_agents: ClassVar[tuple[str, ...]] = ("expert",)
     params: ClassVar[tuple[Param, ...]] = (
         Param("players", int, 4, min=3, max=MAX_PLAYERS, help="number of seats"),
         Param("kinds", int, 13, min=2, max=MAX_KINDS, help="kinds (quartets) in the deck"),

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
 from epigames import __version__
-from epigames.games import game_class, load_game, registered_games, strategy_choices
+from epigames.games import (
+    game_class,
+    load_game,
+    registered_games,
+    strategy_choices,
+    strategy_description,
+)
 from epigames.games.picture import HasPictures
 from epigames.web.routes.common import Store
 
@@ -27,10 +34,16 @@ def games() -> list[dict[str, Any]]:
     for name in registered_games():
         cls = game_class(name)
         game = load_game(name)
+        showcase, agents = cls.showcase_match()
+        choices = strategy_choices(name)
         out.append(
             {
                 "name": name,
                 "doc": (cls.__doc__ or "").strip().splitlines()[0],
+                # The docstring's first paragraph, for the start page's tile.
+                "about": " ".join(
+                    inspect.cleandoc(cls.__doc__ or "").split("\n\n")[0].replace("`", "").split()
+                ),
                 "params": [
                     {
                         "name": p.name,
@@ -43,9 +56,18 @@ def games() -> list[dict[str, Any]]:
                     }
                     for p in cls.params
                 ],
-                "strategies": strategy_choices(name),
+                "strategies": choices,
+                # One sentence per strategy, for every menu that offers them.
+                "strategy_about": {s: strategy_description(name, s) for s in choices},
                 # The agent the page seats by default: one whose games end (`Game`).
                 "default_strategy": cls.default_strategy,
+                # A short game that shows the agents at their best: the form's defaults,
+                # the start page's and the guided games' setting (`Game.showcase`).
+                "showcase": {
+                    "game": str(showcase),
+                    "params": {p.name: getattr(showcase, p.attr) for p in cls.params},
+                    "strategies": list(agents),
+                },
                 "seat_names": list(game.seat_names),
                 "pictures": isinstance(game.new_initial_state(), HasPictures),
             }

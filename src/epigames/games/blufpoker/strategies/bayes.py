@@ -39,7 +39,12 @@ _OPENING = "An opening bid is true by rule; believing risks {:.2f}"
 _WEIGHED = "P({} true | {} outside, bid model β {:.2f}) = {:.2f}; believing risks {:.2f}"
 
 
-@register_strategy("blufpoker", "bayes")
+@register_strategy(
+    "blufpoker",
+    "bayes",
+    about="Ours: learns how often each player bluffs, weighs what a bid reveals, and calls "
+    "or believes whichever risks a penalty less.",
+)
 class BayesAgent(BlufpokerStrategy):
     """Posterior over the cup from dice and bids; risk-minimising calls, rolls and bids."""
 

@@ -33,7 +33,12 @@ THRESHOLD_SCALE = (0.5, 0.75, 1.0)
 POKER_BLUFF_CHANCE = 1 / 6
 
 
-@register_strategy("blufpoker", "knowledge")
+@register_strategy(
+    "blufpoker",
+    "knowledge",
+    about="The 2020 report's agent: calls a bid the open dice make unlikely, rolls its lowest "
+    "dice first and sometimes bluffs a poker.",
+)
 class KnowledgeAgent(BlufpokerStrategy):
     """The report's knowledge-based agent (see the module docs)."""
 

@@ -93,6 +93,24 @@ class Naive(BlufpokerStrategy):
         return bid(target, why, cup, current, steps, plural, target)
 
 
+#: Each option in words, for the sentence that describes a `roll/bid/call` strategy.
+ROLL_WORDS = {
+    "random": "Rolls one die at random",
+    "lowest": "Rolls its lowest die",
+    "random-lowest": "Rolls its one to three lowest dice",
+    "greedy": "Rolls every die below 6",
+}
+BID_WORDS = {
+    "truthful": "bids its roll when that beats the bid (else one to three ranks higher)",
+    "overbid": "bids one to three ranks above the bid, whatever it rolled",
+}
+CALL_WORDS = {
+    "random": "calls one bid in five (and always 666)",
+    "believe": "never calls",
+    "never": "calls every bid",
+}
+
+
 def _register() -> None:
     for rolling in ROLLS_:
         for bidding in BIDS_:
@@ -101,7 +119,8 @@ def _register() -> None:
                 factory = functools.partial(
                     Naive, rolling=rolling, bidding=bidding, calling=calling
                 )
-                register_strategy("blufpoker", name)(factory)
+                about = f"{ROLL_WORDS[rolling]}, {BID_WORDS[bidding]}, and {CALL_WORDS[calling]}."
+                register_strategy("blufpoker", name, about)(factory)
 
 
 _register()

@@ -290,21 +290,37 @@ class Greedy(ReportPlayer):
     """Collects the most frequent ranks in view, reading no knowledge."""
 
 
-@register_strategy("kemps", "kbgreedy")
+@register_strategy(
+    "kemps",
+    "kbgreedy",
+    about="Collects the ranks it knows nobody else may hold or collect.",
+)
 class KBGreedy(ReportPlayer, kb_based=True):
     """Greedy over the ranks nobody else may hold or collect."""
 
 
-@register_strategy("kemps", "blocking")
+@register_strategy(
+    "kemps",
+    "blocking",
+    about="Collects like kbgreedy and takes away the cards others may collect.",
+)
 class Blocking(ReportPlayer, kb_based=True, blocking=True):
     """KB greedy, and takes the cards others may collect with the cards it does not need."""
 
 
-@register_strategy("kemps", "kbgreedy2023")
+@register_strategy(
+    "kemps",
+    "kbgreedy2023",
+    about="kbgreedy on the 2023 program's own knowledge base, as that program played it.",
+)
 class KBGreedy2023(KBGreedy, seed_compat=True):
     """KB greedy on the program's own knowledge base and do-not-collect list (`seed_compat`)."""
 
 
-@register_strategy("kemps", "blocking2023")
+@register_strategy(
+    "kemps",
+    "blocking2023",
+    about="blocking on the 2023 program's knowledge base, its blocking bug included.",
+)
 class Blocking2023(Blocking, seed_compat=True):
     """Blocking on the program's knowledge base, with its blocking bug (`seed_compat`)."""

@@ -416,7 +416,12 @@ def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
     return Decision(Call(seat, True), Thought(text, concluded, args))
 
 
-@register_strategy("kemps", "tom")
+@register_strategy(
+    "kemps",
+    "tom",
+    about="Reads who collects what from the open swaps, knows what the others know of it, "
+    "and blocks and hides its own collection.",
+)
 class Tom(ReportPlayer):
     """Plans each turn with `plan_tom` and plays it swap by swap, then ends the turn; in a
     call window of the team game, Kemps! on its partner's signal, else Stop Kemps when an

@@ -434,6 +434,11 @@ class MonteCarlo(Strategy):
         )
 
 
-@register_strategy("klaverjas", "mc")
+@register_strategy(
+    "klaverjas",
+    "mc",
+    about="Plays out many deals that fit what it knows and plays the card that scores best "
+    "on them (strong, and slow).",
+)
 class MonteCarloPlayer(MonteCarlo):
     """PIMC with the default work per decision (`BUDGET`)."""

@@ -764,7 +764,11 @@ class TacticsPlayer(Strategy):
         )
 
 
-@register_strategy("klaverjas", "tactics2017")
+@register_strategy(
+    "klaverjas",
+    "tactics2017",
+    about="The 2017 program's card-play tactics, on its own reading of who may hold which card.",
+)
 class Tactics2017(TacticsPlayer):
     """The 2017 tactics on the 2017 program's own inference (`Seed2017Inference`)."""
 
@@ -773,7 +777,12 @@ class Tactics2017(TacticsPlayer):
         return Seed2017Inference.from_view(view)
 
 
-@register_strategy("klaverjas", "tactics")
+@register_strategy(
+    "klaverjas",
+    "tactics",
+    about="The 2017 tactics on exact knowledge of who may hold each card, with its "
+    "probabilities where they decide better.",
+)
 class Tactics(TacticsPlayer):
     """The 2017 tactics on the card engine's exact knowledge, with its probabilities
     where they decide better (`KnowingPosition`)."""
