@@ -7,6 +7,7 @@ import math
 import os
 import pickle
 import random
+import re
 import subprocess
 import sys
 
@@ -27,6 +28,8 @@ from tests.conformance.helpers import game_strings, random_step, rollout, sample
 from tests.conformance.oracles import HIDDEN, SOUND
 
 SPECS = game_strings()
+#: The legal actions row of a view's HTML table (`games.notebook.view_html`).
+LEGAL_ROW = re.compile(r"<tr><td [^>]*>legal actions</td>.*?</tr>")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -183,7 +186,10 @@ def test_views_show_no_hidden_information(spec: str) -> None:
             # Legal actions name every card the rules let the seat ask for: they follow
             # from its own hand (checked against the rules above), so they reveal nothing.
             del data["legal_actions"]
-            text = json.dumps(data, ensure_ascii=False) + view.summary()
+            # The view's table for notebooks (`_repr_html_`), its legal actions row left out.
+            html = LEGAL_ROW.sub("", view._repr_html_())
+            assert html != view._repr_html_(), "the legal actions row was not found"
+            text = json.dumps(data, ensure_ascii=False) + view.summary() + html
             assert all(e.visible_to(seat) for e in view.log)
             leaked = {token for token in hidden_of(state, seat) if token in text}
             assert not leaked, f"seat {seat} sees {leaked}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import math
+import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,21 @@ def test_undefined_returns_show_as_dashes() -> None:
     assert _returns(math.nan, math.nan, math.nan) == ("—", "—–—")
     assert _returns(150.0, math.nan, math.nan) == ("150.0", "—–—")
     assert _returns(1.5, 1.0, 2.0) == ("1.50", "1.00–2.00")
+
+
+def test_a_summary_shows_itself_in_a_notebook_as_the_terminal_tables(tmp_path: Path) -> None:
+    config = TournamentConfig(name="t<1>", game="fake", strategies=("a&b", "c", "d"), games=60)
+    path = tmp_path / "r.duckdb"
+    run_fake(path, config)
+    with TournamentStore.open(path, read_only=True) as store:
+        summary = summarize(config, store.seat_records(config.name))
+    html = summary._repr_html_()
+    assert html.startswith("<pre") and html.rstrip().endswith("</pre>")
+    assert "<1>" not in html and "a&b" not in html  # escaped
+    out = io.StringIO()
+    Console(file=out, width=100).print(summary_renderable(summary))
+    shown = unescape(re.sub(r"<[^>]+>", "", html))
+    assert [line.rstrip() for line in shown.splitlines()] == [
+        line.rstrip() for line in out.getvalue().splitlines()
+    ]
+    assert '<span style="font-weight: bold">t&lt;1&gt;</span>' in html

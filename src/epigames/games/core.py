@@ -31,6 +31,7 @@ from epigames.games.events import (
     PublicAnnouncement,
 )
 from epigames.games.knowledge import AnyKnowledge
+from epigames.games.notebook import state_html, view_html
 from epigames.games.observation import Arrays, Axis, Part, zeros
 from epigames.games.params import (
     GameStringError,
@@ -41,6 +42,7 @@ from epigames.games.params import (
     format_value,
     split_game_string,
 )
+from epigames.games.turn import CHANCE, TERMINAL
 
 __all__ = [
     "CHANCE",
@@ -75,11 +77,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-#: `State.current_player` while chance moves (sample from `chance_outcomes()`).
-CHANCE = -1
-#: `State.current_player` once the game is over.
-TERMINAL = -2
 
 
 class SeatError(InputError):
@@ -438,6 +435,10 @@ class View:
         """One line about the seat's private situation (e.g. its hand), for transcripts."""
         return ""
 
+    def _repr_html_(self) -> str:
+        """The view as HTML tables (`games.notebook.view_html`): Jupyter shows it so."""
+        return view_html(self)
+
 
 class UniformOutcomes(Sequence[tuple[Hashable, float]]):
     """Equally likely chance outcomes: the `(outcome, 1 / n)` pairs, made only when read.
@@ -587,6 +588,10 @@ class State(abc.ABC):
 
     def __str__(self) -> str:
         return self.to_json()
+
+    def _repr_html_(self) -> str:
+        """The state as HTML tables (`games.notebook.state_html`): Jupyter shows it so."""
+        return state_html(self)
 
 
 class EventLog:

@@ -23,6 +23,7 @@ from epigames.logic.relations import (
     components,
     intersection,
 )
+from epigames.logic.svg import model_svg
 
 
 def _frozen(mask: Mask) -> Mask:
@@ -341,6 +342,10 @@ class KripkeModel:
             else:
                 raise ModelError(f"{w!r} is not a world of this model")
         return KripkeModel(self.agents, self.worlds, self.valuation, self.relations, tuple(des))
+
+    def _repr_svg_(self) -> str:
+        """The model drawn as SVG (`logic.svg.model_svg`): Jupyter shows it so."""
+        return model_svg(self)
 
     def __repr__(self) -> str:
         kinds = ", ".join(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import math
+from typing import TYPE_CHECKING
 
 from rich.box import SIMPLE_HEAD
-from rich.console import Group, JustifyMethod, RenderableType
+from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from epigames.tournament.stats import Line, Summary
+# Annotations only: the summary's `_repr_html_` calls `summary_html` here.
+if TYPE_CHECKING:
+    from epigames.tournament.stats import Line, Summary
 
 
 def _pct(x: float) -> str:
@@ -137,6 +141,20 @@ def summary_renderable(summary: Summary) -> RenderableType:
     )
     parts += [Text(f"note: {note}", style="yellow") for note in summary.notes]
     return Group(*parts)
+
+
+#: How `summary_html` wraps the tables: preformatted, as rich writes them for Jupyter.
+_PRE = (
+    '<pre style="white-space:pre;overflow-x:auto;line-height:normal;'
+    "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>"
+)
+
+
+def summary_html(summary: Summary) -> str:
+    """The tables of `summary_renderable` as HTML with inline colours (for notebooks)."""
+    console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
+    console.print(summary_renderable(summary))
+    return console.export_html(inline_styles=True, code_format=_PRE)
 
 
 def _differences(summary: Summary) -> Table:

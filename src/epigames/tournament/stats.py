@@ -150,6 +150,13 @@ class Summary:
         """Whether every game of the tournament is stored."""
         return self.games == self.config.games
 
+    def _repr_html_(self) -> str:
+        """The summary's tables as HTML (`render.summary_html`): Jupyter shows it so."""
+        # Here, not at the top: rich is loaded only when a summary is drawn.
+        from epigames.tournament.render import summary_html
+
+        return summary_html(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON values; nan (undefined interval) becomes null."""
 
