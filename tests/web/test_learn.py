@@ -19,6 +19,7 @@ from tests.web.test_browser import (  # the same server, browser and checks
     check_view,
     first_failed_ask,
     new_page,
+    pick_subject,
     playwright,
     server,
     set_game,
@@ -50,14 +51,17 @@ def tab_to(pg: Any, selector: str, presses: int = 40) -> None:
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_page_per_game(browser: Any, server: str, width: int) -> None:
-    """From the main page, by keyboard: the Learn tab, then each game's page in turn."""
+    """From the game page, by keyboard: the Learn tab opens the page of the game chosen in
+    the form (the first game listed), then each game's page in turn."""
     expect = playwright.expect
     context, pg, errors = new_page(browser, server, width)
+    chosen = pg.eval_on_selector("#game-select", "s => s.value")
     tab_to(pg, "#tab-learn")
     pg.keyboard.press("Enter")
-    for game in GAMES:
+    expect(pg.locator(f"#page-learn article[data-game='{chosen}']")).to_be_visible()
+    for game in [chosen, *(g for g in GAMES if g != chosen)]:
         link = pg.locator(f".learn-nav a[href='#learn/{game}']")
-        if game != "kwartet":
+        if game != chosen:
             link.focus()
             pg.keyboard.press("Enter")
         article = pg.locator(f"#page-learn article[data-game='{game}']")
@@ -121,8 +125,7 @@ def test_the_kripke_model_shrinks_in_place(browser: Any, server: str, motion: st
     pg.wait_for_selector("#table svg .seat-0")
     set_range(pg, "#scrub", frame)
     wait_frame(pg, frame)
-    pg.select_option("#subject-select", card)
-    pg.wait_for_selector("#kripke .world")
+    pick_subject(pg, card)
     where = """() => Object.fromEntries([...document.querySelectorAll('#kripke .world')].map(
         (g) => [g.dataset.world, [...g.querySelectorAll('circle.node')].map(
             (c) => [c.getAttribute('cx'), c.getAttribute('cy')])[0]]))"""

@@ -10,7 +10,8 @@ import * as generic from "./games/generic.js";
 import { renderKripke, renderLegend, renderMatrix } from "./kripke.js";
 import { initTournaments } from "./tournaments.js";
 import { renderGuide } from "./guide.js";
-import { renderLearn } from "./learn.js";
+import { renderLearn, hasLearnPage } from "./learn.js";
+import { renderStart } from "./start.js";
 
 const RENDERERS = { kwartet, klaverjas, blufpoker, kemps };
 const $ = (id) => document.getElementById(id);
@@ -26,6 +27,10 @@ const S = {
   moving: false, moveError: null,
   // The guided game: every log entry comes with its explanation (`explain`).
   guide: false, guideFrom: null,
+  // The Kripke picture follows the subject of the last move until the reader picks one.
+  pinned: false,
+  // The session whose result dialog was shown (once per game; "Result" opens it again).
+  resultShown: null,
 };
 
 function status(text, ok = false) {
@@ -52,20 +57,25 @@ function gameString() {
   return parts.length ? `${g.name}(${parts.join(",")})` : g.name;
 }
 
+// The form starts from the game's showcase (a short game that shows its agents at their
+// best, `Game.showcase`): its parameters, and its agents in the seats.
 function renderParams() {
   const g = currentGame();
   const box = $("params");
   box.replaceChildren();
+  $("learn-link").href = `#learn/${g.name}`;
+  $("learn-link").textContent = hasLearnPage(g.name) ? `Learn ${title(g.name)}` : "Learn a game";
   for (const p of g.params) {
+    const start = p.name in g.showcase.params ? g.showcase.params[p.name] : p.default;
     let input;
     if (p.type === "bool") {
       input = h("input", { type: "checkbox", "data-param": p.name });
-      input.checked = !!p.default;
+      input.checked = !!start;
     } else if (p.choices) {
       input = h("select", { "data-param": p.name }, ...p.choices.map((c) => h("option", { value: c }, c)));
-      input.value = p.default;
+      input.value = start;
     } else {
-      input = h("input", { type: "number", "data-param": p.name, value: p.default });
+      input = h("input", { type: "number", "data-param": p.name, value: start });
       if (p.min !== null) input.min = p.min;
       if (p.max !== null) input.max = p.max;
     }
@@ -94,26 +104,32 @@ async function refreshSeats() {
     if (mine === seatRequest) { status(e.message); box.dataset.ready = "1"; }
     return;
   }
-  const fallback = defaultAgent();
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   seats.forEach((name, i) => {
-    const sel = h("select", { "data-seat": i },
-      h("option", { value: "human" }, "you (play)"),
-      ...g.strategies.map((s) => h("option", { value: s }, s)));
+    // Each option says in one sentence how the agent plays (from the library's registry).
+    const sel = h("select", { "data-seat": i, "aria-describedby": `seat-about-${i}` },
+      h("option", { value: "human", title: YOU }, "you (play)"),
+      ...g.strategies.map((s) => h("option", { value: s, title: g.strategy_about[s] }, s)));
     sel.value = old[i] && g.strategies.concat(["human"]).includes(old[i]) &&
-      (old[i] !== "human" || i === S.humanSeat) ? old[i] : fallback;
+      (old[i] !== "human" || i === S.humanSeat) ? old[i] : showcaseAgent(i);
     if (i === S.humanSeat && !old.length) sel.value = "human";
+    const about = h("p", { class: "seat-about", id: `seat-about-${i}` });
+    const describe = () => { about.textContent = sel.value === "human" ? YOU : g.strategy_about[sel.value] || ""; };
     sel.addEventListener("change", () => {
       if (sel.value === "human") {
         S.humanSeat = i;
-        box.querySelectorAll("select").forEach((o) => { if (o !== sel && o.value === "human") o.value = g.strategies[0]; });
+        box.querySelectorAll("select").forEach((o) => {
+          if (o !== sel && o.value === "human") { o.value = showcaseAgent(Number(o.dataset.seat)); o.dispatchEvent(new Event("change")); }
+        });
       }
+      describe();
       updatePlayLabel(seats);
     });
+    describe();
     box.append(h("div", { class: "seat-row" },
       h("span", { class: "dot", style: `background:${seatColor(i)}` }),
-      h("span", { class: "seat-name" }, name), sel));
+      h("span", { class: "seat-name" }, name), sel), about);
     sel.setAttribute("aria-label", `${name}: who plays`);
   });
   updatePlayLabel(seats);
@@ -132,15 +148,24 @@ function strategies() {
   return [...$("seats").querySelectorAll("select")].map((s) => s.value === "human" ? "human" : s.value || g.strategies[0]);
 }
 
+const YOU = "You choose the moves; you see only your own seat while the game runs.";
+
+export function title(name) { return name.charAt(0).toUpperCase() + name.slice(1); }
+
 // The game's default agent: one whose games end (Kemps: greedy; random ones run to the cap).
-function defaultAgent() {
-  const g = currentGame();
+function defaultAgent(g = currentGame()) {
   return g.strategies.includes(g.default_strategy) ? g.default_strategy : g.strategies[0];
+}
+
+// The showcase's agent for a seat (its agents go round the seats in turn).
+function showcaseAgent(i, g = currentGame()) {
+  const agents = g.showcase.strategies.filter((s) => g.strategies.includes(s));
+  return agents.length ? agents[i % agents.length] : defaultAgent(g);
 }
 
 async function startWatch() {
   // Watching: a seat marked "you" is played by the default agent.
-  const strats = strategies().map((s) => (s === "human" ? defaultAgent() : s));
+  const strats = strategies().map((s, i) => (s === "human" ? showcaseAgent(i) : s));
   // A seed is sent as its digits: a JSON number would lose digits past 2^53.
   const seed = $("seed").value.trim() || "0";
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: strats, seed } }), null);
@@ -149,30 +174,98 @@ async function startWatch() {
 // The same deal as a watched game, an agent in the person's seat (offered once it is over).
 async function watchDeal() {
   const d = S.data;
+  const info = S.info;
+  closeResult();
   const g = S.games.find((x) => x.name === d.game_name);
-  const agent = g && g.strategies.includes("random") ? "random" : g ? g.strategies[0] : "random";
-  const strats = d.strategies.map((s) => (s === "human" ? agent : s));
+  const strats = d.strategies.map((s, i) => (i === info.human && g ? showcaseAgent(i, g) : s));
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: d.game, strategies: strats, seed: d.seed } }), null);
 }
 
-// The end of a game a person played: its seed, and the review the others' thoughts wait for.
+// The same game and agents again, the person in the same seat, with a new seed.
+async function playAgain() {
+  const d = S.data;
+  const human = S.info.human;
+  closeResult();
+  await openSession(() => api("/api/sessions", { method: "POST", body: { game: d.game, strategies: d.strategies, human_seat: human } }), human);
+}
+
+// The review opens where the game is shown (its end); stepping back replays it seen by all.
+async function review() {
+  closeResult();
+  S.perspective = null; S.log = []; S.logLen = {};
+  renderPerspectives();
+  await goto(S.frame);
+}
+
+function closeResult() {
+  const dialog = $("result");
+  if (dialog.open) dialog.close();
+}
+
+// The result of a game a person played, in a dialog at its end: who won, the scores, the
+// seed to copy, and what to do next (again, the review with all hands, the deal watched).
+function renderResult() {
+  const d = S.data;
+  const names = d.seat_names;
+  const human = S.info.human;
+  const winners = d.winners;
+  const won = winners.includes(human);
+  const everyone = winners.length === names.length;
+  $("result-title").textContent = everyone ? "Game over: a tie" : won ? "Game over: you win" : "Game over: you lose";
+  $("result-winners").textContent = !winners.length ? "Nobody wins." : everyone ? "Everyone shares the win."
+    : `${winners.map((s) => names[s] + (s === human ? " (you)" : "")).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+  const rows = names.map((name, s) => h("tr", { class: winners.includes(s) ? "winner" : "" },
+    h("th", { scope: "row", style: `color:${seatInk(s)}` }, name + (s === human ? " (you)" : "")),
+    h("td", {}, s === human ? "you" : d.strategies[s]),
+    h("td", { class: "num" }, String(d.returns[s])),
+    h("td", {}, winners.includes(s) ? "wins" : "")));
+  $("result-scores").replaceChildren(
+    h("caption", {}, "Each seat's score"),
+    h("tr", {}, h("th", { scope: "col" }, "seat"), h("th", { scope: "col" }, "played by"),
+      h("th", { scope: "col", class: "num" }, "score"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "result"))),
+    ...rows);
+  $("end-seed").textContent = d.seed;
+  $("copy-seed").textContent = "Copy";
+}
+
+async function copySeed() {
+  const seed = $("end-seed").textContent;
+  try {
+    await navigator.clipboard.writeText(seed);
+    $("copy-seed").textContent = "Copied";
+  } catch {
+    // No clipboard (an insecure origin, say): select the digits for Ctrl+C instead.
+    getSelection().selectAllChildren($("end-seed"));
+    $("copy-seed").textContent = "Selected: press Ctrl+C";
+  }
+}
+
+// The end of a game a person played: the result dialog once, then a bar that reopens it.
 function renderEnd() {
   const bar = $("end-bar");
   const d = S.data;
-  if (S.info.human === null || !d.finished || d.seed === undefined) { bar.classList.add("hidden"); return; }
-  // The review opens where the game is shown (its end); stepping back replays it seen by all.
-  const review = async () => { S.perspective = null; S.log = []; S.logLen = {}; renderPerspectives(); await goto(S.frame); };
+  if (S.info.human === null || !d.finished || d.seed === undefined) {
+    bar.classList.add("hidden");
+    closeResult();
+    return;
+  }
+  // The dialog is filled at the last frame (the only one with the returns), and kept while
+  // the review steps back through the game.
+  if (d.terminal) renderResult();
   bar.replaceChildren(
-    h("span", {}, "Game over · seed ", h("code", { id: "end-seed" }, d.seed)),
-    S.perspective === null ? null : h("button", { id: "review-btn", onclick: review, title: "every hand and every agent's thought; step back through the game" }, "Replay this game with all hands"),
-    h("button", { id: "watch-deal-btn", onclick: watchDeal, title: "the same seed, an agent in your seat" }, "Watch this deal with agents"));
+    h("span", {}, "Game over · seed ", h("code", {}, d.seed)),
+    h("button", { id: "result-open", onclick: () => $("result").showModal() }, "Result and review"));
   bar.classList.remove("hidden");
+  if (d.terminal && S.resultShown !== S.info.session) {
+    S.resultShown = S.info.session;
+    $("result").showModal();
+  }
 }
 
 async function startPlay() {
   const strats = strategies();
   const human = strats.indexOf("human");
-  const agents = strats.map((s) => (s === "human" ? defaultAgent() : s));
+  const agents = strats.map((s, i) => (s === "human" ? showcaseAgent(i) : s));
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: agents, human_seat: human } }), human);
 }
 
@@ -210,7 +303,8 @@ export async function openSession(create, perspective) {
     S.info = info;
     S.last = info.last_frame;
     S.perspective = info.human !== null ? info.human : perspective;
-    S.log = []; S.logLen = {}; S.subject = ""; S.picture = null; S.moveError = null;
+    S.log = []; S.logLen = {}; S.subject = ""; S.pinned = false; S.picture = null; S.moveError = null;
+    closeResult();
     S.data = null;  // the guide explains the new game from its start
     // A renderer may ask for the knowledge matrix from the start (Klaverjas: who holds what).
     S.matrixOpen = !!renderer().showMatrix;
@@ -219,7 +313,7 @@ export async function openSession(create, perspective) {
     $("matrix").replaceChildren();
     $("matrix-btn").textContent = S.matrixOpen ? "Hide" : "Show";
     // Nothing of the previous game may stay on the page: its Kripke picture, atoms, answer.
-    $("kripke").replaceChildren(h("div", { class: "empty" }, "Pick a card (or the cup) to see who could hold it."));
+    $("kripke").replaceChildren(h("div", { class: "empty" }, "The picture follows the last move; pick a subject to keep one."));
     $("kripke-legend").replaceChildren();
     $("kripke-caption").textContent = "";
     $("atoms").replaceChildren();
@@ -268,6 +362,8 @@ async function goto(frame) {
     S.logLen[d.frame] = d.log_length;
     if (d.frame !== S.frame) S.moveError = null;
     S.data = d; S.frame = d.frame; S.last = d.last_frame;
+    // Until the reader picks a subject, the picture shows the one the last move is about.
+    if (!S.pinned) S.subject = d.focus || "";
     render();
     if (S.subject) await loadPicture();
     if (S.matrixOpen) await loadMatrix();
@@ -476,14 +572,14 @@ function renderSubjects() {
   const subjects = S.data.subjects;
   const key = subjects.join("|");
   if (sel.dataset.key !== key) {
-    sel.replaceChildren(h("option", { value: "" }, subjects.length ? "— pick —" : "(none)"),
+    sel.replaceChildren(h("option", { value: "" }, subjects.length ? "the last move's (follows the game)" : "(none)"),
       ...subjects.map((s) => h("option", { value: s }, s)));
     sel.dataset.key = key;
   }
   if (S.subject && !subjects.includes(S.subject)) {
     $("kripke-caption").textContent = `${S.subject} is out of play now.`;
   }
-  sel.value = subjects.includes(S.subject) ? S.subject : "";
+  sel.value = S.pinned && subjects.includes(S.subject) ? S.subject : "";
   const agents = S.data.seat_names;
   const ma = $("matrix-agents");
   if (ma.dataset.key !== agents.join("|")) {
@@ -502,7 +598,8 @@ async function loadPicture() {
     S.falseWorlds = null;
     renderKripke($("kripke"), pic, S.data.seat_names);
     renderLegend($("kripke-legend"), pic, S.data.seat_names);
-    $("kripke-caption").textContent = `at move ${S.frame}` + (changed ? " — worlds changed" : "");
+    $("kripke-caption").textContent = `${S.pinned ? "" : `${pic.subject}, the last move's · `}at move ${S.frame}` +
+      (changed ? " — worlds changed" : "");
     $("atoms").replaceChildren(...pic.atoms.slice(0, 24).map((a) =>
       h("button", { type: "button", title: a.name, onclick: () => insertAtom(a.typed) }, a.typed)));
   } catch (e) {
@@ -575,7 +672,10 @@ async function loadMatrix() {
 // --- pages ------------------------------------------------------------------------
 
 export function showPage(name) {
-  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.page === name));
+  document.querySelectorAll(".tab").forEach((t) => {
+    t.classList.toggle("active", t.dataset.page === name);
+    t.setAttribute("aria-selected", t.dataset.page === name ? "true" : "false");
+  });
   document.querySelectorAll("main.page").forEach((p) => p.classList.toggle("hidden", p.id !== `page-${name}`));
 }
 
@@ -587,30 +687,40 @@ function setGuide(on) {
   S.log = []; S.logLen = {};
 }
 
-// A guided first game from a learn page: the game's small setting, its agents, explained.
-async function startGuided(name, setting, play) {
+// A game from the start page or a learn page: the game's showcase (its form defaults),
+// watched or played from the first seat, explained move by move when `guided`.
+async function startShowcase(name, play, guided) {
   $("game-select").value = name;
-  renderParams();
-  for (const [param, value] of Object.entries(setting.params)) document.querySelector(`[data-param="${param}"]`).value = value;
   S.humanSeat = 0;
+  $("seats").replaceChildren();
+  renderParams();
   await refreshSeats();
-  $("seats").querySelectorAll("select").forEach((sel, i) => { sel.value = play && i === 0 ? "human" : setting.agents; });
-  updatePlayLabel([...$("seats").querySelectorAll(".seat-name")].map((e) => e.textContent));
-  setGuide(true);
+  $("seats").querySelectorAll("select").forEach((sel, i) => {
+    sel.value = play && i === 0 ? "human" : showcaseAgent(i);
+    sel.dispatchEvent(new Event("change"));
+  });
+  setGuide(guided);
   history.replaceState(null, "", location.pathname);
   await (play ? startPlay() : startWatch());
 }
 
 function route() {
   const m = location.hash.match(/^#learn(?:\/(\w+))?$/);
-  if (!m) return;
-  renderLearn($("page-learn"), m[1] || "kwartet", startGuided);
-  showPage("learn");
+  if (m) {
+    renderLearn($("page-learn"), m[1] || $("game-select").value, (name, play) => startShowcase(name, play, true));
+    showPage("learn");
+  } else if (location.hash === "#games") showPage("game");
+  else if (!S.info) showPage("start");
 }
 
 async function init() {
   S.games = await api("/api/games");
   $("game-select").replaceChildren(...S.games.map((g) => h("option", { value: g.name }, g.name)));
+  renderStart($("tiles"), S.games, {
+    watch: (name) => startShowcase(name, false, true),
+    play: (name) => startShowcase(name, true, false),
+    strategyTitle: title,
+  });
   $("game-select").addEventListener("change", renderParams);
   renderParams();
   $("watch-btn").addEventListener("click", startWatch);
@@ -622,7 +732,18 @@ async function init() {
   $("play-pause-btn").addEventListener("click", () => (S.playing ? pause() : play()));
   $("scrub").addEventListener("input", () => { pause(); goto(Number($("scrub").value)); });
   $("speed").addEventListener("input", () => { $("speed-label").textContent = `${speed()}/s`; if (S.playing) play(); });
-  $("subject-select").addEventListener("change", async () => { S.subject = $("subject-select").value; S.picture = null; await loadPicture(); });
+  $("subject-select").addEventListener("change", async () => {
+    const picked = $("subject-select").value;
+    S.pinned = picked !== "";
+    S.subject = picked || (S.data && S.data.focus) || "";
+    S.picture = null;
+    await loadPicture();
+  });
+  $("result-close").addEventListener("click", closeResult);
+  $("play-again-btn").addEventListener("click", playAgain);
+  $("review-btn").addEventListener("click", review);
+  $("watch-deal-btn").addEventListener("click", watchDeal);
+  $("copy-seed").addEventListener("click", copySeed);
   $("formula-form").addEventListener("submit", askFormula);
   $("ask-state").addEventListener("click", askState);
   $("matrix-btn").addEventListener("click", () => {
@@ -631,6 +752,7 @@ async function init() {
   });
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => {
     if (t.dataset.page === "learn") location.hash = location.hash.startsWith("#learn") ? location.hash : "#learn";
+    else history.replaceState(null, "", t.dataset.page === "game" ? "#games" : location.pathname);
     showPage(t.dataset.page);
   }));
   $("guide-toggle").addEventListener("change", () => { setGuide($("guide-toggle").checked); if (S.info) goto(S.frame); else renderGuide($("guide"), [], false); });

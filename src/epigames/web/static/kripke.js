@@ -3,7 +3,8 @@
 // and the knowledge matrix (subjects × possible holders, coloured by probability).
 import { svg, h, seatColor, pct } from "./api.js";
 
-const W = 760, H = 470;
+// Narrow enough to be read beside the table on a laptop (the panel is about 450 px there).
+const W = 580, H = 470;
 
 function layout(n) {
   if (n === 1) return [{ x: W / 2, y: H / 2 - 10 }];
@@ -11,7 +12,7 @@ function layout(n) {
     const r = Math.min(165, 105 + n * 8), pts = [];
     for (let i = 0; i < n; i++) {
       const a = -Math.PI / 2 + (i * 2 * Math.PI) / n;
-      pts.push({ x: W / 2 + r * 1.45 * Math.cos(a), y: H / 2 - 22 + r * Math.sin(a) });
+      pts.push({ x: W / 2 + r * 1.3 * Math.cos(a), y: H / 2 - 22 + r * Math.sin(a) });
     }
     return pts;
   }
@@ -128,6 +129,35 @@ function fadeOut(root, old, worlds, edges) {
   requestAnimationFrame(() => layer.classList.add("gone"));
 }
 
+// A roll of dice, as a world's name: "653".
+const DICE = /^[1-6]{2,3}$/;
+// Where the pips of a face lie, on a 3 × 3 grid (0..8, row by row).
+const PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+function drawDice(name, p) {
+  const g = svg("g", { class: "thing dice", "aria-hidden": "true" });
+  const size = 17, gap = 3, n = name.length;
+  const x0 = p.x - (n * size + (n - 1) * gap) / 2;
+  [...name].forEach((face, k) => {
+    const x = x0 + k * (size + gap), y = p.y - size / 2;
+    g.append(svg("rect", { x, y, width: size, height: size, rx: 3, fill: "#fff", stroke: "#1d2530", "stroke-width": 1.2 }));
+    for (const i of PIPS[face]) {
+      g.append(svg("circle", { cx: x + 4 + (i % 3) * 4.5, cy: y + 4 + Math.floor(i / 3) * 4.5, r: 1.5, fill: "#1d2530" }));
+    }
+  });
+  return g;
+}
+
+// A small card with the subject's name, above its holder's name in the world's node.
+function drawCard(subject, p) {
+  const g = svg("g", { class: "thing card", "aria-hidden": "true" });
+  const red = /[♥♦]/.test(subject);
+  g.append(svg("rect", { x: p.x - 15, y: p.y - 27, width: 30, height: 30, rx: 4, fill: "#fff", stroke: "#1d2530", "stroke-width": 1.2 }));
+  g.append(svg("text", { x: p.x, y: p.y - 7, "text-anchor": "middle", "font-size": subject.length > 4 ? 8 : 11, "font-weight": 700,
+    fill: red ? "#b3182b" : "#1d2530" }, subject));
+  return g;
+}
+
 // Draw a picture (the API's picture JSON); `falseWorlds` (names) are tinted red.
 export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
   const view = `${pic0.subject}|${pic0.perspective}`;
@@ -205,8 +235,15 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
       stroke: isFalse ? "#d62839" : "#5b6675", "stroke-width": 2 }));
     const label = w.name.length > 9 ? w.name.slice(0, 8) + "…" : w.name;
     const counted = pic.grouped && w.count > 1;
-    g.append(svg("text", { x: p.x, y: p.y + (small ? 4 : counted ? -2 : 5), "text-anchor": "middle",
-      "font-size": small ? 10 : 14, "font-weight": 700, fill: "#1d2530" }, label));
+    // The world drawn as the thing itself where there is room: a roll as its dice, a card
+    // at its holder as a small card above the holder's name.
+    const thing = small || counted ? null : DICE.test(w.name) ? "dice" : "card";
+    if (thing === "dice") g.append(drawDice(w.name, p));
+    else {
+      if (thing === "card") g.append(drawCard(pic.subject, p));
+      g.append(svg("text", { x: p.x, y: p.y + (small ? 4 : counted ? -2 : thing ? 17 : 5), "text-anchor": "middle",
+        "font-size": small ? 10 : thing ? 12 : 14, "font-weight": 700, fill: "#1d2530" }, label));
+    }
     if (counted) {
       g.dataset.count = w.count;
       g.append(svg("text", { class: "count", x: p.x, y: p.y + 14, "text-anchor": "middle", "font-size": 11,
@@ -262,7 +299,14 @@ export function renderKripke(el, pic0, seatNames, falseWorlds0 = null) {
   });
   root.append(legend);
   fadeOut(root, old, new Set(pic.worlds.map((w) => w.name)), edgeKeys);
-  el.replaceChildren(root);
+  // As in Hintikka's World: a chip per agent asks what it considers possible, and lights
+  // up the worlds it cannot tell from the one looked from (the same choice as the legend).
+  const chips = h("div", { class: "agent-chips", role: "group", "aria-label": "what each agent considers possible" },
+    ...agents.map((agent) => h("button", { type: "button", class: "agent-chip", "data-agent": agent.name,
+      "aria-pressed": "false", style: `--c:${agentColor(agent.name, seatNames)}`,
+      onclick: () => { choice.agent = choice.agent === agent.name ? null : agent.name; highlight(root, pic); } },
+    `What does ${agent.name} consider possible?`)));
+  el.replaceChildren(chips, root);
   highlight(root, pic);
 }
 
@@ -293,6 +337,8 @@ function highlight(root, pic) {
     g.classList.toggle("active", on);
     g.setAttribute("aria-pressed", on ? "true" : "false");
   });
+  const chips = root.parentElement ? root.parentElement.querySelectorAll(".agent-chip") : [];
+  chips.forEach((b) => b.setAttribute("aria-pressed", agent && b.dataset.agent === agent.name ? "true" : "false"));
 }
 
 export function renderLegend(el, pic, seatNames) {
@@ -313,7 +359,7 @@ export function renderLegend(el, pic, seatNames) {
   el.replaceChildren(
     h("div", { class: "hint" }, `${pic.world_count} world${pic.world_count === 1 ? "" : "s"} · ${who}${trunc}${groupText}. ` +
       "Bars: each agent’s probability of the world. Every world is also linked to itself. " +
-      "Click an agent under the picture to see the worlds it considers possible; click a world to look from it."),
+      "Press “What does … consider possible?” above the picture (or an agent under it) to light up the worlds that agent considers possible; click a world to look from it."),
     ...rows);
 }
 

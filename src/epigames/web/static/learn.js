@@ -3,7 +3,8 @@
 // Reached from the Learn tab and by address (#learn/kwartet).
 import { h } from "./api.js";
 
-// The guided game each page starts: a small setting, so that a first game stays short.
+// Each page's text. The guided game a page starts is the game's showcase (`Game.showcase`,
+// from the API): the same short game as the start page's and the form's defaults.
 export const GAMES = {
   kwartet: {
     title: "Kwartet",
@@ -25,7 +26,6 @@ export const GAMES = {
         "West lays the kind down at once and scores a point; the four cards leave the game, and nobody has to wonder about them any more."],
     ],
     reasoning: "The agents keep no notes. For each seat a knowledge engine works out every deal that fits that seat's own hand and everything announced, so it can say who may hold a card, who surely holds it, and how likely each holder is. The Kripke model of one card has a world per possible holder; an agent's line joins the worlds it cannot tell apart.",
-    setting: { params: { players: "4", kinds: "4" }, agents: "expert" },
   },
   blufpoker: {
     title: "Blufpoker",
@@ -47,7 +47,6 @@ export const GAMES = {
         "Bob gets a penalty and opens the next round. Had the die shown a 4 or more, Cas would have paid."],
     ],
     reasoning: "The Kripke model of the cup has a world per roll the cup may hold. The player who looked tells them all apart; the others know only the dice outside the cup and what was bid, so for them all rolls that match the open dice stay possible. Large models are drawn grouped by what the viewer can tell apart, with counts.",
-    setting: { params: { players: "3", penalties: "2" }, agents: "knowledge" },
   },
   klaverjas: {
     title: "Klaverjas",
@@ -69,7 +68,6 @@ export const GAMES = {
         "A card not played tells as much as a card played: each refusal to follow suit or to overtrump is a fact every seat adds to what it knows."],
     ],
     reasoning: "Each card played narrows down who can hold the others: a player who does not follow suit has none of that suit; a player who does not overtrump has no higher trump. The knowledge engine keeps these facts for every seat and counts the deals that fit them, so the agents know exact probabilities of who holds each card.",
-    setting: { params: { deals: "1" }, agents: "tactics" },
   },
   kemps: {
     title: "Kemps",
@@ -90,13 +88,14 @@ export const GAMES = {
         "A player that knows who collects which rank can block: it keeps the fives South needs away from the table."],
     ],
     reasoning: "Cards on the table are public. A card taken from the table is known to be in that hand until it is put down again; cards drawn from the deck are hidden. The card engine keeps, for each seat, who may hold every card through new tables, reshuffles and new hands.",
-    setting: { params: { ranks: "5" }, agents: "greedy" },
   },
 };
 
 export function gameNames() { return Object.keys(GAMES); }
 
-// Draw the learn page for one game; `start(name, setting, play)` opens its guided game.
+export function hasLearnPage(name) { return Object.hasOwn(GAMES, name); }
+
+// Draw the learn page for one game; `start(name, play)` opens its guided game.
 export function renderLearn(el, name, start) {
   const g = GAMES[name] || GAMES.kwartet;
   const key = GAMES[name] ? name : "kwartet";
@@ -107,9 +106,9 @@ export function renderLearn(el, name, start) {
     h("li", {}, h("p", { class: "move" }, move), h("p", { class: "meaning" }, meaning))));
   const buttons = h("div", { class: "learn-buttons" },
     h("button", { class: "primary", id: "learn-watch", type: "button",
-      onclick: () => start(key, g.setting, false) }, "Watch a guided game"),
+      onclick: () => start(key, false) }, "Watch a guided game"),
     h("button", { class: "accent", id: "learn-play", type: "button",
-      onclick: () => start(key, g.setting, true) }, "Play a guided game"));
+      onclick: () => start(key, true) }, "Play a guided game"));
   el.replaceChildren(nav, h("article", { class: "card-panel learn", "data-game": key },
     h("h2", {}, `${g.title}: how to play`),
     h("p", { class: "tagline" }, g.tagline),
