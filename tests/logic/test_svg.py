@@ -92,7 +92,8 @@ def kwartet_pictures() -> tuple[KripkePicture, KripkePicture]:
 
 def test_a_spectators_picture_marks_the_true_world_and_every_seats_bars() -> None:
     picture, _ = kwartet_pictures()
-    svg = picture_svg(picture)
+    svg = picture._repr_svg_()
+    assert svg == picture_svg(picture)
     root = parsed(svg)
     assert worlds(root) == list(picture.model.worlds)
     assert "as a spectator sees it" in svg

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from epigames.errors import ModelError
 from epigames.logic.formula import Formula
 from epigames.logic.model import KripkeModel
+from epigames.logic.svg import picture_svg
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,3 +67,7 @@ class KripkePicture:
         whether the seat knows the formula.
         """
         return self.model.holds(formula)
+
+    def _repr_svg_(self) -> str:
+        """The picture drawn as SVG (`logic.svg.picture_svg`): Jupyter shows it so."""
+        return picture_svg(self)

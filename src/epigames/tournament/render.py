@@ -152,7 +152,14 @@ _PRE = (
 
 def summary_html(summary: Summary) -> str:
     """The tables of `summary_renderable` as HTML with inline colours (for notebooks)."""
-    console = Console(record=True, width=100, file=io.StringIO(), color_system="truecolor")
+    # Not a Jupyter console: that one would also display the tables as it prints them.
+    console = Console(
+        record=True,
+        width=100,
+        file=io.StringIO(),
+        color_system="truecolor",
+        force_jupyter=False,
+    )
     console.print(summary_renderable(summary))
     return console.export_html(inline_styles=True, code_format=_PRE)
 
