@@ -14,15 +14,48 @@ import itertools
 import math
 from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from epigames.logic.relations import Partition
+from epigames.logic.relations import AnyRelation, Partition
 
-if TYPE_CHECKING:
-    from epigames.logic.model import KripkeModel
-    from epigames.logic.picture import KripkePicture
+__all__ = ["MAX_DRAWN", "Drawable", "DrawablePicture", "model_svg", "picture_svg"]
 
-__all__ = ["MAX_DRAWN", "model_svg", "picture_svg"]
+
+# What the drawing reads of a `KripkeModel` and a `KripkePicture`, as protocols: the
+# model and picture modules import this one, so it may not import them, not even for
+# annotations (tests/logic/test_imports.py counts every import).
+class Drawable(Protocol):
+    """A Kripke model as far as `model_svg` reads it (`KripkeModel` is one)."""
+
+    @property
+    def agents(self) -> tuple[str, ...]: ...
+    @property
+    def worlds(self) -> tuple[str, ...]: ...
+    @property
+    def relations(self) -> Mapping[str, AnyRelation]: ...
+    @property
+    def designated(self) -> tuple[int, ...]: ...
+    @property
+    def size(self) -> int: ...
+    def world_atoms(self, world: int) -> frozenset[str]: ...
+
+
+class DrawablePicture(Protocol):
+    """A subject's picture as far as `picture_svg` reads it (`KripkePicture` is one)."""
+
+    @property
+    def subject(self) -> str: ...
+    @property
+    def model(self) -> Drawable: ...
+    @property
+    def true_world(self) -> str | None: ...
+    @property
+    def probabilities(self) -> Mapping[str, Mapping[str, float]]: ...
+    @property
+    def perspective(self) -> int | None: ...
+    @property
+    def considered(self) -> tuple[str, ...]: ...
+
 
 #: Past this many worlds only this many are drawn: the designated ones first, then the
 #: likeliest (pictures) or the first ones; the caption says how many were left out.
@@ -87,7 +120,7 @@ def _layout(n: int, below: float) -> tuple[list[tuple[float, float]], float, boo
     return points, 20 + rows * cell_h, True
 
 
-def _pairs(model: KripkeModel, agent: str, drawn: Sequence[int]) -> list[tuple[int, int, bool]]:
+def _pairs(model: Drawable, agent: str, drawn: Sequence[int]) -> list[tuple[int, int, bool]]:
     """An agent's lines between drawn worlds, as positions in `drawn`: (a, b, directed).
 
     A partition's block is joined pairwise when small, else by a chain in world order (S5
@@ -118,7 +151,7 @@ def _pairs(model: KripkeModel, agent: str, drawn: Sequence[int]) -> list[tuple[i
 
 
 def model_svg(
-    model: KripkeModel,
+    model: Drawable,
     *,
     true_world: str | None = None,
     probabilities: Mapping[str, Mapping[str, float]] | None = None,
@@ -289,7 +322,7 @@ def model_svg(
     return "".join(parts)
 
 
-def picture_svg(picture: KripkePicture) -> str:
+def picture_svg(picture: DrawablePicture) -> str:
     """A game subject's picture as an SVG document: its model, the true world when the
     perspective knows it, and each seat's probabilities it may see."""
     model = picture.model
