@@ -51,10 +51,12 @@ def others_cards(session: Session, frame_no: int, seat: int) -> set[str]:
 def shown_text(data: dict[str, Any]) -> str:
     """A frame's JSON without the parts that name cards without saying who holds them.
 
-    The subjects are every card in play (the deck is public); `lacks` lists cards a player
-    has shown it does not hold, which another seat may well hold.
+    The subjects are every card in play (the deck is public), and the focus is one of them
+    (the card the last event the seat saw names); `lacks` lists cards a player has shown it
+    does not hold, which another seat may well hold.
     """
-    shown = {k: v for k, v in data.items() if k != "subjects"}
+    assert data["focus"] in data["subjects"] or not data["subjects"]
+    shown = {k: v for k, v in data.items() if k not in ("subjects", "focus")}
     shown["log"] = [
         {**e, "data": {k: v for k, v in e["data"].items() if k != "lacks"}}
         if e["type"] == "event"

@@ -150,7 +150,7 @@ function strategies() {
 
 const YOU = "You choose the moves; you see only your own seat while the game runs.";
 
-export function title(name) { return name.charAt(0).toUpperCase() + name.slice(1); }
+function title(name) { return name.charAt(0).toUpperCase() + name.slice(1); }
 
 // The game's default agent: one whose games end (Kemps: greedy; random ones run to the cap).
 function defaultAgent(g = currentGame()) {
@@ -164,7 +164,7 @@ function showcaseAgent(i, g = currentGame()) {
 }
 
 async function startWatch() {
-  // Watching: a seat marked "you" is played by the default agent.
+  // Watching: a seat marked "you" is played by the showcase's agent for it.
   const strats = strategies().map((s, i) => (s === "human" ? showcaseAgent(i) : s));
   // A seed is sent as its digits: a JSON number would lose digits past 2^53.
   const seed = $("seed").value.trim() || "0";
@@ -719,7 +719,7 @@ async function init() {
   renderStart($("tiles"), S.games, {
     watch: (name) => startShowcase(name, false, true),
     play: (name) => startShowcase(name, true, false),
-    strategyTitle: title,
+    title,
   });
   $("game-select").addEventListener("change", renderParams);
   renderParams();

@@ -4,10 +4,10 @@
 import { h } from "./api.js";
 import { hasLearnPage } from "./learn.js";
 
-// `actions`: watch(name) and play(name) start the game; strategyTitle(name) is the game's title.
+// `actions`: watch(name) and play(name) start the game; title(name) is the game's title.
 export function renderStart(el, games, actions) {
   el.replaceChildren(...games.map((g) => {
-    const title = actions.strategyTitle(g.name);
+    const title = actions.title(g.name);
     const agents = [...new Set(g.showcase.strategies)];
     const learn = hasLearnPage(g.name)
       ? h("a", { class: "button", href: `#learn/${g.name}`, id: `start-learn-${g.name}` }, "Learn")
