@@ -6,7 +6,6 @@ real harness's format, so the parsing and the ratio are tested without the real 
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import types
@@ -18,23 +17,12 @@ from rich.console import Console
 from epigames import cli
 from epigames.bench import klaverjas as bench, seeds
 from epigames.commands import bench as command
-from tests.bench.helpers import fake_program, quick_run
-
-# It writes its arguments, run after run (the tests read its CPU time from them).
-FAKE = """\
-import json, sys
-from pathlib import Path
-with Path(__file__).with_name("args.jsonl").open("a") as out:
-    out.write(json.dumps(sys.argv[1:]) + "\\n")
-print(f"klaverjas-2017: {sys.argv[1]} hands in 0.500s = RATE games/s; mean score N/S 1.0 E/W 2.0")
-"""
+from tests.bench.helpers import check_printed, fake_harness, fake_program, quick_run, runs_of
 
 
-def fake_seed_programs(root: Path, output: str = "", rate: str = "120.00") -> Path:
-    """A folder of seed programs whose klaverjas-2017/run.py prints `output` (or the real
-    format with `rate`)."""
-    script = FAKE.replace("RATE", rate) if not output else f"print({output!r})\n"
-    return fake_program(root, "klaverjas-2017", script)
+def fake_seed_programs(root: Path, output: str) -> Path:
+    """A folder of seed programs whose klaverjas-2017/run.py prints `output`."""
+    return fake_program(root, "klaverjas-2017", f"print({output!r})\n")
 
 
 def test_quick_run_prints_every_row_and_says_the_2017_program_did_not_run() -> None:
@@ -52,37 +40,18 @@ def test_quick_run_prints_every_row_and_says_the_2017_program_did_not_run() -> N
         assert rate.label in text
     full = report.rates[-1]
     assert full.deals_per_s == pytest.approx(16 * full.per_s)
-    assert report.wall is None and report.cpu is None
+    assert report.side is None
     assert "was not run" in text and "EPIGAMES_SEED_PROGRAMS" in text
 
 
-def test_the_2017_program_runs_beside_ours_and_gives_the_ratio(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = fake_seed_programs(tmp_path)
-    args = root / "klaverjas-2017" / "args.jsonl"
-
-    def children_cpu() -> float:
-        """A simulated CPU clock of the fake's runs: 0.3 s a start-up and 1 ms a hand."""
-        runs = args.read_text().splitlines() if args.exists() else []
-        return sum(0.3 + 0.001 * int(json.loads(run)[0]) for run in runs)
-
-    monkeypatch.setattr(seeds, "_children_cpu", children_cpu)
+def test_the_2017_program_runs_beside_ours_and_gives_the_ratios(tmp_path: Path) -> None:
+    root = fake_harness(tmp_path, "klaverjas-2017", unit="hands")
     report, text = quick_run(bench.run, root)
-    assert report.wall is not None and report.cpu is not None
-    assert report.wall.theirs == (120.0,)
-    assert len(report.wall.ours) == 1
-    assert report.wall.ratio == pytest.approx(report.wall.ours[0] / 120.0)
-    assert f"Ours / 2017: {report.wall.ratio:.1f}× on the wall clock" in text
-    assert "120.0" in text
-    # In CPU time: ours, and theirs from its runs at N and 2N hands.
-    cpu = report.cpu
-    assert len(cpu.ours) == 1 and cpu.theirs == (pytest.approx(1000.0),)
-    assert cpu.ratio == pytest.approx(cpu.ours[0] / cpu.theirs[0])
-    assert f"{cpu.ratio:.1f}× in CPU time" in text
-    # Same number of hands (then N and 2N for its CPU time), its own seed, this Python.
-    runs = (tmp_path / "klaverjas-2017" / "args.jsonl").read_text().splitlines()
-    assert runs == ['["40", "--seed", "1"]', '["40", "--seed", "1"]', '["80", "--seed", "1"]']
+    assert report.side is not None and report.side.goal == 8.0
+    check_printed(report.side, text, rounds=1)
+    assert "hands/s" in text
+    # A 1-hand run, then as many hands as ours, with its own seed and no other argument.
+    assert runs_of(root, "klaverjas-2017") == [["1", "--seed", "1"], ["40", "--seed", "1"]]
 
 
 @pytest.mark.parametrize(
@@ -97,7 +66,7 @@ def test_output_that_is_not_the_harness_format_is_refused(
 ) -> None:
     harness = bench.seed_program(fake_seed_programs(tmp_path, output))
     with pytest.raises(bench.SeedProgramError, match=message):
-        bench.seed_program_rate(harness, 7, seed=1)
+        seeds.run_harness(bench.program_at(harness), 7, seed=1)
 
 
 def test_a_failing_program_is_one_clear_error(tmp_path: Path) -> None:
@@ -106,7 +75,7 @@ def test_a_failing_program_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(
         bench.SeedProgramError, match=re.escape("failed (exit status 1): no pygame here")
     ):
-        bench.seed_program_rate(bench.seed_program(root), 7, seed=1)
+        seeds.run_harness(bench.program_at(bench.seed_program(root)), 7, seed=1)
 
 
 def one_error_line(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:

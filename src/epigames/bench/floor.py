@@ -1,6 +1,7 @@
-"""What a game's own machinery allows: the benchmark's games replayed with no agent thinking.
+"""Replays of recorded games with no agent thinking: what a game's own machinery allows.
 
-The games of a workload are played once, then replayed twice from their records:
+Not a benchmark by itself: `bench.seeds.side_by_side` times a workload's games replayed
+twice from their records, in the rounds it runs beside a seed program:
 
 - through a `Match` with a person at every seat: before each recorded move the mover's view
   is built, as for an agent, and the move goes through `Match.apply` (the rules, the
@@ -13,12 +14,7 @@ goal against a seed program above the replay's ratio cannot be met by faster age
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
-from rich.console import Console
-from rich.table import Table
+from collections.abc import Callable
 
 from epigames.errors import IllegalActionError
 from epigames.games import Match, MatchResult, load_game
@@ -28,25 +24,8 @@ class ReplayMismatchError(AssertionError):
     """A replay did not reproduce the recorded game (a bug: a replay is deterministic)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Floor:
-    """A workload's rates in games per second (wall clock).
-
-    Attributes:
-        label: the workload.
-        ours: its games played by the agents.
-        replayed: the same games replayed through a match, views built, nothing thought.
-        rules: the same games replayed through the rules alone.
-        seed: the seed program's rate on the workload, measured beside ours.
-        goal: the ratio against the seed program that the issue asks for.
-    """
-
-    label: str
-    ours: float
-    replayed: float
-    rules: float
-    seed: float
-    goal: float
+#: A replay of a finished match; returns the final returns.
+Replay = Callable[[MatchResult], tuple[float, ...]]
 
 
 def replay_through_match(result: MatchResult) -> tuple[float, ...]:
@@ -80,64 +59,11 @@ def replay_rules(result: MatchResult) -> tuple[float, ...]:
     return tuple(state.returns())
 
 
-def _rate(replay: Callable[[MatchResult], tuple[float, ...]], results: list[MatchResult]) -> float:
-    start = time.perf_counter()
-    for result in results:
+def checked(replay: Replay) -> Callable[[MatchResult], None]:
+    """`replay`, raising `ReplayMismatchError` when a game ends otherwise than recorded."""
+
+    def run(result: MatchResult) -> None:
         if replay(result) != result.returns:
             raise ReplayMismatchError(f"seed {result.seed}: the replay ended differently")
-    return len(results) / (time.perf_counter() - start)
 
-
-def floor(
-    label: str,
-    play: Callable[[int], MatchResult],
-    games: int,
-    ours: float,
-    seed: float,
-    goal: float,
-) -> Floor:
-    """Play `play(seed)` for seeds 0..games-1, then time both replays of those games.
-
-    Raises:
-        ReplayMismatchError: a replay ended otherwise than the game it replays.
-    """
-    results = [play(seed) for seed in range(games)]
-    return Floor(
-        label, ours, _rate(replay_through_match, results), _rate(replay_rules, results), seed, goal
-    )
-
-
-def print_floors(console: Console, rows: Sequence[Floor]) -> None:
-    """The table of replay rates and the ratios they allow against the seed programs."""
-    table = Table(
-        title="What the rules allow: the same games replayed, no agent thinking (games/s)",
-        title_justify="left",
-    )
-    columns = (
-        "workload",
-        "ours",
-        "replayed through a match",
-        "rules alone",
-        "seed program",
-        "ratio: ours / replayed / rules",
-        "goal",
-    )
-    for column in columns:
-        table.add_column(column, justify="left" if column == "workload" else "right")
-    for row in rows:
-        rates = (row.ours, row.replayed, row.rules)
-        ratios = " / ".join(f"{rate / row.seed:.1f}×" for rate in rates)
-        table.add_row(
-            row.label,
-            f"{row.ours:,.1f}",
-            f"{row.replayed:,.1f}",
-            f"{row.rules:,.1f}",
-            f"{row.seed:,.1f}",
-            ratios,
-            f"≥ {row.goal:.0f}×",
-        )
-    console.print(table)
-    console.print(
-        "A goal above the replayed ratio needs the rules, events and views themselves "
-        "faster, whatever the agents cost; above the rules-alone ratio, the rules."
-    )
+    return run

@@ -6,6 +6,7 @@ import importlib
 import inspect
 import pkgutil
 from pathlib import Path
+from types import ModuleType
 from typing import Annotated
 
 import typer
@@ -19,8 +20,14 @@ SEED_PROGRAMS_ENV = "EPIGAMES_SEED_PROGRAMS"
 
 
 def available() -> list[str]:
-    """Names of the benchmarks, one per module of `epigames.bench`."""
+    """Names of the modules of `epigames.bench`: each is a benchmark if it defines `run`."""
     return sorted(m.name for m in pkgutil.iter_modules(bench_pkg.__path__))
+
+
+def _benchmark(name: str) -> ModuleType | None:
+    """The benchmark module `name`, or None for a helper module (`seeds`, `floor`)."""
+    module = importlib.import_module(f"epigames.bench.{name}")
+    return module if hasattr(module, "run") else None
 
 
 def bench(
@@ -41,12 +48,15 @@ def bench(
     names = available()
     if list_ or not name:
         for n in names:
-            module = importlib.import_module(f"epigames.bench.{n}")
-            typer.echo(f"{n:12} {(module.__doc__ or '').strip().splitlines()[0]}")
+            if (listed := _benchmark(n)) is not None:
+                typer.echo(f"{n:12} {(listed.__doc__ or '').strip().splitlines()[0]}")
         return
-    if name not in names:
-        raise UnknownNameError(f"unknown benchmark {name!r}; choose one of: {', '.join(names)}")
-    module = importlib.import_module(f"epigames.bench.{name}")
+    module = _benchmark(name) if name in names else None
+    if module is None:
+        benchmarks = [n for n in names if _benchmark(n) is not None]
+        raise UnknownNameError(
+            f"unknown benchmark {name!r}; choose one of: {', '.join(benchmarks)}"
+        )
     console = Console()
     if not console.is_terminal:
         # Piped to a file or a log, Rich would fit the tables to 80 columns and cut labels.
