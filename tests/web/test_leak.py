@@ -370,7 +370,7 @@ def seat_answers(state: State, seat: int) -> dict[str, Any]:
         for agent in pic.model.agents:
             for op in ("K", "Kw"):
                 text = f"{op}_{atom_text(agent)} {atom}"
-                out[f"{subject}: {text}"] = views.formula_json(pic, text)
+                out[f"{subject}: {text}"] = views.formula_json(pic, parse(text))
     return out
 
 

@@ -6,7 +6,8 @@ spectator and from each seat, and they must agree: a seat's verdict (it knows th
 knows its negation, or cannot tell) and the spectator's truth and knowers. The formulas
 are about the subject: `K_seat a` for an atom `a` of the true world (the most specific one)
 and `K_seat ~b` for an atom `b` of another world, so what a seat knows, and what it rules
-out, are both asked.
+out, are both asked; and what the other seats know (`K_other a` from each seat, `K_x K_y a`
+from the spectator), which a picture drawn with one world per holder cannot answer alone.
 """
 
 from __future__ import annotations
@@ -117,6 +118,11 @@ def test_the_picture_and_the_game_give_one_answer(client: TestClient, game: str,
                 if _ask_picture(client, sid, body | {"formula": to_text(fm.K(name, f))})["holds"]
             ]
             assert knowers == asked["knowers"], (*where, str(f))
+        # What one seat knows of what another knows, at the true world.
+        for x, y in zip(names, names[1:] + names[:1], strict=True):
+            f = fm.K(x, fm.K(y, a))
+            pic, asked = _ask_both(client, sid, frame, subject, "spectator", f)
+            assert pic["holds"] == asked["value"], (*where, str(f))
         # Each seat, from its own picture and its own view of the game.
         for seat, name in enumerate(names):
             knows, knows_a = fm.K(name, a), False
@@ -126,6 +132,13 @@ def test_the_picture_and_the_game_give_one_answer(client: TestClient, game: str,
                 verdicts[pic["verdict"]] += 1
                 if f == knows:
                     knows_a = asked["verdict"] == "true"
+            # What this seat can tell of what the others know.
+            for other in names:
+                if other != name:
+                    f = fm.K(other, a)
+                    pic, asked = _ask_both(client, sid, frame, subject, str(seat), f)
+                    assert pic["verdict"] == asked["verdict"], (*where, name, str(f))
+                    verdicts[f"other {pic['verdict']}"] += 1
             # The true world is marked for a seat only when the seat knows it.
             mine = get(client, url, subject=subject, perspective=str(seat))
             marked = [w["name"] for w in mine["worlds"] if w["true"]]
@@ -133,6 +146,23 @@ def test_the_picture_and_the_game_give_one_answer(client: TestClient, game: str,
             assert knows_a or not marked, (*where, name)
     # Seats that know and seats that do not were both asked: the test can fail either way.
     assert verdicts["true"] > 0 and verdicts["false"] > 0, verdicts
+    assert verdicts["other true"] + verdicts["other false"] > 0, verdicts
+
+
+def test_south_does_not_think_northwest_knows_its_card(client: TestClient) -> None:
+    """The open case: South's picture of its own ⟨1,1⟩ drew Northwest as telling only
+    whether it holds the card itself, so the picture said Northwest knows South holds it
+    while the game said South cannot tell that (Northwest still considers West)."""
+    session = watch_session("kwartet(players=3,kinds=4)", ["random", "greedy", "silent"], 1)
+    sid = add(client, session)
+    north = session.game.seat_names[1]
+    atom = fm.Atom("holds(South, ⟨1,1⟩)")
+    pic, asked = _ask_both(client, sid, 0, "⟨1,1⟩", "0", fm.K(north, atom))
+    assert pic["verdict"] == asked["verdict"] != "true"
+    picture = get(client, f"/api/sessions/{sid}/frames/0/picture", subject="⟨1,1⟩",
+                  perspective="0")  # fmt: skip
+    # The worlds Northwest considers possible from South's world are drawn, beyond South's.
+    assert len(picture["worlds"]) > sum(w["considered"] for w in picture["worlds"])
 
 
 @pytest.mark.parametrize("frame", [2, 11, 20, 24])

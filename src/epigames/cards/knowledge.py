@@ -591,6 +591,8 @@ class CardKnowledge:
             SymbolicUnavailableError: a modal formula, and the package `dd` is missing.
             StructureTooLargeError: no exact model small enough (see `evaluator`).
         """
+        while isinstance(formula, fm.K) and self._is_me(formula.agent):
+            formula = formula.arg  # K_me K_me f is K_me f: the exact engine may answer f
         if formula.is_boolean():
             return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
         # Imported here: the structure needs `dd`, which propositional questions do not.
@@ -616,6 +618,14 @@ class CardKnowledge:
         if self.is_removed(card):
             raise UnknownCardError(f"card {subject!r} has left play: it has no picture")
         return seat_picture(self, card)
+
+    def _is_me(self, name: str) -> bool:
+        """Whether a formula's agent name (a seat's name in any case, or its number) is
+        this knowledge's agent."""
+        if self.agent is None:
+            return False
+        me = self.layout.holders[self.agent]
+        return name.lower() == me.lower() or name == str(self.agent)
 
     def _satisfiable(self, term: Term) -> bool:
         positives, negatives = term

@@ -11,12 +11,11 @@ it; `Match.ask` asks about a match's current state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from epigames.cards import CardKnowledge
 from epigames.cards.deal_count import count_deals
-from epigames.cards.public import UNKNOWN
 from epigames.cards.quotient import evaluator
 from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
@@ -24,6 +23,7 @@ from epigames.games.blufpoker.dice import Roll, RollError
 from epigames.games.blufpoker.knowledge import cup_truth
 from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.core import State
+from epigames.games.picture import true_deal
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
@@ -37,6 +37,7 @@ __all__ = [
     "ask_seat",
     "card_structure",
     "dice_formula",
+    "read_formula",
     "true_deal",
 ]
 
@@ -91,25 +92,6 @@ def card_structure(state: State) -> CardStructure:
         InputError: the game has no cards; StepError: no deal is over yet.
     """
     return CardStructure.from_knowledge(_knowledge(state))
-
-
-def true_deal(state: State, knowledge: CardKnowledge) -> tuple[int, ...]:
-    """The true holder index of every card (`REMOVED` for cards out of play)."""
-    layout = knowledge.layout
-    public = knowledge.public
-    deal = list(public.location)
-    hands = getattr(state, "hands", None)
-    if callable(hands):
-        for seat, hand in enumerate(hands()):
-            for card in hand:
-                deal[layout.card_index(card)] = seat
-    locate = getattr(state, "location", None)
-    for c, h in enumerate(deal):
-        if h == UNKNOWN:
-            if not callable(locate):
-                raise InputError(f"the holder of {layout.card_name(c)} is not known")
-            deal[c] = locate(layout.cards[c])
-    return tuple(deal)
 
 
 def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIONS) -> Answer:
@@ -214,6 +196,29 @@ def ask_seat(
         for s in range(len(seats))
     )
     return SeatAnswer(f, seat, verdict, others)
+
+
+def read_formula(state: State, text: str, own: Collection[str] = ()) -> Formula:
+    """Formula text in the game's own names, as `ask` and the pictures read it.
+
+    Seats may be given by number or in any case; ``holds(h, c)`` atoms need no quotes and
+    may name the seat by number and the card in ASCII; atoms in `own` (a picture's, such
+    as Kemps's ``holds(nobody, c)``) are taken as they are.
+
+    Raises:
+        FormulaSyntaxError: bad formula text.
+        UnknownCardError, UnknownAgentError, UnknownAtomError: names the game has not.
+        StepError: no deal or roll yet.
+    """
+    f = card_formula(text)
+    if isinstance(state, BlufpokerState):
+        return dice_formula(f, state.game.seat_names)
+    cards = CardStructure.from_knowledge(_knowledge(state))
+    return fm.rename(
+        f,
+        lambda name: fm.Atom(name) if name in own else cards.canonical(fm.Atom(name)),
+        cards.agent,
+    )
 
 
 def dice_formula(formula: Formula, seats: Sequence[str]) -> Formula:

@@ -6,10 +6,18 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, TypeVar
 
 from epigames.cards import CardKnowledge, spectator_picture
+from epigames.cards.public import UNKNOWN
 from epigames.errors import InputError
 from epigames.logic.picture import KripkePicture
 
-__all__ = ["CardState", "HasPictures", "KripkePicture", "held_card_picture", "subject_card"]
+__all__ = [
+    "CardState",
+    "HasPictures",
+    "KripkePicture",
+    "held_card_picture",
+    "subject_card",
+    "true_deal",
+]
 
 CardT = TypeVar("CardT", bound=Hashable)
 
@@ -67,11 +75,31 @@ def held_card_picture(state: CardState, card: Hashable, seat: int | None) -> Kri
     """
     if seat is not None:
         return state.observation(seat).knowledge.picture(str(card))
-    hands = state.hands()
-    holder = next(s for s, hand in enumerate(hands) if card in hand)
-    return spectator_picture(
-        [state.observation(s).knowledge for s in range(len(hands))], card, holder
-    )
+    knowledges = [state.observation(s).knowledge for s in range(len(state.hands()))]
+    return spectator_picture(knowledges, card, true_deal(state, knowledges[0]))
+
+
+def true_deal(state: object, knowledge: CardKnowledge) -> tuple[int, ...]:
+    """The true holder index of every card (`REMOVED` for cards out of play), from the
+    state's `hands()` and, for cards in no hand and no public place, its `location(card)`.
+
+    Raises:
+        InputError: a card whose holder the state does not tell.
+    """
+    layout = knowledge.layout
+    deal = list(knowledge.public.location)
+    hands = getattr(state, "hands", None)
+    if callable(hands):
+        for seat, hand in enumerate(hands()):
+            for card in hand:
+                deal[layout.card_index(card)] = seat
+    locate = getattr(state, "location", None)
+    for c, h in enumerate(deal):
+        if h == UNKNOWN:
+            if not callable(locate):
+                raise InputError(f"the holder of {layout.card_name(c)} is not known")
+            deal[c] = locate(layout.cards[c])
+    return tuple(deal)
 
 
 def subject_card(

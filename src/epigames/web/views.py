@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from epigames.errors import InputError
 from epigames.games import TERMINAL, Game, State
 from epigames.games.picture import HasPictures, KripkePicture
-from epigames.logic import Partition, parse
+from epigames.logic import Partition
+from epigames.logic.formula import Formula
+from epigames.logic.picture import Exact
 from epigames.logic.syntax import atom_text, to_text
 from epigames.web.guide import Guide
 from epigames.web.session import Session, SessionError
@@ -332,6 +332,8 @@ def picture_json(picture: KripkePicture) -> dict[str, Any]:
         "true_world": true_world,
         "worlds": worlds,
         "world_count": model.size,
+        # Formulas are judged on the exact model behind the drawing (None: the game's engine).
+        "exact_worlds": _exact_size(picture),
         "truncated": truncated,
         "agents": agents,
         "atoms": [{"name": a, "typed": atom_text(a)} for a in model.atoms],
@@ -382,26 +384,18 @@ def matrix_json(session: Session, frame: int, perspective: int | None) -> dict[s
             "rows": rows}  # fmt: skip
 
 
-def formula_json(picture: KripkePicture, text: str) -> dict[str, Any]:
-    """Evaluate a formula on a picture's model, for the picture's perspective.
+def formula_json(picture: KripkePicture, formula: Formula) -> dict[str, Any]:
+    """A formula judged on a picture, for the picture's perspective (`KripkePicture.judge`).
 
-    The answer is read at the picture's designated worlds (`KripkePicture.considered`):
-    the true world when the perspective knows it; otherwise every world the seat
-    considers possible, where the formula is true in all (the seat knows it), false in
-    all, or neither (the seat cannot tell), as *Ask the game* says. The worlds where it
-    is false are listed.
-
-    Raises:
-        FormulaSyntaxError: the text does not parse (its message shows a caret).
-        UnknownAgentError: the formula names an agent the model does not have.
+    The answer is read at the picture's designated worlds (`KripkePicture.considered`),
+    on the exact model behind the drawing: the true world when the perspective knows it;
+    otherwise every world the seat considers possible, where the formula is true in all
+    (the seat knows it), false in all, or neither (the seat cannot tell), as *Ask the
+    game* says. The drawn worlds where it is false are listed, and those that stand for
+    worlds where it is true and worlds where it is false (`mixed_worlds`).
     """
-    formula = parse(text)
-    model = picture.model
-    truth = np.asarray(model.truth_set(formula))
-    false_worlds = [model.worlds[i] for i in np.flatnonzero(~truth)]
-    true_worlds = [model.worlds[i] for i in np.flatnonzero(truth)]
-    at = truth[list(model.designated)]
-    verdict = "true" if at.all() else "false" if not at.any() else "unknown"
+    judged = picture.judge(formula)
+    verdict = judged.verdict
     if picture.true_world is not None:
         answer = f"{verdict} in the true world {picture.true_world}"
     else:
@@ -415,7 +409,18 @@ def formula_json(picture: KripkePicture, text: str) -> dict[str, Any]:
         "formula": to_text(formula),
         "holds": verdict == "true",
         "verdict": verdict,
-        "true_worlds": true_worlds,
-        "false_worlds": false_worlds,
+        "true_worlds": list(judged.true_worlds),
+        "false_worlds": list(judged.false_worlds),
+        "mixed_worlds": list(judged.mixed_worlds),
+        "exact_worlds": _exact_size(picture),
         "answer": answer,
     }
+
+
+def _exact_size(picture: KripkePicture) -> int | None:
+    """How many worlds the exact model behind the drawing has; None when no exact model
+    is built (the game's engine answers)."""
+    exact = picture.exact
+    if exact is None:
+        return picture.model.size
+    return exact.model.size if isinstance(exact, Exact) else None

@@ -38,8 +38,9 @@ def drawn(picture: KripkePicture) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("spec", GAMES)
 def test_a_seats_picture_is_its_knowledge_in_the_reports_worlds(spec: str) -> None:
-    """Worlds: the seat's possible holders, every place that is no hand as `nobody`; the
-    seat's own relation joins them all; its probabilities add up over the places; the true
+    """Worlds the seat considers possible: its possible holders, every place that is no
+    hand as `nobody`; the seat's own relation joins them all (the other worlds, those other
+    seats consider possible from there, in blocks of their own); its probabilities add up over the places; the true
     world is marked only where it knows it; a resampled deal it cannot tell apart gives the
     same picture."""
     checked = 0
@@ -54,10 +55,14 @@ def test_a_seats_picture_is_its_knowledge_in_the_reports_worlds(spec: str) -> No
                     card = next(c for c in state.game.deck if str(c) == subject)
                     holders = knowledge.possible_holders(card)
                     expected = {names[h] if h < len(names) else NOBODY for h in holders}
-                    assert set(picture.model.worlds) == expected
+                    assert set(picture.considered) == expected
                     assert picture.model.is_s5()
                     me = names[seat]
-                    assert set(picture.model.relations[me].block) == {0}
+                    blocks = picture.model.relations[me].block  # type: ignore[union-attr]
+                    mine = {int(blocks[w]) for w in picture.model.designated}
+                    assert len(mine) == 1
+                    inside = {picture.model.worlds[w] for w, b in enumerate(blocks) if b in mine}
+                    assert inside == expected
                     chances = picture.probabilities[me]
                     assert sum(chances.values()) == pytest.approx(1)
                     if len(expected) == 1:
@@ -66,7 +71,7 @@ def test_a_seats_picture_is_its_knowledge_in_the_reports_worlds(spec: str) -> No
                         assert picture.true_world is None
                     for p in names:
                         atom = f"holds({p}, {subject})"
-                        knows = picture.model.valid(parse(f'K_{{{me}}} "{atom}"'))
+                        knows = picture.answer(parse(f'K_{{{me}}} "{atom}"'))
                         assert knows == (expected == {p}), (subject, p)
                     assert drawn(other.picture(subject, seat)) == drawn(picture)
                     checked += 1

@@ -51,16 +51,14 @@ from epigames.cards import (
 )
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
-from epigames.cards.formulas import holds_atom
 from epigames.cards.public import iter_bits
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import GameDealt, NoKemps
-from epigames.games.kemps.picture import NOBODY, report_picture
+from epigames.games.kemps.picture import nobody_as_places, report_picture
 from epigames.games.recorded import PublicFold
-from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
 
@@ -195,13 +193,7 @@ class KempsKnowledge(CardKnowledge):
         is in no hand (on the table, in the deck, on the discard pile or out of the game)."""
         layout = self.layout
         places = [layout.holders[h] for h in range(layout.n_holders) if h not in layout.players]
-        prefix = f"holds({NOBODY}, "
-        nobody = {
-            atom: fm.disj(*(fm.Atom(holds_atom(p, atom[len(prefix) : -1])) for p in places))
-            for atom in formula.atoms()
-            if atom.startswith(prefix) and atom.endswith(")")
-        }
-        asked = fm.substitute(formula, nobody) if nobody else formula
+        asked = nobody_as_places(formula, places)
         return CardKnowledge.knows(self, asked, limit=limit)
 
     def known_values(self) -> dict[str, str]:

@@ -13,29 +13,43 @@ places do). Probabilities add up over the merged places.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+
+import numpy as np
 
 from epigames.cards.formulas import holds_atom
+from epigames.logic import formula as fm
+from epigames.logic.formula import Formula
 from epigames.logic.model import KripkeModel
-from epigames.logic.picture import KripkePicture
-from epigames.logic.relations import Partition
+from epigames.logic.picture import Exact, KripkePicture, Oracle, merge_worlds
+from epigames.logic.relations import Mask
 
-__all__ = ["NOBODY", "report_picture"]
+__all__ = ["NOBODY", "nobody_as_places", "report_picture"]
 
 #: The world in which no player holds the card.
 NOBODY = "nobody"
 
 
-def _merged_blocks(blocks: list[set[str]]) -> list[set[str]]:
-    """The finest partition coarser than every block: blocks that share a world joined."""
-    merged: list[set[str]] = []
-    for block in blocks:
-        joined = set(block)
-        for other in [m for m in merged if m & joined]:
-            joined |= other
-            merged.remove(other)
-        merged.append(joined)
-    return merged
+def nobody_as_places(formula: Formula, places: Sequence[str]) -> Formula:
+    """The formula with each ``holds(nobody, c)`` written as "some place (no hand) holds c"."""
+    prefix = f"holds({NOBODY}, "
+    nobody = {
+        atom: fm.disj(*(fm.Atom(holds_atom(p, atom[len(prefix) : -1])) for p in places))
+        for atom in formula.atoms()
+        if atom.startswith(prefix) and atom.endswith(")")
+    }
+    return fm.substitute(formula, nobody) if nobody else formula
+
+
+def _with_atom(model: KripkeModel, atom: str, mask: Mask) -> KripkeModel:
+    mask.flags.writeable = False
+    valuation = {**model.valuation, atom: mask}
+    return KripkeModel(model.agents, model.worlds, valuation, model.relations, model.designated)
+
+
+def _nobody(worlds: Sequence[str]) -> Mask:
+    """Which of the worlds are `NOBODY`'s (primed or not)."""
+    return np.asarray([w.rstrip("′") == NOBODY for w in worlds])
 
 
 def report_picture(picture: KripkePicture, players: Sequence[str]) -> KripkePicture:
@@ -46,41 +60,35 @@ def report_picture(picture: KripkePicture, players: Sequence[str]) -> KripkePict
         players: the seats' names, in seat order.
     """
     model = picture.model
-    target = {w: w if w in players else NOBODY for w in model.worlds}
-    worlds = [w for w in (NOBODY, *players) if w in target.values()]
-    valuation: dict[str | int, Iterable[str]] = {
-        target[w]: model.world_atoms(i) for i, w in enumerate(model.worlds) if w in players
-    }
+    # A primed world (`West′`) is one the perspective rules out (`cards.kripke`): it stays so.
+    labels = [
+        w if w.rstrip("′") in players else NOBODY + w[len(w.rstrip("′")) :] for w in model.worlds
+    ]
+    merged, where = merge_worlds(model, labels, (NOBODY, *players))
+    atom = holds_atom(NOBODY, picture.subject)
     # No hand atom is true in `nobody` (the report's s0); its own atom lets formulas name it.
-    if NOBODY in worlds:
-        valuation[NOBODY] = [holds_atom(NOBODY, picture.subject)]
-    partitions: dict[str, list[set[str]]] = {}
-    for agent in model.agents:
-        relation = model.relations[agent]
-        assert isinstance(relation, Partition), "card pictures are S5"
-        blocks: dict[int, set[str]] = {}
-        for i, w in enumerate(model.worlds):
-            blocks.setdefault(int(relation.block[i]), set()).add(target[w])
-        partitions[agent] = _merged_blocks(list(blocks.values()))
-    truth = None if picture.true_world is None else target[picture.true_world]
-    if truth is None and len(worlds) == 1:
-        truth = worlds[0]  # e.g. known to lie in the deck or on the pile: nobody holds it
-    order: dict[str | int, int] = {w: i for i, w in enumerate(worlds)}
-    # The worlds the perspective considers possible stay designated, merged.
-    seen = {target[model.worlds[d]] for d in model.designated}
-    considered = [truth] if truth else [w for w in worlds if w in seen]
-    merged = KripkeModel.build(
-        worlds,
-        valuation,
-        partitions={
-            a: [sorted(b, key=order.__getitem__) for b in bs] for a, bs in partitions.items()
-        },
-        designated=considered,
-    )
+    if _nobody(merged.worlds).any():
+        merged = _with_atom(merged, atom, _nobody(merged.worlds))
+    exact: Exact | Oracle | None
+    inner = picture.exact
+    if inner is None:
+        nobody = _nobody(labels)
+        exact = None if merged.size == model.size else Exact(_with_atom(model, atom, nobody), where)
+    elif isinstance(inner, Exact):
+        drawn = tuple(where[d] for d in inner.drawn)
+        nobody = _nobody([merged.worlds[d] for d in drawn])
+        exact = Exact(_with_atom(inner.model, atom, nobody), drawn)
+    else:
+        places = [w for w in model.worlds if w not in players]
+        oracle = inner
+        exact = lambda formula: oracle(nobody_as_places(formula, places))  # noqa: E731
+    truth = None if picture.true_world is None else labels[model.worlds.index(picture.true_world)]
+    if truth is None and merged.size == 1:
+        truth = merged.worlds[0]  # e.g. known to lie in the deck or on the pile: nobody holds it
     probabilities: dict[str, dict[str, float]] = {}
     for seat, chances in picture.probabilities.items():
-        summed = dict.fromkeys(worlds, 0.0)
+        summed = dict.fromkeys(merged.worlds, 0.0)
         for w, p in chances.items():
-            summed[target[w]] += p
+            summed[labels[model.worlds.index(w)]] += p
         probabilities[seat] = summed
-    return KripkePicture(picture.subject, merged, truth, probabilities, picture.perspective)
+    return KripkePicture(picture.subject, merged, truth, probabilities, picture.perspective, exact)

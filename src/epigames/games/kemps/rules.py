@@ -70,7 +70,7 @@ from epigames.games.kemps.records import Records
 from epigames.games.kemps.views import KempsView
 from epigames.games.observation import Part
 from epigames.games.params import GameStringError, Param
-from epigames.games.picture import HasPictures, KripkePicture, subject_card
+from epigames.games.picture import HasPictures, KripkePicture, subject_card, true_deal
 from epigames.games.recorded import RecordedViews
 
 SEAT_NAMES = (
@@ -469,7 +469,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if seat is not None:
             return self.observation(seat).knowledge.picture(str(card))
         knowledges = [self.observation(s).knowledge for s in range(self.game.players)]
-        places = spectator_picture(knowledges, card, self.location(card))
+        places = spectator_picture(knowledges, card, true_deal(self, knowledges[0]))
         return report_picture(places, self.game.seat_names)
 
     def resample(self, seat: int, rng: random.Random) -> KempsState:

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import Field
 
-from epigames.games.ask import ask, ask_seat
+from epigames.games.ask import ask, ask_seat, read_formula
 from epigames.web import views
 from epigames.web.routes.common import Body, Name, Perspective, Store
 
@@ -67,7 +67,8 @@ def formula(sid: str, body: FormulaQuery, store: Store) -> dict[str, Any]:
     with store.using(sid) as session:
         seat = views.seen_as(session, body.perspective)
         pic = views.get_picture(session, body.frame, body.subject, seat)
-        return views.formula_json(pic, body.formula)
+        state = session.state_at(session.check_frame(body.frame))
+        return views.formula_json(pic, read_formula(state, body.formula, pic.model.atoms))
 
 
 @router.post("/{sid}/ask")
