@@ -623,8 +623,10 @@ async function askFormula(ev) {
       body: { frame: S.frame, subject: S.subject, perspective: perspectiveParam(), formula: $("formula").value } });
     // "cannot tell" is neither colour, as in Ask the game.
     out.className = "formula-result " + (r.verdict === "true" ? "true" : r.verdict === "false" ? "false" : "");
+    // A drawn world may stand for several worlds of the exact model, true in some of them.
+    const mixed = r.mixed_worlds.length ? `\ntrue in some of the exact worlds of: ${r.mixed_worlds.join(", ")}` : "";
     out.textContent = `${r.formula}\n→ ${r.answer}` +
-      (r.false_worlds.length ? `\nfalse in: ${r.false_worlds.join(", ")}` : "\ntrue in every world");
+      (r.false_worlds.length ? `\nfalse in: ${r.false_worlds.join(", ")}` : r.mixed_worlds.length ? "" : "\ntrue in every world") + mixed;
     renderKripke($("kripke"), S.picture, S.data.seat_names, r.false_worlds);
   } catch (e) {
     out.className = "formula-result error";
