@@ -275,8 +275,10 @@ def side_by_side(
     by_rules = floor.checked(floor.replay_rules)
     through_match(results[0])
     by_rules(results[0])
-    runs: tuple[list[Speed], ...] = ([], [], [], [])
-    seed_runs, ours, replayed, rules = runs
+    seed_runs: list[Speed] = []
+    ours: list[Speed] = []
+    replayed: list[Speed] = []
+    rules: list[Speed] = []
     for r in range(rounds):
         seed_runs.append(theirs(r + 1))
         ours.append(speed(play, range(games)))
@@ -340,17 +342,17 @@ def print_floors(console: Console, rows: Sequence[SideBySide], unit: str = "game
     """The table of replay rates (medians) and the ratios they allow against the seed program."""
     table = Table(
         title=f"What the rules allow: the same games replayed, no agent thinking ({unit}/s, "
-        "medians of the same rounds)",
+        "medians of the same rounds: through a match, views built; through the rules alone)",
         title_justify="left",
     )
     columns = (
         "workload",
         "clock",
         "ours",
-        "replayed through a match",
-        "rules alone",
+        "replayed: match",
+        "replayed: rules",
         "seed program",
-        "ratio: ours / replayed / rules",
+        "ratio: ours / match / rules",
         "goal (CPU)",
     )
     for column in columns:
