@@ -40,9 +40,9 @@ def drawn(picture: KripkePicture) -> tuple[object, ...]:
 def test_a_seats_picture_is_its_knowledge_in_the_reports_worlds(spec: str) -> None:
     """Worlds the seat considers possible: its possible holders, every place that is no
     hand as `nobody`; the seat's own relation joins them all (the other worlds, those other
-    seats consider possible from there, in blocks of their own); its probabilities add up over the places; the true
-    world is marked only where it knows it; a resampled deal it cannot tell apart gives the
-    same picture."""
+    seats consider possible from there, in blocks of their own); its probabilities add up
+    over the places; the true world is marked only where it knows it; a resampled deal it
+    cannot tell apart gives the same picture."""
     checked = 0
     for seed in range(3):
         for state in states(spec, seed):
