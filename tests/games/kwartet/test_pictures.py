@@ -81,7 +81,8 @@ def test_spectator_picture_of_the_2020_example() -> None:
     assert sorted(picture.model.world_atoms(3)) == ["holds(East, ⟨8,4⟩)"]
     parts = blocks(picture)
     assert frozenset({"West", "North", "East"}) in parts["South"]
-    assert parts["East"] == {frozenset({n}) for n in names}  # East sees its own card
+    # East tells only whether it holds the card: where it does not, it cannot tell who does.
+    assert parts["East"] == {frozenset({"East"}), frozenset({"South", "West", "North"})}
     for seat, name in enumerate(names):
         probs = picture.probabilities[name]
         assert math.isclose(sum(probs.values()), 1.0)
@@ -102,7 +103,7 @@ def test_a_failed_request_removes_the_world_from_every_picture() -> None:
             assert math.isclose(sum(probs.values()), 1.0)
     play(state, "ask East 8.2", "ask South 9.1")
     south = state.picture(card, 0)
-    assert south.model.worlds == ("East",) and south.true_world == "East"
+    assert south.considered == ("East",) and south.true_world == "East"
     assert south.model.holds(K("South", Atom("holds(East, ⟨8,4⟩)")))
     assert south.probabilities == {"South": {"East": 1.0}}
 
@@ -125,7 +126,7 @@ def test_failed_requests_remove_worlds_in_random_games() -> None:
                 picture = state.picture(str(event.card), seat)
                 assert target not in picture.model.worlds
                 assert (picture.true_world is None) == (
-                    seat is not None and len(picture.model.worlds) > 1
+                    seat is not None and len(picture.considered) > 1
                 )
                 for probs in picture.probabilities.values():
                     assert math.isclose(sum(probs.values()), 1.0)
@@ -137,19 +138,21 @@ def test_a_seat_picture_comes_from_its_own_knowledge() -> None:
     state = dealt(SPEC_2020, *HANDS_2020)
     picture = state.picture("⟨8,4⟩", 0)
     assert picture.perspective == 0
-    assert picture.model.worlds == ("West", "North", "East")
-    # South cannot tell who holds it: every world is one it considers possible.
-    assert picture.true_world is None and picture.considered == picture.model.worlds
+    # South cannot tell who holds it; the drawing also holds South, whom West and North
+    # cannot rule out (South knows it is not its own card).
+    assert picture.considered == ("West", "North", "East")
+    assert picture.model.worlds == ("South", "West", "North", "East")
+    assert picture.true_world is None
     assert set(picture.probabilities) == {"South"}
     assert picture.probabilities["South"] == pytest.approx(
         {w: 1 / 3 for w in ("West", "North", "East")}
     )
     parts = blocks(picture)
-    assert parts["South"] == {frozenset({"West", "North", "East"})}
-    assert parts["West"] == {frozenset({"West"}), frozenset({"North", "East"})}
-    assert parts["East"] == {frozenset({"East"}), frozenset({"West", "North"})}
+    assert parts["South"] == {frozenset({"South"}), frozenset({"West", "North", "East"})}
+    assert parts["West"] == {frozenset({"West"}), frozenset({"South", "North", "East"})}
+    assert parts["East"] == {frozenset({"East"}), frozenset({"South", "West", "North"})}
     own = state.picture("⟨8,4⟩", 3)  # East holds it: it knows the true world
-    assert own.true_world == "East" and own.model.worlds == ("East",)
+    assert own.true_world == "East" and own.considered == ("East",)
 
 
 def test_a_seat_picture_does_not_depend_on_hidden_cards() -> None:
