@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from epigames.cards import CardLayout
 from epigames.games.events import Event
-from epigames.games.kwartet.cards import CARDS, MEMBERS, Card
+from epigames.games.kwartet.cards import ASKS, CARDS, MEMBERS, Ask, Card
 from epigames.games.kwartet.events import Asked, DealDone, Dealt, LaidDown
 from epigames.games.kwartet.knowledge import PublicTracker
 
@@ -23,6 +23,12 @@ def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
         own = set(hand)
         cards = [c for c in cards if c not in own]
     return tuple(cards)
+
+
+def legal_asks(targets: tuple[int, ...], cards: tuple[Card, ...]) -> tuple[Ask, ...]:
+    """Every ask of a seat that may ask `targets` for `cards` (`Records.targets`,
+    `Records.askable`): the one rule of Kwartet's moves, for the state and the views."""
+    return tuple(ASKS[t][c.index] for t in targets for c in cards)
 
 
 #: Askable cards by bitmask of held kinds (when players may ask for their own cards).

@@ -27,7 +27,6 @@ from epigames.games.core import CHANCE, TERMINAL
 from epigames.games.dealing import redeal
 from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import (
-    ASKS,
     CARDS,
     MAX_KINDS,
     MAX_PLAYERS,
@@ -38,7 +37,7 @@ from epigames.games.kwartet.cards import (
 )
 from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, LaidDown, OutOfCards
 from epigames.games.kwartet.knowledge import layout_for
-from epigames.games.kwartet.records import Records, askable
+from epigames.games.kwartet.records import Records, legal_asks
 from epigames.games.kwartet.views import KwartetView
 from epigames.games.observation import Part
 from epigames.games.params import Param
@@ -163,9 +162,8 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
         p = self._player
         if p < 0:
             return []
-        sizes = self._sizes
-        cards = askable(tuple(sorted(self._hands[p])), self.game.ask_own)
-        return [ASKS[t][c] for t in range(len(sizes)) if t != p and sizes[t] for c in cards]
+        records = self._records
+        return list(legal_asks(records.targets[p], records.askable[p]))
 
     def chance_outcomes(self) -> list[tuple[Hashable, float]]:
         """During the deal: each undealt card, equally likely, goes to the next seat."""

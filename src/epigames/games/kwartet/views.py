@@ -7,9 +7,9 @@ from typing import Any
 from epigames.cards import CardKnowledge
 from epigames.games.core import cached_property
 from epigames.games.kwartet import observation
-from epigames.games.kwartet.cards import ASKS, CARDS, Ask, Card
+from epigames.games.kwartet.cards import CARDS, Ask, Card
 from epigames.games.kwartet.knowledge import PublicTracker
-from epigames.games.kwartet.records import Records
+from epigames.games.kwartet.records import Records, legal_asks
 from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
@@ -54,7 +54,7 @@ class KwartetView(RecordView[PublicTracker]):
         """Every `Ask(target, card)` for target in `targets` and card in `askable_cards`."""
         if not self.is_my_turn:
             return ()
-        return tuple(ASKS[t][c.index] for t in self.targets for c in self.askable_cards)
+        return legal_asks(self.targets, self.askable_cards)
 
     def write_public(self, arrays: Arrays) -> None:
         """Hand sizes, points and the kinds laid down (`observation.write_public`)."""
