@@ -196,9 +196,10 @@ def _drawn(
         sees = {holders[w] for w in np.flatnonzero(relation.block == here)}
         if sees != {names[h] for h in k.possible_holders(knowledge.layout.cards[card])}:
             return None
-    # A world the perspective considers possible is never merged with one it rules out
-    # (that would draw it as unsure where it is sure): those get the holder's name primed.
-    considered = {holders[w] for w in exact.designated}
+    # A world a seat considers possible is never merged with one it rules out (that would
+    # draw it as unsure where it is sure): those get the holder's name primed. A spectator
+    # has no relation of its own: its drawing has one world per holder.
+    considered = {holders[w] for w in exact.designated} if seat is not None else set()
     labels = [
         f"{h}′" if h in considered and w not in exact.designated else h
         for w, h in enumerate(holders)

@@ -203,7 +203,8 @@ def read_formula(state: State, text: str, own: Collection[str] = ()) -> Formula:
 
     Seats may be given by number or in any case; ``holds(h, c)`` atoms need no quotes and
     may name the seat by number and the card in ASCII; atoms in `own` (a picture's, such
-    as Kemps's ``holds(nobody, c)``) are taken as they are.
+    as Kemps's ``holds(nobody, c)``) are taken as they are. A game with neither cards nor
+    dice reads the text as it stands.
 
     Raises:
         FormulaSyntaxError: bad formula text.
@@ -213,7 +214,13 @@ def read_formula(state: State, text: str, own: Collection[str] = ()) -> Formula:
     f = card_formula(text)
     if isinstance(state, BlufpokerState):
         return dice_formula(f, state.game.seat_names)
-    cards = CardStructure.from_knowledge(_knowledge(state))
+    try:
+        knowledge = state.observation(0).knowledge
+    except (NotImplementedError, ValueError):  # a game with no knowledge, or before a deal
+        knowledge = None
+    if not isinstance(knowledge, CardKnowledge):
+        return f  # no card engine: the picture's own names are the game's
+    cards = CardStructure.from_knowledge(knowledge)
     return fm.rename(
         f,
         lambda name: fm.Atom(name) if name in own else cards.canonical(fm.Atom(name)),
