@@ -70,7 +70,7 @@ def _successor_classes(rel: AnyRelation, ids: Ints) -> list[frozenset[int]]:
     return [frozenset(s) for s in out]
 
 
-def _join_classes(rel: Partition, ids: Ints, k: int) -> list[int]:
+def join_classes(rel: Partition, ids: Ints, k: int) -> list[int]:
     parent = list(range(k))
 
     def find(x: int) -> int:
@@ -113,7 +113,7 @@ def contract(model: KripkeModel) -> KripkeModel:
         if isinstance(rel, Partition):
             # Bisimilar worlds see the same classes, so the quotient of an equivalence is
             # one: two classes are related iff some members share a block.
-            relations[agent] = Partition.from_ids(_join_classes(rel, ids, k))
+            relations[agent] = Partition.from_ids(join_classes(rel, ids, k))
         else:
             relations[agent] = Relation.from_edges(k, ids[rel.src], ids[rel.dst])
     designated = tuple(sorted({int(ids[d]) for d in model.designated}))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from epigames.errors import ModelError
+from epigames.logic.bisimulation import join_classes
 from epigames.logic.formula import Formula
 from epigames.logic.model import KripkeModel
 from epigames.logic.relations import Mask, Partition
@@ -183,23 +184,7 @@ def merge_worlds(
         relation = model.relations[agent]
         if not isinstance(relation, Partition):
             raise ModelError(f"only S5 models merge their worlds; {agent}'s relation is not")
-        relations[agent] = Partition.from_ids(_joined(len(names), relation.block.tolist(), drawn))
+        relations[agent] = Partition.from_ids(join_classes(relation, at, len(names)))
     designated = tuple(sorted({drawn[d] for d in model.designated}))
     return KripkeModel(model.agents, tuple(names), valuation, relations, designated), drawn
 
-
-def _joined(n: int, blocks: Sequence[int], drawn: Sequence[int]) -> list[int]:
-    """A label per merged world (of `n`): merged worlds that hold worlds of one block
-    (`blocks`, per world; `drawn`, its merged world) get one label, joined transitively."""
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    leader: dict[int, int] = {}
-    for block, w in zip(blocks, drawn, strict=True):
-        parent[find(w)] = find(leader.setdefault(block, w))
-    return [find(w) for w in range(n)]
