@@ -595,25 +595,33 @@ class State(abc.ABC):
 
 
 class EventLog:
-    """Mixin for a `State` (listed before it): the event log, what each seat saw, the history.
+    """Mixin for a `State` (listed before it): one shared event log with each entry's audience.
 
     `_start_log(players)` in `__init__` creates the lists, `_clone_log(other)` copies them
     into a clone, and a game's `_publish` calls `_deliver(event)` before updating its own
-    records. The `events` and `history` properties implement the `State` interface.
+    records. Delivering an event appends it and its audience (a seat mask) once; a seat's
+    own log is read from the shared one only when the seat's view is asked for, so playing
+    through the rules alone copies nothing per seat. The `events` and `history` properties
+    implement the `State` interface.
     """
 
     game: Game
     _events: list[Event]
+    _audience: list[int]
     _seen: list[list[Event]]
+    _read: list[int]
     _history: list[Hashable]
 
     def _start_log(self, players: int) -> None:
         self._events = []
+        self._audience = []
+        # Each seat's log as far as it was read (`_read[seat]` entries of the shared log).
         self._seen = [[] for _ in range(players)]
+        self._read = [0] * players
         self._history = []
 
     def _seat_log(self, seat: int) -> list[Event]:
-        """What `seat` observed so far (for its view).
+        """What `seat` observed so far (for its view; the list only grows).
 
         Raises:
             SeatError: no such seat.
@@ -621,11 +629,18 @@ class EventLog:
         seen = self._seen
         if type(seat) is not int or not 0 <= seat < len(seen):  # one list per seat
             check_seat(self.game, seat)
-        return seen[seat]
+        log = seen[seat]
+        start, stop = self._read[seat], len(self._events)
+        if start < stop:
+            bit, events, audience = 1 << seat, self._events, self._audience
+            log.extend([events[i] for i in range(start, stop) if audience[i] & bit])
+            self._read[seat] = stop
+        return log
 
     def _clone_log(self, other: EventLog) -> None:
         """Give `other` copies of the lists (the events and actions are shared values)."""
         other._events, other._history = list(self._events), list(self._history)
+        other._audience, other._read = list(self._audience), list(self._read)
         other._seen = [list(seen) for seen in self._seen]
 
     @property
@@ -634,20 +649,19 @@ class EventLog:
         return self._events
 
     @property
+    def audiences(self) -> list[int]:
+        """Each event's audience as a seat mask (bit `s` for seat `s`; do not modify)."""
+        return self._audience
+
+    @property
     def history(self) -> list[Hashable]:
         """Every action and chance outcome applied, in order (do not modify)."""
         return self._history
 
     def _deliver(self, event: Event) -> None:
-        """Log an event and hand it to the seats that observe it."""
+        """Log an event with the seats that observe it."""
         self._events.append(event)
-        if event.public:
-            for seen in self._seen:
-                seen.append(event)
-        else:
-            for seat, seen in enumerate(self._seen):
-                if event.visible_to(seat):
-                    seen.append(event)
+        self._audience.append(-1 if event.public else event.audience())
 
 
 def _card_names(layout: CardLayout) -> tuple[str, ...]:

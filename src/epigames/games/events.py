@@ -92,6 +92,13 @@ class Event:
         """Whether `seat` observes this event."""
         raise NotImplementedError
 
+    def audience(self) -> int:
+        """The seats that observe this event as a bit mask (bit `s` for seat `s`).
+
+        A public event sees every seat, however many the game has: -1, all bits set.
+        """
+        raise NotImplementedError
+
     @property
     def text(self) -> str:
         """One human sentence describing the event."""
@@ -126,6 +133,10 @@ class PublicAnnouncement(Event, kind="announcement", public=True):
         """Every seat sees it."""
         return True
 
+    def audience(self) -> int:
+        """Every seat: all bits set."""
+        return -1
+
 
 @dataclass(frozen=True, slots=True)
 class Passed(PublicAnnouncement, kind="pass"):
@@ -159,6 +170,10 @@ class PrivateObservation(Event, kind="observation"):
         """Only the observing seat sees it."""
         return seat == self.seat
 
+    def audience(self) -> int:
+        """The observing seat's bit."""
+        return 1 << self.seat
+
 
 @dataclass(frozen=True, slots=True)
 class GroupObservation(Event, kind="group"):
@@ -178,6 +193,13 @@ class GroupObservation(Event, kind="group"):
     def visible_to(self, seat: int) -> bool:
         """Only the seats of the group see it."""
         return seat in self.seats
+
+    def audience(self) -> int:
+        """The group's bits."""
+        mask = 0
+        for seat in self.seats:
+            mask |= 1 << seat
+        return mask
 
     def to_dict(self) -> dict[str, Any]:
         """As `Event.to_dict`, with `seats` in increasing order (not as text: seat 10 after 9)."""
