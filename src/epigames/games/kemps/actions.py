@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Protocol
 
 from epigames.cards import Card, Rank, Suit
 from epigames.errors import InputError
@@ -99,6 +100,67 @@ class Call:
 
 #: An action of either game.
 KempsAction = Swap | Done | Signal | Pass | Call
+
+#: Every swap made so far, by slot and card: the legal moves of every turn list them.
+_SWAPS: dict[tuple[int, Card], Swap] = {}
+
+
+def swap(slot: int, card: Card) -> Swap:
+    """`Swap(slot, card)`, one value per slot and card (a frozen dataclass is slow to make)."""
+    made = _SWAPS.get((slot, card))
+    if made is None:
+        made = _SWAPS[slot, card] = Swap(slot, card)
+    return made
+
+
+def legal_moves(
+    game: KempsGameLike,
+    seat: int,
+    hand: tuple[Card, ...],
+    table: tuple[Card, ...],
+    put_down: frozenset[Card],
+    swaps: int,
+    window: tuple[int, ...],
+) -> tuple[KempsAction, ...]:
+    """The legal moves of `seat` at its turn, for the state and the views alike.
+
+    `done`, then every swap of a table card (not one put down this turn) for a hand card;
+    in the team game `signal` after `done` when the hand is four of a kind, and in a call
+    window `pass`, Kemps! for the partner and Stop Kemps against each opponent.
+    """
+    if window:
+        partner = game.partner(seat)
+        mine = game.team_of(seat)
+        stops = [Call(s, True) for s in range(game.players) if game.team_of(s) != mine]
+        return (PASS, Call(partner, False), *stops)
+    moves = [
+        swap(slot, card)
+        for slot, taken in enumerate(table)
+        if taken not in put_down
+        for card in hand
+    ]
+    if not game.team_game:
+        return (DONE, *moves)
+    four = len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1
+    signal = (SIGNAL,) if four else ()
+    return (DONE, *signal, *(moves if swaps < game.max_swaps else ()))
+
+
+class KempsGameLike(Protocol):
+    """What `legal_moves` reads of the game (the rules import this module)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def team_game(self) -> bool: ...
+
+    @property
+    def max_swaps(self) -> int: ...
+
+    def partner(self, seat: int) -> int: ...
+
+    def team_of(self, seat: int) -> int: ...
 
 
 def parse_action(text: str, teams: bool = False) -> KempsAction | Card:

@@ -9,14 +9,24 @@ partners alone (`Signalled`); a call and its outcome are public.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from epigames.cards import Card, Count, Drew, Holds, Moved, Reshuffled
 from epigames.cards.fact_types import CardFact, HolderNames
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
-from epigames.games.events import Fact, GroupObservation, Passed as SeatPassed, PublicAnnouncement
+from epigames.games.events import (
+    Event,
+    Fact,
+    GroupObservation,
+    Passed as SeatPassed,
+    PublicAnnouncement,
+)
+
+E = TypeVar("E", bound=Event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,4 +360,27 @@ __all__ = [
     "TableDealt",
     "TeamTurnEnded",
     "TurnEnded",
+    "maker",
 ]
+
+
+def maker(cls: type[E]) -> Callable[..., E]:
+    """A function `make(*fields, names)` equal to `cls(*fields, names=names)`, without
+    the frozen dataclass's `__init__` (each field set through `object.__setattr__`): the
+    rules make an event for every move.
+
+    The fields go in declared order, the seats' names last; it sets them through the
+    slots' own setters (found along the class's bases), so the caller passes values
+    `cls` would accept: the events here have no `__post_init__`.
+    """
+    names = [f.name for f in dataclasses.fields(cls) if f.name != "names"]
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    lines = [f"def make({', '.join([*names, 'names'])}):", "    obj = new(cls)"]
+    for name in [*names, "names"]:
+        scope[f"set_{name}"] = getattr(cls, name).__set__
+        lines.append(f"    set_{name}(obj, {name})")
+    lines.append("    return obj")
+    exec("\n".join(lines), scope)  # the text is made above, from the field names
+    make: Callable[..., E] = scope["make"]
+    make.__qualname__ = f"maker.<{cls.__name__}>"
+    return make

@@ -1,11 +1,15 @@
-"""What the seats of a Kemps game have observed, kept up to date event by event.
+"""The values of a Kemps game, each kept once: the rules change them, the views read them.
 
-`Records.absorb(event)` reads nothing but the event. The public part (the table, counts,
-scores, the cards out of the game, this turn's swaps) follows the public announcements;
-`hands[s]` is seat `s`'s own record of its hand, in hand order (a card taken from the
-table takes the place of the card put down), following its private `Dealt` observations
-and its own public moves. In the team game `window` is the call window under way (the
-seats still to ask) and `signals[s]` what seat `s` was told by its partner's signals.
+The rules (`rules.KempsState`) write the true table, hands, piles and scores here as they
+publish each event; there is no second copy for the seats. Every value a view shows is
+replaced, never changed in place (tuples, frozensets, ints), so a view that keeps
+references holds a snapshot. The deck and the discard pile are lists, changed in place:
+their order is hidden, and a view keeps only their sizes.
+
+Besides the values, `absorb(event)` keeps what the seats' knowledge is derived from: every
+public announcement in order (folded into card knowledge by `tracker` when a view asks),
+and in the team game what each seat was told by its partner's signals, updated by each
+public announcement.
 """
 
 from __future__ import annotations
@@ -13,57 +17,60 @@ from __future__ import annotations
 from epigames.cards import Card, CardLayout
 from epigames.games.events import Event
 from epigames.games.kemps import events as ev
+from epigames.games.kemps.actions import HAND_SIZE
 from epigames.games.kemps.knowledge import HoldsAll, PublicTracker, signal_cases
 
 
 class Records:
-    """Observation-derived records of every seat; all fields hold immutable values.
+    """The game's values, true and public; see the module docstring.
 
     Attributes:
-        hands: `hands[s]` = the cards seat `s` knows it holds, in hand order.
+        hands: `hands[s]` = seat `s`'s cards, in hand order (a card taken from the table
+            takes the place of the card put down); a view shows its own seat's alone.
         table: the table's cards, slot by slot (public).
-        sizes: public hand sizes.
-        deck: public number of cards in the deck.
-        discard: public number of cards in the discard pile.
+        deck: the deck's cards, in the order chance draws from (hidden).
+        drawn: the cards drawn so far of a deal under way (hidden until it is announced).
+        discard: the discard pile's cards (public, but only its size is shown).
         out: the cards out of the game, in order (public).
-        scores: public Kemps counts.
+        scores: Kemps counts (public).
         swaps: swaps made in the turn under way (public).
         put_down: cards put down in the turn under way, which may not be taken back.
-        turns: turns completed (public).
+        turns: turns ended (public; counted when the turn's end is announced).
+        window: the seats a call window still asks, in order (team game; empty: none open).
+        signals: `signals[s]` = the live facts seat `s` was told by signals (team game).
         announcements: every public announcement so far, in order (append-only).
         layout: the game's card layout.
         tracker: folds `announcements` into card knowledge when a view asks for it.
-        window: the seats a call window still asks, in order (team game; empty: none open).
-        signals: `signals[s]` = the live facts seat `s` was told by signals (team game).
     """
 
     __slots__ = (
         "announcements",
         "deck",
         "discard",
+        "drawn",
         "hands",
         "layout",
         "out",
         "put_down",
         "scores",
         "signals",
-        "sizes",
         "swaps",
         "table",
+        "told",
         "tracker",
         "turns",
         "window",
     )
 
-    def __init__(self, players: int, layout: CardLayout) -> None:
+    def __init__(self, players: int, layout: CardLayout, deck: tuple[Card, ...]) -> None:
         self.announcements: list[Event] = []
         self.layout = layout
         self.tracker = PublicTracker(layout)
         self.hands: list[tuple[Card, ...]] = [()] * players
         self.table: tuple[Card, ...] = ()
-        self.sizes: tuple[int, ...] = (0,) * players
-        self.deck = len(layout.cards)
-        self.discard = 0
+        self.deck: list[Card] = list(deck)
+        self.drawn: list[Card] = []
+        self.discard: list[Card] = []
         self.out: tuple[Card, ...] = ()
         self.scores: tuple[int, ...] = (0,) * players
         self.swaps = 0
@@ -71,56 +78,39 @@ class Records:
         self.turns = 0
         self.window: tuple[int, ...] = ()
         self.signals: list[tuple[HoldsAll, ...]] = [()] * players
+        # Whether any seat holds a signal's fact: the 2023 game never does.
+        self.told = False
 
     def copy(self) -> Records:
-        """An independent copy (the values are shared: they never change)."""
+        """An independent copy (the immutable values are shared)."""
         other = Records.__new__(Records)
         for name in Records.__slots__:
             setattr(other, name, getattr(self, name))
         other.announcements = list(self.announcements)
         other.tracker = self.tracker.copy()
         other.hands = list(self.hands)
+        other.deck, other.drawn = list(self.deck), list(self.drawn)
+        other.discard = list(self.discard)
         other.signals = list(self.signals)
         return other
 
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Cards per seat (public)."""
+        return tuple(map(len, self.hands))
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (public): those of a deal under way count until it is announced."""
+        return len(self.deck) + len(self.drawn)
+
     def absorb(self, event: Event) -> None:
-        """Update the records with one event (public or private)."""
+        """Keep what knowledge is derived from: a public announcement, or a signal's fact."""
         if event.public:
             self.announcements.append(event)
-            if any(self.signals):
+            if self.told:
                 self._update_signals(event)
-        kind = type(event)
-        if kind is ev.Swapped:
-            assert isinstance(event, ev.Swapped)
-            table = list(self.table)
-            table[event.slot] = event.put
-            self.table = tuple(table)
-            hand = list(self.hands[event.seat])
-            if event.put in hand:  # the seat's own record (others keep an empty one)
-                hand[hand.index(event.put)] = event.taken
-                self.hands[event.seat] = tuple(hand)
-            self.swaps += 1
-            self.put_down = self.put_down | {event.put}
-        elif kind is ev.TurnEnded:
-            self._end_turn()
-        elif kind is ev.TeamTurnEnded:
-            assert isinstance(event, ev.TeamTurnEnded)
-            self._end_turn()
-            n = len(self.sizes)
-            # Every seat may call, starting after the one that moved (docs/turns.md).
-            self.window = tuple((event.seat + step) % n for step in range(1, n + 1))
-        elif kind is ev.Passed:
-            self.window = self.window[1:]
-        elif kind is ev.Called:
-            assert isinstance(event, ev.Called)
-            self.window = ()
-            self.scores = event.scores
-            if event.right:
-                self.hands[event.target] = ()
-                self.sizes = _replace(self.sizes, event.target, 0)
-                self.out = (*self.out, *event.cards)
-                self._reshuffle(event.reshuffled)
-        elif kind is ev.Signalled:
+        elif type(event) is ev.Signalled:
             assert isinstance(event, ev.Signalled)
             layout = self.layout
             public = layout.card_mask((*self.table, *self.out))
@@ -128,35 +118,7 @@ class Records:
                 seen = public | layout.card_mask(self.hands[seat])
                 told = HoldsAll(event.seat, signal_cases(layout, seen))
                 self.signals[seat] = (*self.signals[seat], told)
-        elif kind is ev.Kemps:
-            assert isinstance(event, ev.Kemps)
-            self.hands[event.seat] = ()
-            self.sizes = _replace(self.sizes, event.seat, 0)
-            self.out = (*self.out, *event.cards)
-            self.scores = _replace(self.scores, event.seat, event.score)
-            self._reshuffle(event.reshuffled)
-            self._end_turn()
-        elif kind is ev.NewHand:
-            assert isinstance(event, ev.NewHand)
-            self.deck -= event.n
-            self.sizes = _replace(self.sizes, event.seat, event.n)
-        elif kind is ev.Dealt:
-            assert isinstance(event, ev.Dealt)
-            self.hands[event.seat] = tuple(event.cards)
-        elif kind is ev.TableCleared:
-            assert isinstance(event, ev.TableCleared)
-            self.discard += len(event.cards)
-            self.table = ()
-            self._reshuffle(event.reshuffled)
-        elif kind is ev.TableDealt:
-            assert isinstance(event, ev.TableDealt)
-            self.table = event.cards
-            self.deck -= len(event.cards)
-        elif kind is ev.GameDealt:
-            assert isinstance(event, ev.GameDealt)
-            self.table = event.table
-            self.sizes = event.hand_sizes
-            self.deck = event.deck_size
+            self.told = True
 
     def _update_signals(self, event: Event) -> None:
         layout = self.layout
@@ -171,17 +133,12 @@ class Records:
                 if live is not None:
                     kept.append(live)
             self.signals[seat] = tuple(kept)
-
-    def _end_turn(self) -> None:
-        self.swaps = 0
-        self.put_down = frozenset()
-        self.turns += 1
-
-    def _reshuffle(self, reshuffled: bool) -> None:
-        if reshuffled:
-            self.deck += self.discard
-            self.discard = 0
+        self.told = any(self.signals)
 
 
-def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+def one_rank(hand: tuple[Card, ...]) -> bool:
+    """Whether a hand is four of a kind."""
+    if len(hand) != HAND_SIZE:
+        return False
+    rank = hand[0].rank
+    return hand[1].rank is rank and hand[2].rank is rank and hand[3].rank is rank

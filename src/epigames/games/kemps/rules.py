@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import ClassVar
 
 from epigames.cards import Card, CardLayout, spectator_picture
@@ -44,6 +45,7 @@ from epigames.games.core import (
     Game,
     State,
     UniformOutcomes,
+    check_seat,
     illegal_action,
     register_game,
     replayed,
@@ -62,11 +64,12 @@ from epigames.games.kemps.actions import (
     Signal,
     Swap,
     kemps_deck,
+    legal_moves,
     parse_action,
 )
 from epigames.games.kemps.knowledge import layout_for
 from epigames.games.kemps.picture import report_picture
-from epigames.games.kemps.records import Records
+from epigames.games.kemps.records import Records, one_rank
 from epigames.games.kemps.views import KempsView
 from epigames.games.observation import Part
 from epigames.games.params import GameStringError, Param
@@ -284,57 +287,64 @@ class KempsGame(Game):
 
 
 class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
-    """A Kemps position; see the module docstring for the rules."""
+    """A Kemps position; see the module docstring for the rules.
 
-    view_class = KempsView
+    Its values (the table, the hands, the piles, the scores, this turn's swaps) are kept
+    once, in `Records`: the rules change them as they publish each event, and a seat's
+    view keeps the ones it shows.
+    """
+
+    #: The seat to move, `CHANCE` while cards are drawn, `TERMINAL` at the end: a plain
+    #: attribute, since the play loop reads it before every move.
+    current_player: int = CHANCE
 
     def __init__(self, game: KempsGame) -> None:
         n = game.players
         self.game: KempsGame = game
         self._names = game.seat_names
         self._at = ev.Places.of(n)
-        self._deck: list[Card] = list(game.deck)
-        self._discard: list[Card] = []
-        self._table: list[Card] = []
-        self._hands: list[list[Card]] = [[] for _ in range(n)]
-        self._out: list[Card] = []
-        self._scores = [0] * n
-        self._player = CHANCE
+        self.current_player = CHANCE
         self._seat = 0  # whose turn it is, or will be after the chance draws
-        self._swaps = 0
-        self._put_down: set[Card] = set()
         self._idle = 0
         self._turns = 0  # completed
         self._queue: list[int] = [_TO_TABLE] * game.table + [
             s for s in range(n) for _ in range(HAND_SIZE)
         ]
-        self._drawn: list[Card] = []
         self._changed = False  # whether the turn whose new hand is being drawn swapped
         self._drawer = 0  # whose new hand is being drawn
-        self._window: list[int] = []  # the seats a call window still asks (team game)
         self._start_log(n)
-        self._records = Records(n, layout_for(game.ranks, game.seat_names))
+        deck = game.deck
+        self._records = Records(n, layout_for(game.ranks, game.seat_names), deck)
+        # The deck's cards as ints, in the same order: found in C without `Card.__eq__`.
+        self._deck_ids: list[int] = [c.index for c in deck]
 
     # --- the State interface -------------------------------------------------
 
-    @property
-    def current_player(self) -> int:
-        """The seat to move, `CHANCE` while cards are drawn, `TERMINAL` at the end."""
-        return self._player
+    def observation(self, seat: int) -> KempsView:
+        """The seat's view: its own hand and the public values, as they are now.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            check_seat(self.game, seat)
+        return KempsView(self.game, seat, self.current_player, self, self._records)
 
     def legal_actions(self) -> list[KempsAction]:
         """`done`, then every allowed swap (none at chance nodes and at the end); in the
         team game `signal` when the hand allows it, and in a call window the calls."""
-        if self._player < 0:
+        p = self.current_player
+        if p < 0:
             return []
-        return list(self.observation(self._player).legal_actions)
+        r = self._records
+        return list(legal_moves(self.game, p, r.hands[p], r.table, r.put_down, r.swaps, r.window))
 
     def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """While drawing: each card of the deck, equally likely, is the next one drawn."""
-        if self._player != CHANCE:
+        if self.current_player != CHANCE:
             return []
         # The pairs are made only if read: a match draws by index (a deal is ~90 draws).
-        return UniformOutcomes(tuple(self._deck))
+        return UniformOutcomes(tuple(self._records.deck))
 
     def apply(self, action: Hashable) -> None:
         """Draw a card (chance), swap with the table, or end the turn.
@@ -342,33 +352,44 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         Raises:
             IllegalActionError: not legal here; the state is unchanged.
         """
-        p = self._player
-        if p == CHANCE and type(action) is Card and action in self._deck:
-            self._history.append(action)
-            self._draw(action)
-            return
-        if p >= 0 and self._window:
+        p = self.current_player
+        kind = type(action)
+        if p == CHANCE:
+            if kind is Card:
+                assert isinstance(action, Card)
+                ids = self._deck_ids
+                if action.index in ids:
+                    self._history.append(action)
+                    self._draw(action, ids.index(action.index))
+                    return
+            raise illegal_action(self, action)
+        if p < 0:
+            raise illegal_action(self, action)
+        r = self._records
+        if r.window:
             self._answer(p, action)
             return
-        if p >= 0 and type(action) is Swap:
+        if kind is Swap:
+            assert isinstance(action, Swap)
             slot, card = action.slot, action.card
-            table = self._table
+            table, hand = r.table, r.hands[p]
+            at = _position(hand, card)
             if (
                 0 <= slot < len(table)
-                and table[slot] not in self._put_down
-                and card in self._hands[p]
-                and self._swaps < self.game.max_swaps
+                and at >= 0
+                and table[slot] not in r.put_down
+                and r.swaps < self.game.max_swaps
             ):
                 self._history.append(action)
-                self._swap(p, slot, card)
+                self._swap(p, slot, at, card)
                 return
             raise _with_reason(illegal_action(self, action), self._why_not(p, slot, card))
-        elif p >= 0 and type(action) is Done:
+        if kind is Done:
             self._history.append(action)
             self._end_turn(p)
             return
-        elif p >= 0 and type(action) is Signal and self.game.team_game:
-            if not _one_rank(self._hands[p]):
+        if kind is Signal and self.game.team_game:
+            if not one_rank(r.hands[p]):
                 raise _with_reason(
                     illegal_action(self, action), "the signal needs four cards of one rank"
                 )
@@ -379,12 +400,13 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
 
     def _answer(self, p: int, action: Hashable) -> None:
         """A seat's answer in a call window: pass, or a call that ends it."""
+        r = self._records
         if type(action) is Pass:
             self._history.append(action)
-            self._window.pop(0)
+            r.window = r.window[1:]
             self._publish(ev.Passed(p, names=self._names))
-            if self._window:
-                self._player = self._window[0]
+            if r.window:
+                self.current_player = r.window[0]
             else:
                 self._after_turn(self._changed)
             return
@@ -404,55 +426,53 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         raise illegal_action(self, action)
 
     def _why_not(self, p: int, slot: int, card: Card) -> str:
-        if self._swaps >= self.game.max_swaps:
+        r = self._records
+        if r.swaps >= self.game.max_swaps:
             return f"{self.game.max_swaps} swaps is the most in one turn"
-        table = self._table
+        table = r.table
         if not 0 <= slot < len(table):
             return f"the table has slots 1 to {len(table)}"
-        if table[slot] in self._put_down:
+        if table[slot] in r.put_down:
             return f"{table[slot]} was put down this turn and may not be taken back"
         return f"{card} is not in {self._names[p]}'s hand"
 
     def returns(self) -> tuple[float, ...]:
         """Kemps so far."""
-        return tuple(float(s) for s in self._scores)
+        return tuple(float(s) for s in self._records.scores)
 
     def clone(self) -> KempsState:
         """An independent copy; cards, events and actions are shared immutable values."""
         other = KempsState.__new__(KempsState)
         other.__dict__.update(self.__dict__)
-        other._deck, other._discard = list(self._deck), list(self._discard)
-        other._table, other._out = list(self._table), list(self._out)
-        other._hands = [list(h) for h in self._hands]
-        other._scores = list(self._scores)
-        other._put_down = set(self._put_down)
-        other._queue, other._drawn = list(self._queue), list(self._drawn)
-        other._window = list(self._window)
+        other._queue = list(self._queue)
+        other._deck_ids = list(self._deck_ids)
         self._clone_records(other)
         return other
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands, in hand order: for referees and tests, never for strategies."""
-        return tuple(tuple(h) for h in self._hands)
+        return tuple(self._records.hands)
 
     def location(self, card: Card) -> int:
         """The true holder of a card as a layout index (cards being drawn are in the deck)."""
-        for s, hand in enumerate(self._hands):
+        r = self._records
+        for s, hand in enumerate(r.hands):
             if card in hand:
                 return s
-        if card in self._table:
+        if card in r.table:
             return self._at.table
-        if card in self._discard:
+        if card in r.discard:
             return self._at.discard
-        if card in self._out:
+        if card in r.out:
             return self._at.out
         return self._at.deck
 
     def picture_subjects(self) -> list[str]:
         """The cards still in play, each with a Kripke picture; none before the deal."""
-        if not self._records.announcements:
+        r = self._records
+        if not r.announcements:
             return []
-        return [str(c) for c in self.game.deck if c not in self._out]
+        return [str(c) for c in self.game.deck if c not in r.out]
 
     def picture(self, subject: str, seat: int | None = None) -> KripkePicture:
         """A card's Kripke picture from `seat`'s view (None: a spectator's), in the report's
@@ -462,8 +482,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             InputError: the subject is not a card in play.
             SeatError: no such seat.
         """
-        in_play = [c for c in self.game.deck if c not in self._out]
-        if not self._records.announcements:
+        r = self._records
+        in_play = [c for c in self.game.deck if c not in r.out]
+        if not r.announcements:
             in_play = []
         card = subject_card(self.game, subject, in_play, Card.parse, "none yet")
         if seat is not None:
@@ -484,7 +505,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         hand is not four of a kind (the seat cannot tell the two apart). Replaying the
         history with those draws leads to the sampled deal.
         """
-        if self._player == CHANCE and not self._records.announcements:
+        if self.current_player == CHANCE and not self._records.announcements:
             dealt = list(self._history)  # mid-deal: nothing seen yet, any order will do
             rng.shuffle(dealt)
             return replayed(self, dealt)
@@ -505,7 +526,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
                     hands[who] = list(cards)
                 elif kind == "signal":
                     unseen = self.game.team_game and who not in (seat, self.game.partner(seat))
-                    if unseen and not _one_rank(hands[who]):
+                    if unseen and not one_rank(tuple(hands[who])):
                         history[i] = DONE
                 else:  # the last card of a hand drawn
                     if who != seat:
@@ -515,74 +536,85 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
 
     # --- the rules -------------------------------------------------------------
 
-    def _draw(self, card: Card) -> None:
-        self._deck.remove(card)
-        self._drawn.append(card)
-        self._queue.pop(0)
-        if self._queue:
+    def _draw(self, card: Card, at: int) -> None:
+        r = self._records
+        del r.deck[at]
+        del self._deck_ids[at]
+        r.drawn.append(card)
+        queue = self._queue
+        queue.pop(0)
+        if queue:
             return
-        drawn, self._drawn = self._drawn, []
+        drawn = tuple(r.drawn)
+        r.drawn = []
         names, n = self._names, self.game.players
-        if not self._records.announcements:  # the first deal
+        if not r.announcements:  # the first deal
             size = self.game.table
-            self._table = drawn[:size]
+            r.table = drawn[:size]
+            hands = r.hands
             for s in range(n):
-                self._hands[s] = drawn[size + HAND_SIZE * s : size + HAND_SIZE * (s + 1)]
-            sizes = tuple(len(h) for h in self._hands)
-            self._publish(ev.GameDealt(tuple(self._table), sizes, len(self._deck), names=names))
+                hands[s] = drawn[size + HAND_SIZE * s : size + HAND_SIZE * (s + 1)]
+            sizes = tuple(map(len, hands))
+            self._publish(ev.GameDealt(r.table, sizes, len(r.deck), names=names))
             for s in range(n):
-                self._publish(ev.Dealt(s, tuple(self._hands[s]), names=names))
-            self._player = self._seat
-        elif not self._table:  # a new table
-            self._table = drawn
-            self._publish(ev.TableDealt(tuple(drawn), n, names=names))
-            self._player = self._seat
+                self._publish(_dealt(s, hands[s], names))
+            self.current_player = self._seat
+        elif not r.table:  # a new table
+            r.table = drawn
+            self._publish(_table_dealt(drawn, n, names))
+            self.current_player = self._seat
         else:  # a new hand after a Kemps
             s = self._drawer
-            self._hands[s] = drawn
-            self._publish(ev.NewHand(s, len(drawn), n, names=names))
-            self._publish(ev.Dealt(s, tuple(drawn), names=names))
+            r.hands[s] = drawn
+            self._publish(_new_hand(s, len(drawn), n, names))
+            self._publish(_dealt(s, drawn, names))
             self._after_turn(self._changed)
 
-    def _swap(self, p: int, slot: int, card: Card) -> None:
-        hand, table = self._hands[p], self._table
+    def _swap(self, p: int, slot: int, at: int, card: Card) -> None:
+        r = self._records
+        hand, table = r.hands[p], r.table
         taken = table[slot]
-        hand[hand.index(card)] = taken
-        table[slot] = card
-        self._put_down.add(card)
-        self._swaps += 1
+        r.hands[p] = (*hand[:at], taken, *hand[at + 1 :])
+        r.table = (*table[:slot], card, *table[slot + 1 :])
+        r.put_down = r.put_down | {card}
+        r.swaps += 1
         # The team game's player still chooses between `done` and the signal.
-        last = self._swaps >= self.game.max_swaps and not self.game.team_game
-        n = self.game.players
-        self._publish(ev.Swapped(p, slot, taken, card, n, last, names=self._names))
+        last = r.swaps >= self.game.max_swaps and not self.game.team_game
+        self._publish(_swapped(p, slot, taken, card, self.game.players, last, self._names))
         if last:
             self._end_turn(p)
 
     def _end_turn(self, p: int, signal: bool = False) -> None:
-        changed = self._swaps > 0
-        hand = self._hands[p]
+        r = self._records
+        swaps = r.swaps
+        changed = swaps > 0
+        # The turn's swaps are over once its end is announced.
+        r.swaps, r.put_down = 0, _NONE
+        r.turns += 1
         if self.game.team_game:
             if signal:
                 team = frozenset((p, self.game.partner(p)))
                 self._publish(ev.Signalled(team, p, names=self._names))
-            self._publish(ev.TeamTurnEnded(p, self._swaps, names=self._names))
-            # Every seat may call (public, so being asked shows nothing): docs/turns.md.
             n = self.game.players
+            # Every seat may call (public, so being asked shows nothing): docs/turns.md.
+            r.window = tuple((p + step) % n for step in range(1, n + 1))
+            self._publish(ev.TeamTurnEnded(p, swaps, names=self._names))
             self._changed = changed
-            self._window = [(p + step) % n for step in range(1, n + 1)]
-            self._player = self._window[0]
+            self.current_player = r.window[0]
             return
-        if _one_rank(hand):
-            self._scores[p] += 1
+        if one_rank(r.hands[p]):
+            scores = list(r.scores)
+            scores[p] += 1
+            r.scores = tuple(scores)
             cards, more, reshuffled = self._out_of_game(p)
             n = self.game.players
-            self._publish(ev.Kemps(p, cards, self._scores[p], reshuffled, n, names=self._names))
+            self._publish(ev.Kemps(p, cards, scores[p], reshuffled, n, names=self._names))
             if more:
                 self._new_hand(p, changed)
                 return
             self._finish(capped=False)
             return
-        self._publish(ev.TurnEnded(p, self._swaps, names=self._names))
+        self._publish(_turn_ended(p, swaps, self._names))
         self._after_turn(changed)
 
     def _new_hand(self, seat: int, changed: bool) -> None:
@@ -590,36 +622,45 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._changed = changed
         self._drawer = seat
         self._queue = [seat] * HAND_SIZE
-        self._player = CHANCE
+        self.current_player = CHANCE
 
     def _out_of_game(self, seat: int) -> tuple[tuple[Card, ...], bool, bool]:
         """The seat's four cards leave the game: the cards, whether a new hand can be
         drawn, and whether the discard pile was shuffled into the deck for it."""
-        cards = tuple(sorted(self._hands[seat]))
-        self._hands[seat] = []
-        self._out.extend(cards)
-        more = len(self._deck) + len(self._discard) >= HAND_SIZE
-        reshuffled = more and len(self._deck) < HAND_SIZE
+        r = self._records
+        cards = tuple(sorted(r.hands[seat], key=_INDEX))
+        r.hands[seat] = ()
+        r.out = (*r.out, *cards)
+        more = len(r.deck) + len(r.discard) >= HAND_SIZE
+        reshuffled = more and len(r.deck) < HAND_SIZE
         if reshuffled:
-            self._deck.extend(self._discard)
-            self._discard.clear()
+            self._reshuffle()
         return cards, more, reshuffled
+
+    def _reshuffle(self) -> None:
+        """The discard pile goes under the deck."""
+        r = self._records
+        r.deck.extend(r.discard)
+        self._deck_ids.extend([c.index for c in r.discard])
+        r.discard.clear()
 
     def _call(self, p: int, target: int, stop: bool) -> None:
         """Resolve a call by `p` against (Stop Kemps) or for (Kemps!) `target`."""
-        self._window = []
-        right = _one_rank(self._hands[target])
-        team = self.game.teams[self.game.team_of(p)]
-        for seat in team:
-            self._scores[seat] += 1 if right else -1
-        scores, n = tuple(self._scores), self.game.players
+        r = self._records
+        r.window = ()
+        right = one_rank(r.hands[target])
+        scores = list(r.scores)
+        for seat in self.game.teams[self.game.team_of(p)]:
+            scores[seat] += 1 if right else -1
+        r.scores = tuple(scores)
+        n = self.game.players
         if not right:
-            self._publish(ev.Called(p, target, stop, (), scores, False, n, names=self._names))
+            self._publish(ev.Called(p, target, stop, (), r.scores, False, n, names=self._names))
             self._after_turn(self._changed)
             return
         cards, more, reshuffled = self._out_of_game(target)
-        self._publish(ev.Called(p, target, stop, cards, scores, reshuffled, n, names=self._names))
-        if self._scores[p] >= self.game.target or not more:
+        self._publish(ev.Called(p, target, stop, cards, r.scores, reshuffled, n, names=self._names))
+        if scores[p] >= self.game.target or not more:
             self._finish(capped=False)
             return
         self._new_hand(target, self._changed)
@@ -627,36 +668,51 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
     def _after_turn(self, changed: bool) -> None:
         self._idle = 0 if changed else self._idle + 1
         self._turns += 1
-        self._swaps = 0
-        self._put_down = set()
-        if self._turns >= self.game.max_turns:
+        game = self.game
+        if self._turns >= game.max_turns:
             self._finish(capped=True)
             return
-        self._seat = (self._seat + 1) % self.game.players
-        if self._idle < self.game.redeal_after:
-            self._player = self._seat
+        self._seat = (self._seat + 1) % game.players
+        if self._idle < game.redeal_after:
+            self.current_player = self._seat
             return
         self._idle = 0
-        old, size = tuple(self._table), self.game.table
-        self._discard.extend(old)
-        self._table = []
-        reshuffled = len(self._deck) < size
+        r = self._records
+        old, size = r.table, game.table
+        r.discard.extend(old)
+        r.table = ()
+        reshuffled = len(r.deck) < size
         if reshuffled:
-            self._deck.extend(self._discard)
-            self._discard.clear()
-        self._publish(ev.TableCleared(old, reshuffled, self.game.players, names=self._names))
+            self._reshuffle()
+        self._publish(_table_cleared(old, reshuffled, game.players, self._names))
         self._queue = [_TO_TABLE] * size
-        self._player = CHANCE
+        self.current_player = CHANCE
 
     def _finish(self, capped: bool) -> None:
         self.capped = capped
-        self._player = TERMINAL
-        self._publish(ev.GameOver(tuple(self._scores), capped, names=self._names))
+        self.current_player = TERMINAL
+        self._publish(ev.GameOver(self._records.scores, capped, names=self._names))
 
 
-def _one_rank(hand: list[Card]) -> bool:
-    """Whether a hand is four of a kind."""
-    return len(hand) == OF_A_KIND and len({c.rank for c in hand}) == 1
+#: No cards put down yet this turn.
+_NONE: frozenset[Card] = frozenset()
+#: Cards sort by their index (suit, then rank), as `Card.__lt__` does, but in C.
+_INDEX = attrgetter("index")
+# The events of every move, made without their dataclass `__init__` (`events.maker`).
+_dealt = ev.maker(ev.Dealt)
+_swapped = ev.maker(ev.Swapped)
+_turn_ended = ev.maker(ev.TurnEnded)
+_table_cleared = ev.maker(ev.TableCleared)
+_table_dealt = ev.maker(ev.TableDealt)
+_new_hand = ev.maker(ev.NewHand)
+
+
+def _position(hand: tuple[Card, ...], card: Card) -> int:
+    """Where `card` is in `hand`, or -1 (by identity: a card's `==` is Python code)."""
+    for i, held in enumerate(hand):
+        if held is card:
+            return i
+    return -1
 
 
 def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:
@@ -680,7 +736,7 @@ def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
             if queue[0] >= 0 and (len(queue) == 1 or queue[1] != queue[0]):
                 step.append(("draw", queue[0], ()))
         elif type(action) is Swap:
-            step.append(("swap", player, (state._table[action.slot], action.card)))
+            step.append(("swap", player, (state._records.table[action.slot], action.card)))
         elif type(action) is Signal:
             step.append(("signal", player, ()))
         events = len(state.events)

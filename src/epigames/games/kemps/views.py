@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, Any, Final
 
 from epigames.cards import Card
+from epigames.games.core import cached_property
 from epigames.games.kemps import observation
-from epigames.games.kemps.actions import (
-    DONE,
-    OF_A_KIND,
-    PASS,
-    SIGNAL,
-    Call,
-    KempsAction,
-    Swap,
-)
+from epigames.games.kemps.actions import OF_A_KIND, KempsAction, legal_moves
 from epigames.games.kemps.knowledge import (
     KempsKnowledge,
     PublicKemps,
@@ -26,6 +18,7 @@ from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
+    from epigames.games.core import EventLog
     from epigames.games.events import Event
     from epigames.games.kemps.records import Records
     from epigames.games.kemps.rules import KempsGame
@@ -35,19 +28,30 @@ class KempsView(RecordView[PublicTracker]):
     """A seat's view: own hand, the table, counts, scores, this turn's swaps, the log."""
 
     def __init__(
-        self, game: KempsGame, seat: int, current: int, log: list[Event], records: Records
+        self, game: KempsGame, seat: int, current: int, state: EventLog, records: Records
     ) -> None:
-        super().__init__(game, seat, current, log, records)
-        self._kemps_game = game
+        # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
+        self._game = self._kemps_game = game
+        self._seat = seat
+        self._current_player = current
+        # The seat's log is read from the shared one only if asked for (`log`): up to the
+        # shared log's length now.
+        self._state = state
+        self._log_source = state.events
+        self._log_length = len(self._log_source)
+        announcements = records.announcements
+        self._announcements = announcements
+        self._announced = len(announcements)
+        self._tracker = records.tracker
         # The records' values are replaced, never changed: keeping them is a snapshot.
         self._hand = records.hands[seat]
         #: The table's cards, slot by slot (public).
         self.table: Final = records.table
         #: Cards per seat (public).
-        self.hand_sizes: Final = records.sizes
+        self.hand_sizes: Final = tuple(map(len, records.hands))
         #: Cards in the deck and in the discard pile (public counts).
-        self.deck_size: Final = records.deck
-        self.discard_size: Final = records.discard
+        self.deck_size: Final = len(records.deck) + len(records.drawn)
+        self.discard_size: Final = len(records.discard)
         #: The cards out of the game, in the order they left (public).
         self.out: Final = records.out
         #: Each seat's Kemps so far (public).
@@ -62,6 +66,14 @@ class KempsView(RecordView[PublicTracker]):
         #: Team game: what the partner's signals told this seat, still true now.
         self.told: Final = records.signals[seat]
 
+    @cached_property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        state, bit = self._state, 1 << self._seat
+        seen = state._seat_log(self._seat)  # as far as the shared log goes now
+        later = sum(1 for audience in state.audiences[self._log_length :] if audience & bit)
+        return tuple(seen[: len(seen) - later])
+
     @property
     def kemps_game(self) -> KempsGame:
         """The game, typed as Kemps."""
@@ -72,12 +84,12 @@ class KempsView(RecordView[PublicTracker]):
         """The seat's own cards, in hand order."""
         return self._hand
 
-    @functools.cached_property
+    @cached_property
     def public(self) -> PublicKemps:
         """The public facts so far (the card engine's and the not-all facts)."""
         return self._tracker.at(self._announcements, self._announced)
 
-    @functools.cached_property
+    @cached_property
     def knowledge(self) -> KempsKnowledge:
         """What this seat knows about where every card is: public facts + own hand.
 
@@ -92,29 +104,22 @@ class KempsView(RecordView[PublicTracker]):
             return SplitKnowledge.split(self.public, self.seat, self.hand, self.told)
         return KempsKnowledge.of(self.public, self.seat, self.hand)
 
-    @functools.cached_property
+    @cached_property
     def legal_actions(self) -> tuple[KempsAction, ...]:
         """`done`, then every swap of a table card (not one put down this turn) for a hand
         card; in the team game `signal` after `done` when the hand is four of a kind, and
         in a call window `pass`, Kemps! for the partner and Stop Kemps against each opponent."""
         if not self.is_my_turn:
             return ()
-        game = self._kemps_game
-        if self.window:
-            partner = game.partner(self.seat)
-            mine = game.team_of(self.seat)
-            stops = [Call(s, True) for s in range(game.players) if game.team_of(s) != mine]
-            return (PASS, Call(partner, False), *stops)
-        swaps = [
-            Swap(slot, card)
-            for slot, taken in enumerate(self.table)
-            if taken not in self.put_down
-            for card in self.hand
-        ]
-        if not game.team_game:
-            return (DONE, *swaps)
-        signal = [SIGNAL] if self.four_of_a_kind else []
-        return (DONE, *signal, *(swaps if self.swaps < game.max_swaps else ()))
+        return legal_moves(
+            self._kemps_game,
+            self.seat,
+            self._hand,
+            self.table,
+            self.put_down,
+            self.swaps,
+            self.window,
+        )
 
     @property
     def four_of_a_kind(self) -> bool:

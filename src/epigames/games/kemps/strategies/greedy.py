@@ -32,7 +32,7 @@ from typing import Protocol
 from epigames.cards import Card, Rank
 from epigames.cards.public import iter_bits
 from epigames.games.core import View
-from epigames.games.kemps.actions import OF_A_KIND, Swap
+from epigames.games.kemps.actions import OF_A_KIND, Swap, swap
 from epigames.games.kemps.strategies.seedkb import SeedKnowledge
 from epigames.games.kemps.strategies.simple import end_turn, team_move
 from epigames.games.kemps.views import KempsView
@@ -63,6 +63,11 @@ class Plan:
     def thought(self, template: str, *args: object) -> Thought:
         """A decision's thought: `template` over `args`."""
         return Thought(template, args=args)
+
+
+#: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
+_RANKS = 13
+_RANK: tuple[Rank, ...] = tuple(sorted(Rank, key=lambda r: r.value))
 
 
 class TurnPlan(Protocol):
@@ -143,7 +148,7 @@ class SwapSheet:
         """Swap `card` from the table for the first spare; returns the spare put down."""
         put = self.spares.pop(0)
         slot = self.table.index(card)
-        self.swaps.append(Swap(slot, put))
+        self.swaps.append(swap(slot, put))
         self.taken.append(card)
         self.hand[self.hand.index(put)] = card
         self.table[slot] = put
@@ -164,62 +169,89 @@ def plan_turn(
     With `seed_compat`, `seed_kb` is the program's knowledge base for the seat, up to date
     (made from the log when not given).
     """
-    hand, table = list(view.hand), list(view.table)
-    seen = hand + table
+    hand, table = view.hand, view.table
+    seen = (*hand, *table)
     # Rank counts in the order the ranks are first seen (hand first): ties go to that order.
-    counts: dict[Rank, int] = {}
+    # Ranks as ints (`Card.index % 13`): an enum's hash is Python code.
+    counts = [0] * _RANKS
+    order: list[int] = []
     for card in seen:
-        rank = card.rank
-        counts[rank] = counts.get(rank, 0) + 1
+        rank = card.index % _RANKS
+        if not counts[rank]:
+            order.append(rank)
+        counts[rank] += 1
     avoided: list[Rank] = []
     dnc: set[Rank] = set()
     elsewhere: set[Rank] = set()
     if kb_based and seed_compat:
         kb = seed_kb if seed_kb is not None else seed_knowledge(view)
         dnc = set(kb.do_not_collect)
-        elsewhere = {rank for rank in counts if kb.may_be_elsewhere(rank)}
+        elsewhere = {_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r])}
     elif kb_based:
         dnc = do_not_collect(view, seed_compat)
         elsewhere = maybe_elsewhere(view)
     if kb_based:
-        for rank in list(counts):
-            if rank in dnc or rank in elsewhere:
-                del counts[rank]
-                avoided.append(rank)
-        if not counts:
+        kept = []
+        for r in order:
+            if _RANK[r] in dnc or _RANK[r] in elsewhere:
+                avoided.append(_RANK[r])
+            else:
+                kept.append(r)
+        order = kept
+        if not order:
             return Plan((), (), (), tuple(avoided))
-    collect = _most_frequent(counts)
+    chosen = _most_frequent_ints(order, counts)
+    collect = tuple(_RANK[r] for r in chosen)
     # Sets for membership: a card's `==` is Python code, its hash is its identity (in C).
-    collected = set(collect)
-    wanted = [card for card in seen if card.rank in collected]
-    wanted_set = set(wanted)
+    wanted_set = {card for card in seen if card.index % _RANKS in chosen}
     discards = [card for card in hand if card not in wanted_set]
     rng.shuffle(discards)
-    sheet = SwapSheet(hand, table, discards)
+    if not blocking:
+        # Each wanted table card is taken from its own slot, in table order.
+        swaps = []
+        for slot, card in enumerate(table):
+            if not discards:
+                break
+            if card in wanted_set:
+                swaps.append(swap(slot, discards.pop(0)))
+        return Plan(tuple(swaps), collect, (), tuple(avoided))
+    sheet = SwapSheet(list(hand), list(table), discards)
     for card in [c for c in table if c in wanted_set]:
         if not discards:
             break
         sheet.take(card)
     blocked: list[Card] = []
-    if blocking:
-        # The program's bug passes a card where a rank is expected: always false.
-        maybe_collected = set() if seed_compat else elsewhere
-        block = [
-            card
-            for card in seen
-            if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted_set
-        ]
-        in_hand = set(hand)
-        for card in block:
-            if not discards:
-                break
-            if card in in_hand:
-                discards.remove(card)  # it blocks already: keep it
-            elif card not in sheet.put_down:  # no taking back a card put down this turn
-                in_hand.discard(sheet.take(card))
-                in_hand.add(card)
-                blocked.append(card)
+    # The program's bug passes a card where a rank is expected: always false.
+    maybe_collected = set() if seed_compat else elsewhere
+    block = [
+        card
+        for card in seen
+        if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted_set
+    ]
+    in_hand = set(sheet.hand)
+    for card in block:
+        if not discards:
+            break
+        if card in in_hand:
+            discards.remove(card)  # it blocks already: keep it
+        elif card not in sheet.put_down:  # no taking back a card put down this turn
+            in_hand.discard(sheet.take(card))
+            in_hand.add(card)
+            blocked.append(card)
     return Plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
+
+
+def _most_frequent_ints(order: list[int], counts: list[int]) -> tuple[int, ...]:
+    """`_most_frequent` over rank ints: `order` lists them as first seen, `counts` by rank."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(order, key=counts.__getitem__, reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, counts[ranked[0]]
+    while n < len(ranked) and total + counts[ranked[n]] <= OF_A_KIND:
+        total += counts[ranked[n]]
+        n += 1
+    return tuple(ranked[:n])
 
 
 def _most_frequent(counts: dict[Rank, int]) -> tuple[Rank, ...]:
