@@ -49,6 +49,7 @@ from epigames.cards import (
     Moved,
     PublicInfo,
 )
+from epigames.cards.draws import draw_unseen
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.cards.public import iter_bits
@@ -56,7 +57,19 @@ from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
-from epigames.games.kemps.events import GameDealt, NoKemps
+from epigames.games.kemps.events import (
+    GameDealt,
+    GameOver,
+    Kemps,
+    NewHand,
+    NoKemps,
+    Places,
+    Swapped,
+    TableCleared,
+    TableDealt,
+    TeamTurnEnded,
+    TurnEnded,
+)
 from epigames.games.kemps.picture import nobody_as_places, report_picture
 from epigames.games.recorded import PublicFold
 from epigames.logic.formula import Formula
@@ -93,7 +106,11 @@ class PublicKemps:
         return rebuilt(self)
 
     def apply(self, event: Event) -> PublicKemps:
-        """The public information after one public announcement."""
+        """The public information after one public announcement: its facts applied.
+
+        The events of every move are folded without making their facts (`advance`);
+        this is the reference that the tests check `advance` against.
+        """
         public, not_all = self.public, list(self.not_all)
         # The card engine's facts go in as one batch (one check of the table at its end);
         # a not-all fact is about the hand at its moment, so it waits for the batch.
@@ -115,6 +132,65 @@ class PublicKemps:
                 not_all = [(h, cards) for h, cards in not_all if h != fact.holder]
         if batch:
             public = apply_facts(public, batch)
+        return PublicKemps(public, tuple(not_all))
+
+    def advance(self, event: Event) -> PublicKemps:
+        """`apply(event)` without making the event's facts: the same value, by the same
+        `PublicInfo` steps, for the events of every move (others go through `apply`)."""
+        kind = type(event)
+        public = self.public
+        if kind is Swapped:
+            assert isinstance(event, Swapped)
+            table = Places.of(event.players).table
+            return self._moved_all(
+                ((event.taken, table, event.seat), (event.put, event.seat, table))
+            )
+        if kind is TurnEnded:
+            assert isinstance(event, TurnEnded)
+            found = _no_kemps(public, event.seat, self.not_all)
+            return PublicKemps(public, (*self.not_all, *found)) if found else self
+        if kind is TableDealt:
+            assert isinstance(event, TableDealt)
+            at = Places.of(event.players)
+            return self._moved_all([(c, at.deck, at.table) for c in event.cards])
+        if kind is TableCleared:
+            assert isinstance(event, TableCleared)
+            at = Places.of(event.players)
+            moves = [(c, at.table, at.discard) for c in event.cards]
+            return self._moved_all(moves, (at.discard, at.deck) if event.reshuffled else None)
+        if kind is Kemps:
+            assert isinstance(event, Kemps)
+            at = Places.of(event.players)
+            for card in event.cards:
+                public = public.holds(card, event.seat)
+            moves = [(c, event.seat, at.out) for c in event.cards]
+            shuffle = (at.discard, at.deck) if event.reshuffled else None
+            return PublicKemps(public, self.not_all)._moved_all(moves, shuffle)
+        if kind is NewHand:
+            assert isinstance(event, NewHand)
+            deck = Places.of(event.players).deck
+            public = draw_unseen(public, deck, event.seat, event.n)
+            public.check_public_locations()
+            not_all = tuple((h, cards) for h, cards in self.not_all if h != event.seat)
+            return PublicKemps(public, not_all)
+        if kind is TeamTurnEnded or kind is GameOver:
+            return self
+        return self.apply(event)
+
+    def _moved_all(
+        self, moves: Sequence[tuple[Hashable, int, int]], reshuffle: tuple[int, int] | None = None
+    ) -> PublicKemps:
+        """The public moves made at once (then the discard pile into the deck), the table
+        checked, the not-all facts brought along."""
+        public = self.public
+        not_all = list(self.not_all)
+        if not_all:
+            for card, src, dst in moves:
+                not_all = _moved(public, not_all, src, dst, card)
+        public = public.move_all(moves)
+        if reshuffle is not None:
+            public = public.reshuffle(*reshuffle)
+        public.check_public_locations()
         return PublicKemps(public, tuple(not_all))
 
 
@@ -399,8 +475,8 @@ class PublicTracker(PublicFold[PublicKemps]):
         return PublicKemps(start_from_counts(self._layout, event.facts))
 
     def _step(self, folded: PublicKemps, event: Event) -> PublicKemps:
-        """The announcement applied."""
-        return folded.apply(event)
+        """The announcement applied (without making its facts: `PublicKemps.advance`)."""
+        return folded.advance(event)
 
 
 __all__ = [

@@ -24,7 +24,7 @@ for being possibly held by others, only for being on the list.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Protocol
@@ -100,34 +100,62 @@ def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
     """The ranks the seat keeps off its collection (see the module docstring)."""
     if seed_compat:
         return set(seed_knowledge(view).do_not_collect)
-    knowledge = view.knowledge
-    masks = knowledge.possible_masks()
+    return _rank_set(known_elsewhere_ranks(view))
+
+
+def maybe_elsewhere(view: KempsView) -> set[Rank]:
+    """The ranks some card of which may be in another player's hand."""
+    return _rank_set(maybe_elsewhere_ranks(view))
+
+
+def known_elsewhere_ranks(view: KempsView) -> int:
+    """`do_not_collect` on exact knowledge as a mask of rank indices (bit `r`: rank r + 2):
+    the ranks with a card whose only possible holder is another seat."""
+    masks = view.knowledge.possible_masks()
     once = twice = 0
     for mask in masks:
         twice |= once & mask
         once |= mask
     me = view.seat
-    known_elsewhere = 0  # cards whose only possible holder is another seat
-    for seat in range(view.game.num_players):
+    known = 0
+    for seat in range(view.kemps_game.players):
         if seat != me:
-            known_elsewhere |= masks[seat] & ~twice
-    return _ranks_of(knowledge.layout.cards, known_elsewhere)
+            known |= masks[seat] & ~twice
+    return _card_ranks(known)
 
 
-def maybe_elsewhere(view: KempsView) -> set[Rank]:
-    """The ranks some card of which may be in another player's hand."""
-    knowledge = view.knowledge
-    masks = knowledge.possible_masks()
+def maybe_elsewhere_ranks(view: KempsView) -> int:
+    """`maybe_elsewhere` as a mask of rank indices (bit `r`: rank r + 2)."""
+    masks = view.knowledge.possible_masks()
     others = 0
-    for seat in range(view.game.num_players):
-        if seat != view.seat:
+    me = view.seat
+    for seat in range(view.kemps_game.players):
+        if seat != me:
             others |= masks[seat]
-    return _ranks_of(knowledge.layout.cards, others)
+    return _card_ranks(others)
 
 
-def _ranks_of(cards: Sequence[Hashable], mask: int) -> set[Rank]:
-    # The set bits only: a turn asks this twice, and most of the 52 bits are clear.
-    return {cards[c].rank for c in iter_bits(mask)}  # type: ignore[attr-defined]
+def _card_ranks(cards: int) -> int:
+    """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
+    ranks, r = 0, 0
+    while cards:
+        if cards & 0xF:
+            ranks |= 1 << r
+        cards >>= OF_A_KIND
+        r += 1
+    return ranks
+
+
+def _rank_set(mask: int) -> set[Rank]:
+    return {_RANK[r] for r in iter_bits(mask)}
+
+
+def _rank_bits(ranks: Iterable[Rank]) -> int:
+    # `tuple.index` finds an enum member by identity first; its hash is Python code.
+    bits = 0
+    for rank in ranks:
+        bits |= 1 << _RANK.index(rank)
+    return bits
 
 
 @dataclass
@@ -181,19 +209,21 @@ def plan_turn(
             order.append(rank)
         counts[rank] += 1
     avoided: list[Rank] = []
-    dnc: set[Rank] = set()
-    elsewhere: set[Rank] = set()
+    # Ranks as masks of rank indices: the do-not-collect list and the ranks that may be
+    # in another hand (or, with `seed_compat`, that the program's base says may be).
+    dnc = elsewhere = 0
     if kb_based and seed_compat:
         kb = seed_kb if seed_kb is not None else seed_knowledge(view)
-        dnc = set(kb.do_not_collect)
-        elsewhere = {_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r])}
+        dnc = _rank_bits(kb.do_not_collect)
+        elsewhere = _rank_bits(_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r]))
     elif kb_based:
-        dnc = do_not_collect(view, seed_compat)
-        elsewhere = maybe_elsewhere(view)
+        dnc = known_elsewhere_ranks(view)
+        elsewhere = maybe_elsewhere_ranks(view)
     if kb_based:
+        avoid = dnc | elsewhere
         kept = []
         for r in order:
-            if _RANK[r] in dnc or _RANK[r] in elsewhere:
+            if avoid >> r & 1:
                 avoided.append(_RANK[r])
             else:
                 kept.append(r)
@@ -222,12 +252,8 @@ def plan_turn(
         sheet.take(card)
     blocked: list[Card] = []
     # The program's bug passes a card where a rank is expected: always false.
-    maybe_collected = set() if seed_compat else elsewhere
-    block = [
-        card
-        for card in seen
-        if (card.rank in dnc or card.rank in maybe_collected) and card not in wanted_set
-    ]
+    blocks = dnc if seed_compat else dnc | elsewhere
+    block = [card for card in seen if blocks >> card.index % _RANKS & 1 and card not in wanted_set]
     in_hand = set(sheet.hand)
     for card in block:
         if not discards:
