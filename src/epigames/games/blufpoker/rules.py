@@ -55,6 +55,7 @@ from epigames.games.blufpoker.dice import (
     DICE,
     FIRST_POKER,
     RANK_OF,
+    RANKS,
     ROLLS,
     SORTED,
     Dice,
@@ -85,6 +86,7 @@ from epigames.games.core import (
     EventLog,
     Game,
     State,
+    check_seat,
     illegal_action,
     register_game,
 )
@@ -182,44 +184,121 @@ class BlufpokerGame(Game):
         return parse_action(text)
 
 
+class _Events:
+    """Every event a game's rules publish, made once per game and shared by its states.
+
+    Events are immutable values, so one instance serves every state of the game; the
+    frequent ones are looked up by small ints or dice tuples, never built on the hot path.
+    """
+
+    def __init__(self, game: BlufpokerGame) -> None:
+        self.names = names = game.seat_names
+        seats = range(game.players)
+        #: `rolled[seat][count]`: the holder rolls `count` dice under the cup.
+        self.rolled = tuple(
+            tuple(DiceRolled(s, c, names=names) for c in range(DICE + 1)) for s in seats
+        )
+        #: Per seat, (untouched, fresh) → its look under the cup.
+        self.seen: tuple[dict[tuple[Dice, Dice], CupSeen], ...] = tuple({} for _ in seats)
+        #: Per seat, the dice left outside → the stop.
+        self.stopped: tuple[dict[Dice, Stopped], ...] = tuple({} for _ in seats)
+        #: Per seat, `rank * RANKS + over` → the bid.
+        self.bids: tuple[dict[int, BidMade], ...] = tuple({} for _ in seats)
+        #: Per seat, `bidder * RANKS + rank` → the belief.
+        self.believed: tuple[dict[int, Believed], ...] = tuple({} for _ in seats)
+        #: Rarer events (openings, open poker rolls), by their fields.
+        self.other: dict[tuple[Any, ...], Event] = {}
+
+    def cup_seen(self, seat: int, untouched: Dice, fresh: Dice) -> CupSeen:
+        table = self.seen[seat]
+        event = table.get((untouched, fresh))
+        if event is None:
+            event = table[untouched, fresh] = CupSeen(seat, untouched, fresh, names=self.names)
+        return event
+
+    def stopped_with(self, seat: int, visible: Dice) -> Stopped:
+        table = self.stopped[seat]
+        event = table.get(visible)
+        if event is None:
+            event = table[visible] = Stopped(seat, visible, names=self.names)
+        return event
+
+    def bid(self, seat: int, rank: int, over: int) -> BidMade:
+        table, key = self.bids[seat], rank * RANKS + over
+        event = table.get(key)
+        if event is None:
+            event = table[key] = BidMade(seat, ROLLS[rank], ROLLS[over], names=self.names)
+        return event
+
+    def belief(self, seat: int, bidder: int, rank: int) -> Believed:
+        table, key = self.believed[seat], bidder * RANKS + rank
+        event = table.get(key)
+        if event is None:
+            event = table[key] = Believed(seat, bidder, ROLLS[rank], names=self.names)
+        return event
+
+    def made(self, cls: type[Event], *fields: Any) -> Event:
+        key = (cls, *fields)
+        event = self.other.get(key)
+        if event is None:
+            event = self.other[key] = cls(*fields, names=self.names)
+        return event
+
+
 @functools.cache
-def _event_cache(game: BlufpokerGame) -> dict[tuple[Any, ...], Event]:
-    """Events are immutable values: one shared instance per distinct event and game."""
-    return {}
+def _events_of(game: BlufpokerGame) -> _Events:
+    return _Events(game)
 
 
 class BlufpokerState(EventLog, State, HasPictures):
-    """A Blufpoker position. Rolls are ranks and dice are tuples inside; values at the edges."""
+    """A Blufpoker position. Rolls are ranks and dice are tuples inside; values at the edges.
+
+    The state keeps each truth once, as ints and dice tuples: the cup (`_untouched`,
+    `_fresh`), the public record (the bid, the dice outside, what is public about the
+    cup, the poker phase, the penalties) and who has looked at the cup since it last
+    changed. A seat's view reads them at `observation`; no seat keeps records of its own.
+    """
+
+    #: The seat to move, `CHANCE` while dice roll, `TERMINAL` at the end: a plain
+    #: attribute, since the play loop reads it around every action.
+    current_player: int = CHANCE
 
     def __init__(self, game: BlufpokerGame) -> None:
         n = game.players
         self.game: BlufpokerGame = game
-        self._names = game.seat_names
+        self._made = _events_of(game)
         self._phase = OPEN
-        self._player = CHANCE
+        self.current_player = CHANCE
         self._holder = 0  # the seat that has (or last had) the cup; seat 0 opens
         self._untouched: Dice = ()
         self._fresh: Dice = ()
         self._pending: Dice = ()  # the dice being rolled at a THROW node
+        # The public record: the bid to beat, its bidder, the bid it beat, whether it opened
+        # the round; the dice outside; whether the holder rolls; the cup's roll when public.
+        self._round = 0
         self._bid = -1
         self._bidder = -1
+        self._over = -1
+        self._opening = False
+        self._visible: Dice = ()
+        self._rolling = False
+        self._known: Roll | None = None
+        self._penalties = [0] * n
+        self._public_penalties = (0,) * n
+        self._poker_target = -1
         self._poker_kept: Dice = ()
         self._poker_dice: Dice = ()
         self._poker_rolls = 0
-        self._penalties = [0] * n
+        # Who saw the cup as it is: the holder, if it looked (`_looked`; its look is the
+        # cup itself), and the previous holder until the new one rolls (`_before`, with
+        # its last look). Nobody else can have seen this cup.
+        self._looked = False
+        self._before = -1
+        self._before_look: tuple[Dice, Dice] = ((), ())
         self._loser = -1
-        self._round = 0
-        self._board = Board.start(n)
-        self._notes: list[tuple[Dice, Dice] | None] = [None] * n
         self._start_log(n)
-        self._cache = _event_cache(game)
 
     # --- the State interface -------------------------------------------------------
-
-    @property
-    def current_player(self) -> int:
-        """The seat to move, `CHANCE` while dice roll, `TERMINAL` at the end."""
-        return self._player
 
     @property
     def phase(self) -> str:
@@ -228,7 +307,7 @@ class BlufpokerState(EventLog, State, HasPictures):
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions of the player to move (empty at chance and terminal nodes)."""
-        if self._player < 0:
+        if self.current_player < 0:
             return ()
         return legal_choices(self._phase, self._bid, self._untouched, self._fresh, self._poker_dice)
 
@@ -236,11 +315,11 @@ class BlufpokerState(EventLog, State, HasPictures):
         """While dice roll: every multiset of faces of the rolled dice, with its chance."""
         phase = self._phase
         if phase == OPEN:
-            return throws(DICE)
+            return _THROWS[DICE]
         if phase == THROW:
-            return throws(len(self._pending))
+            return _THROWS[len(self._pending)]
         if phase == POKER_THROW:
-            return throws(DICE - len(self._poker_kept))
+            return _THROWS[DICE - len(self._poker_kept)]
         return ()
 
     def apply(self, action: Hashable) -> None:
@@ -251,15 +330,9 @@ class BlufpokerState(EventLog, State, HasPictures):
                 outcome at a player's turn, or a player action at a chance node); the state
                 is unchanged.
         """
-        rule = _RULES.get((type(action), self._phase))
-        if rule is None or not rule[0](self, action):
+        rule = _RULES[self._phase].get(type(action))
+        if rule is None or not rule(self, action):
             raise illegal_action(self, action)
-        self._history.append(action)
-        rule[1](self, action)
-
-    def _keep(self, dice: Dice) -> None:
-        self._poker_kept = dice
-        self._phase, self._player = POKER_THROW, CHANCE
 
     def returns(self) -> tuple[float, ...]:
         """-1 for the loser and 0 for the others once over; 0 for everyone before."""
@@ -271,25 +344,44 @@ class BlufpokerState(EventLog, State, HasPictures):
         other = BlufpokerState.__new__(BlufpokerState)
         other.__dict__.update(self.__dict__)
         other._penalties = list(self._penalties)
-        other._notes = list(self._notes)
         self._clone_log(other)
         return other
 
+    def _look(self, seat: int) -> tuple[Dice, Dice] | None:
+        """What `seat` saw under the cup, while the cup still holds it; else None."""
+        if seat == self._holder and self._looked:
+            return self._untouched, self._fresh
+        if seat == self._before:
+            return self._before_look
+        return None
+
+    def _board(self) -> Board:
+        """The public record as one value (what every seat's view shares)."""
+        return _new_board(
+            Board,
+            (
+                self._round, self._bid, self._bidder, self._over, self._opening, self._visible,
+                self._rolling, self._known, self._public_penalties, self._poker_target,
+                self._poker_dice, self._poker_rolls,
+            ),
+        )  # fmt: skip
+
     def observation(self, seat: int) -> BlufpokerView:
-        """The seat's view, built from the board and its own cup note.
+        """The seat's view: the public record and the seat's own look under the cup.
 
         Raises:
             SeatError: no such seat.
         """
-        log = self._seat_log(seat)
+        if type(seat) is not int or not 0 <= seat < len(self._penalties):
+            check_seat(self.game, seat)
         return BlufpokerView(
-            self.game, seat, self._player, self._phase, log, self._board, self._notes[seat]
+            self.game, seat, self.current_player, self._phase, self, self._board(), self._look(seat)
         )
 
     @property
     def penalties(self) -> tuple[int, ...]:
         """Every seat's penalties (public)."""
-        return tuple(self._penalties)
+        return self._public_penalties
 
     @property
     def cup(self) -> Roll | None:
@@ -315,18 +407,15 @@ class BlufpokerState(EventLog, State, HasPictures):
         knowledge = self.observation(seat).knowledge
         if knowledge.known is not None or self.cup is None:
             return other  # nothing about the cup is hidden from this seat
-        if self._board.rolling:
+        if self._rolling:
             untouched = sort_dice(rng.randint(1, 6) for _ in self._untouched)
             kept = list(untouched)
             rng.shuffle(kept)
             other._pending = sort_dice(kept[: len(self._pending)])
             other._untouched = untouched
             other._fresh = sort_dice(rng.randint(1, 6) for _ in self._fresh)
-            holder = self._holder
-            if other._notes[holder] is not None:
-                other._notes[holder] = (other._untouched, other._fresh)
             return other
-        visible = self._board.visible
+        visible = self._visible
         hidden = minus(knowledge.sample_world(rng).dice, visible)
         truth = self.cup
 
@@ -340,7 +429,8 @@ class BlufpokerState(EventLog, State, HasPictures):
             return visible, hidden
 
         other._untouched, other._fresh = redrawn(self._untouched, self._fresh)
-        other._notes = [None if n is None else redrawn(*n) for n in self._notes]
+        if self._before >= 0:
+            other._before_look = redrawn(*self._before_look)
         return other
 
     # --- pictures --------------------------------------------------------------------
@@ -359,131 +449,226 @@ class BlufpokerState(EventLog, State, HasPictures):
 
         return cup_picture(self, subject, seat)
 
-    # --- the rules ---------------------------------------------------------------------
+    # --- the rules (each a function of `_RULES` below) -----------------------------------
 
-    def _event(self, cls: type[Event], *fields: Any) -> Event:
-        key = (cls, *fields)
-        event = self._cache.get(key)
-        if event is None:
-            event = self._cache[key] = cls(*fields, names=self._names)
-        return event
+    def _log(self, event: Event, audience: int) -> None:
+        self._events.append(event)
+        self._audience.append(audience)
 
-    def _publish(self, event: Event) -> None:
-        """Log an event, hand it to the seats that observe it, update their records."""
-        self._deliver(event)
-        if type(event) is CupSeen:
-            self._notes[event.seat] = (event.untouched, event.fresh)
-        elif event.public:
-            self._board = self._board.absorb(event)
-            if type(event) is DiceRolled:
-                # The others' looks under the cup are out of date once the holder rolls.
-                holder = self._holder
-                self._notes = [note if s == holder else None for s, note in enumerate(self._notes)]
-        else:  # pragma: no cover - every private event of this game is a CupSeen
-            raise AssertionError(f"unexpected private event {event!r}")
-
-    def _open(self, dice: Dice) -> None:
-        seat = self._holder
-        self._round += 1
-        self._untouched, self._fresh = (), dice
-        self._bid, self._bidder = RANK_OF[dice], seat
-        self._notes = [None] * len(self._notes)
-        self._publish(self._event(CupSeen, seat, (), dice))
-        self._publish(self._event(Opened, seat, self._round, ROLLS[self._bid]))
-        self._pass_to_next(seat)
-
-    def _pass_to_next(self, seat: int) -> None:
-        self._phase = DECIDE
-        self._player = (seat + 1) % len(self._penalties)
-
-    def _call(self) -> None:
-        caller, bidder = self._player, self._bidder
-        roll = ROLLS[RANK_OF[SORTED[self._untouched + self._fresh]]]
-        loser = bidder if roll.rank < self._bid else caller
-        self._penalties[loser] += 1
-        event = Called(
-            caller, bidder, ROLLS[self._bid], roll, loser, self._penalties[loser],
-            self.game.penalties, names=self._names,
-        )  # fmt: skip
-        self._publish(event)
-        self._end_round(loser)
-
-    def _believe(self) -> None:
-        seat = self._player
-        self._publish(self._event(Believed, seat, self._bidder, ROLLS[self._bid]))
-        self._holder = seat
-        if self._bid >= FIRST_POKER:
-            self._poker_kept, self._poker_dice, self._poker_rolls = (), (), 0
-            self._phase, self._player = POKER_THROW, CHANCE
-            return
-        self._untouched, self._fresh = SORTED[self._untouched + self._fresh], ()
-        self._publish(self._event(CupSeen, seat, self._untouched, ()))
-        self._phase = ROLL
-
-    def _roll(self, dice: Dice) -> None:
-        self._pending = dice
-        self._publish(self._event(DiceRolled, self._holder, len(dice)))
-        self._phase, self._player = THROW, CHANCE
-
-    def _land(self, faces: Dice) -> None:
-        seat = self._holder
-        self._untouched = minus(self._untouched, self._pending)
-        self._fresh = SORTED[self._fresh + faces]
-        self._pending = ()
-        self._publish(self._event(CupSeen, seat, self._untouched, self._fresh))
-        self._player = seat
-        if self._untouched:
-            self._phase = ROLL
-        else:
-            self._stop()  # nothing left to roll: the turn moves on to the bid
-
-    def _stop(self) -> None:
-        self._publish(self._event(Stopped, self._holder, self._untouched))
-        self._phase = BID
-
-    def _make_bid(self, rank: int) -> None:
-        seat = self._holder
-        self._publish(self._event(BidMade, seat, ROLLS[rank], ROLLS[self._bid]))
-        self._bid, self._bidder = rank, seat
-        self._pass_to_next(seat)
-
-    def _poker_throw(self, faces: Dice) -> None:
-        seat = self._holder
-        dice = SORTED[self._poker_kept + faces]
-        self._poker_dice = dice
-        self._poker_rolls += 1
-        self._publish(self._event(PokerThrow, seat, self._poker_kept, dice, self._poker_rolls))
-        target = ROLLS[self._bid].high
-        poker = dice[0] == dice[2]
-        if (poker and dice[0] >= target) or self._poker_rolls == POKER_ROLLS:
-            if poker and dice[0] > target:
-                loser = self._bidder
-            elif poker and dice[0] == target:
-                loser = -1
-            else:
-                loser = seat
-            if loser >= 0:
-                self._penalties[loser] += 1
-            count = self._penalties[loser] if loser >= 0 else 0
-            event = PokerDone(
-                seat, self._bidder, ROLLS[self._bid], dice, loser, count, self.game.penalties,
-                names=self._names,
-            )  # fmt: skip
-            self._untouched, self._fresh = (), dice
-            self._publish(event)
-            self._end_round(seat if loser < 0 else loser)
-            return
-        self._phase, self._player = POKER_KEEP, seat
+    def _penalise(self, loser: int) -> int:
+        """Give `loser` a penalty; returns its count."""
+        penalties = self._penalties
+        penalties[loser] += 1
+        self._public_penalties = tuple(penalties)
+        return penalties[loser]
 
     def _end_round(self, starter: int) -> None:
-        if max(self._penalties) >= self.game.penalties:
-            self._loser = self._penalties.index(max(self._penalties))
-            self._phase, self._player = OVER, TERMINAL
-            self._publish(GameOver(self._loser, tuple(self._penalties), names=self._names))
+        penalties = self._penalties
+        worst = max(penalties)
+        if worst >= self.game.penalties:
+            self._loser = penalties.index(worst)
+            self._phase, self.current_player = OVER, TERMINAL
+            self._log(GameOver(self._loser, tuple(penalties), names=self._made.names), -1)
             return
-        self._holder = starter
-        self._bid, self._bidder = -1, -1
-        self._phase, self._player = OPEN, CHANCE
+        if starter != self._holder:
+            # The cup goes to the starter, who has not seen it; the last holder still has.
+            if self._looked:
+                self._before, self._before_look = self._holder, (self._untouched, self._fresh)
+            self._holder, self._looked = starter, False
+        self._phase, self.current_player = OPEN, CHANCE
+
+
+# Rules: per phase, per action type, a function that plays the action if it is legal and
+# returns whether it was (the state is unchanged if not). One dict lookup per action.
+_Rule = Callable[[BlufpokerState, Any], bool]
+_new_board = tuple.__new__
+_THROWS = {count: throws(count) for count in range(1, DICE + 1)}
+
+
+def _open(s: BlufpokerState, action: Throw) -> bool:
+    dice = action.dice
+    if len(dice) != DICE:
+        return False
+    s._history.append(action)
+    seat = s._holder
+    s._round += 1
+    s._untouched, s._fresh = (), dice
+    rank = RANK_OF[dice]
+    s._bid, s._bidder, s._over, s._opening = rank, seat, -1, True
+    s._visible, s._rolling, s._known = (), False, ROLLS[rank]
+    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
+    s._looked, s._before = True, -1
+    made = s._made
+    s._events.append(made.cup_seen(seat, (), dice))
+    s._audience.append(1 << seat)
+    s._events.append(made.made(Opened, seat, s._round, ROLLS[rank]))
+    s._audience.append(-1)
+    s._phase = DECIDE
+    s.current_player = (seat + 1) % len(s._penalties)
+    return True
+
+
+def _call(s: BlufpokerState, action: Call) -> bool:
+    s._history.append(action)
+    caller, bidder = s.current_player, s._bidder
+    roll = ROLLS[RANK_OF[SORTED[s._untouched + s._fresh]]]
+    loser = bidder if roll.rank < s._bid else caller
+    count = s._penalise(loser)
+    s._known = roll
+    event = Called(
+        caller, bidder, ROLLS[s._bid], roll, loser, count, s.game.penalties, names=s._made.names
+    )
+    s._events.append(event)
+    s._audience.append(-1)
+    s._end_round(loser)
+    return True
+
+
+def _believe(s: BlufpokerState, action: Believe) -> bool:
+    s._history.append(action)
+    seat, holder, bid = s.current_player, s._holder, s._bid
+    s._events.append(s._made.belief(seat, s._bidder, bid))
+    s._audience.append(-1)
+    # The old holder still knows the cup until the new one rolls.
+    if s._looked:
+        s._before, s._before_look = holder, (s._untouched, s._fresh)
+    else:
+        s._before = -1
+    s._holder = seat
+    if bid >= FIRST_POKER:
+        s._looked = False
+        s._poker_target, s._poker_kept, s._poker_dice, s._poker_rolls = bid, (), (), 0
+        s._phase, s.current_player = POKER_THROW, CHANCE
+        return True
+    s._looked = True
+    cup = s._untouched = SORTED[s._untouched + s._fresh]
+    s._fresh = ()
+    s._events.append(s._made.cup_seen(seat, cup, ()))
+    s._audience.append(1 << seat)
+    s._phase = ROLL
+    return True
+
+
+def _roll(s: BlufpokerState, action: RollDice) -> bool:
+    dice = action.dice
+    if not contains(s._untouched, dice):
+        return False
+    s._history.append(action)
+    s._pending = dice
+    s._events.append(s._made.rolled[s._holder][len(dice)])
+    s._audience.append(-1)
+    s._opening, s._visible, s._rolling, s._known = False, (), True, None
+    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
+    s._before = -1  # the others' looks are out of date once the holder rolls
+    s._phase, s.current_player = THROW, CHANCE
+    return True
+
+
+def _land(s: BlufpokerState, action: Throw) -> bool:
+    faces = action.dice
+    if len(faces) != len(s._pending):
+        return False
+    s._history.append(action)
+    seat = s._holder
+    untouched = s._untouched = minus(s._untouched, s._pending)
+    fresh = s._fresh = SORTED[s._fresh + faces]
+    s._pending = ()
+    s._events.append(s._made.cup_seen(seat, untouched, fresh))
+    s._audience.append(1 << seat)
+    s.current_player = seat
+    if untouched:
+        s._phase = ROLL
+    else:
+        _stopped(s)  # nothing left to roll: the turn moves on to the bid
+    return True
+
+
+def _stop(s: BlufpokerState, action: Stop) -> bool:
+    if not s._fresh:
+        return False
+    s._history.append(action)
+    _stopped(s)
+    return True
+
+
+def _stopped(s: BlufpokerState) -> None:
+    visible = s._untouched
+    s._events.append(s._made.stopped_with(s._holder, visible))
+    s._audience.append(-1)
+    s._opening, s._visible, s._rolling, s._known = False, visible, False, None
+    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
+    s._phase = BID
+
+
+def _make_bid(s: BlufpokerState, action: Bid) -> bool:
+    rank, over = action.roll.rank, s._bid
+    if rank <= over:
+        return False
+    s._history.append(action)
+    seat = s._holder
+    s._events.append(s._made.bid(seat, rank, over))
+    s._audience.append(-1)
+    s._bid, s._bidder, s._over = rank, seat, over
+    s._opening, s._rolling, s._known = False, False, None
+    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
+    s._phase = DECIDE
+    s.current_player = (seat + 1) % len(s._penalties)
+    return True
+
+
+def _keep(s: BlufpokerState, action: Keep) -> bool:
+    dice = action.dice
+    if not contains(s._poker_dice, dice):
+        return False
+    s._history.append(action)
+    s._poker_kept = dice
+    s._phase, s.current_player = POKER_THROW, CHANCE
+    return True
+
+
+def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
+    kept, faces = s._poker_kept, action.dice
+    if len(faces) != DICE - len(kept):
+        return False
+    s._history.append(action)
+    seat = s._holder
+    dice = s._poker_dice = SORTED[kept + faces]
+    number = s._poker_rolls = s._poker_rolls + 1
+    s._events.append(s._made.made(PokerThrow, seat, kept, dice, number))
+    s._audience.append(-1)
+    s._opening, s._visible, s._rolling, s._known = False, (), False, Roll.of(dice)
+    target = ROLLS[s._bid].high
+    poker = dice[0] == dice[2]
+    if not ((poker and dice[0] >= target) or number == POKER_ROLLS):
+        s._phase, s.current_player = POKER_KEEP, seat
+        return True
+    if poker and dice[0] > target:
+        loser = s._bidder
+    elif poker and dice[0] == target:
+        loser = -1
+    else:
+        loser = seat
+    count = s._penalise(loser) if loser >= 0 else 0
+    event = PokerDone(
+        seat, s._bidder, ROLLS[s._bid], dice, loser, count, s.game.penalties, names=s._made.names
+    )
+    s._untouched, s._fresh = (), dice
+    s._events.append(event)
+    s._audience.append(-1)
+    s._end_round(seat if loser < 0 else loser)
+    return True
+
+
+_BY_PHASE: dict[int, dict[type, _Rule]] = {
+    OPEN: {Throw: _open},
+    DECIDE: {Believe: _believe, Call: _call},
+    ROLL: {RollDice: _roll, Stop: _stop},
+    THROW: {Throw: _land},
+    BID: {Bid: _make_bid},
+    POKER_THROW: {Throw: _poker_throw},
+    POKER_KEEP: {Keep: _keep},
+}
+_RULES: tuple[dict[type, _Rule], ...] = tuple(_BY_PHASE.get(p, {}) for p in range(len(PHASES)))
 
 
 __all__ = [
@@ -500,37 +685,3 @@ __all__ = [
     "BlufpokerGame",
     "BlufpokerState",
 ]
-
-
-# Per (action type, phase): when the action is legal (nothing changes if not), and what it
-# does. A table, not a `match` over classes: it runs on every action and chance outcome.
-_Rule = tuple[Callable[[BlufpokerState, Any], bool], Callable[[BlufpokerState, Any], None]]
-
-
-def _always(state: BlufpokerState, action: Any) -> bool:
-    return True
-
-
-_RULES: dict[tuple[type, int], _Rule] = {
-    (Believe, DECIDE): (_always, lambda s, a: s._believe()),
-    (Call, DECIDE): (_always, lambda s, a: s._call()),
-    (RollDice, ROLL): (
-        lambda s, a: contains(s._untouched, a.dice),
-        lambda s, a: s._roll(a.dice),
-    ),
-    (Stop, ROLL): (lambda s, a: bool(s._fresh), lambda s, a: s._stop()),
-    (Bid, BID): (lambda s, a: a.roll.rank > s._bid, lambda s, a: s._make_bid(a.roll.rank)),
-    (Keep, POKER_KEEP): (
-        lambda s, a: contains(s._poker_dice, a.dice),
-        lambda s, a: s._keep(a.dice),
-    ),
-    (Throw, OPEN): (lambda s, a: len(a.dice) == DICE, lambda s, a: s._open(a.dice)),
-    (Throw, THROW): (
-        lambda s, a: len(a.dice) == len(s._pending),
-        lambda s, a: s._land(a.dice),
-    ),
-    (Throw, POKER_THROW): (
-        lambda s, a: len(a.dice) == DICE - len(s._poker_kept),
-        lambda s, a: s._poker_throw(a.dice),
-    ),
-}

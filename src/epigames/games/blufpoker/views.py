@@ -7,7 +7,6 @@ per phase come from `actions.py`, which both share.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -15,7 +14,7 @@ from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
 from epigames.games.blufpoker.records import Board
-from epigames.games.core import View
+from epigames.games.core import EventLog, View, cached_property
 from epigames.games.events import Event
 from epigames.games.observation import Arrays
 
@@ -31,8 +30,9 @@ _ROLL_OR_NONE: tuple[Roll | None, ...] = (None, *ROLLS)
 class BlufpokerView(View):
     """A seat's view: the public board, the seat's own look under the cup, the log.
 
-    Built from the seat's observations only: the board from public announcements, the
-    cup note from the seat's private observations.
+    Built from the seat's observations only: the board is the public record every seat
+    shares, the look what the seat itself saw under the cup (while the cup still holds
+    it). Its other fields are read from those two when asked for: a strategy reads few.
     """
 
     def __init__(
@@ -41,57 +41,116 @@ class BlufpokerView(View):
         seat: int,
         current: int,
         phase: int,
-        log: list[Event],
+        source: EventLog,
         board: Board,
         note: tuple[Dice, Dice] | None,
     ) -> None:
-        # Set directly rather than through View.__init__: one view is built per decision.
+        # Set directly rather than through View.__init__: one view is built per decision,
+        # and most are never asked for their log.
         self._game, self._seat, self._current_player = game, seat, current
-        self._log_source, self._log_length = log, len(log)
+        self._source, self._stop = source, len(source.events)
         self._phase = phase
         self.board = board
+        self._note = note
         #: The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`).
         self.phase: Final = PHASES[phase]
-        #: The bid to beat (None before the first) and its bidder (-1 before the first).
-        self.bid: Final = _ROLL_OR_NONE[board.bid + 1]
-        self.bidder: Final = board.bidder
-        #: The bid that the current bid beat (None for an opening bid).
-        self.over: Final = _ROLL_OR_NONE[board.over + 1]
-        #: The dice outside the cup, high to low.
-        self.visible: Final = board.visible
-        #: Every seat's penalties.
-        self.penalties: Final = board.penalties
-        #: The open dice of the poker phase, and the poker chased there (else None).
-        self.poker_dice: Final = board.poker_dice
-        self.poker_target: Final = _ROLL_OR_NONE[board.poker_target + 1]
-        #: While this seat holds the cup: its dice not rolled yet this turn, and the faces
-        #: it rolled this turn.
-        self.untouched: Final[Dice] = note[0] if note is not None else ()
-        self.fresh: Final[Dice] = note[1] if note is not None else ()
-        #: What this seat saw under the cup, while that is still what it holds; else None.
-        self.cup: Final[Roll | None] = (
-            None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
-        )
+
+    @property
+    def bid(self) -> Roll | None:
+        """The bid to beat (None before the first)."""
+        return _ROLL_OR_NONE[self.board.bid + 1]
+
+    @property
+    def bidder(self) -> int:
+        """Who made the bid to beat (-1 before the first)."""
+        return self.board.bidder
+
+    @property
+    def over(self) -> Roll | None:
+        """The bid that the current bid beat (None for an opening bid)."""
+        return _ROLL_OR_NONE[self.board.over + 1]
+
+    @property
+    def visible(self) -> Dice:
+        """The dice outside the cup, high to low."""
+        return self.board.visible
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """Every seat's penalties."""
+        return self.board.penalties
+
+    @property
+    def poker_dice(self) -> Dice:
+        """The open dice of the poker phase."""
+        return self.board.poker_dice
+
+    @property
+    def poker_target(self) -> Roll | None:
+        """The poker chased in the poker phase, else None."""
+        return _ROLL_OR_NONE[self.board.poker_target + 1]
+
+    @property
+    def untouched(self) -> Dice:
+        """While this seat holds the cup: its dice not rolled yet this turn."""
+        note = self._note
+        return () if note is None else note[0]
+
+    @property
+    def fresh(self) -> Dice:
+        """While this seat holds the cup: the faces it rolled this turn."""
+        note = self._note
+        return () if note is None else note[1]
+
+    @property
+    def cup(self) -> Roll | None:
+        """What this seat saw under the cup, while that is still what it holds; else None."""
+        note = self._note
+        return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
+
+    @cached_property
+    def _observed(self) -> tuple[list[Event], int]:
+        """This seat's log (a list that only grows) and its length when the view was made.
+
+        Read from the shared log only when asked for; events logged since then are not
+        this view's.
+        """
+        log = self._source._seat_log(self._seat)
+        bit, stop = 1 << self._seat, self._stop
+        later = sum(1 for audience in self._source.audiences[stop:] if audience & bit)
+        return log, len(log) - later
+
+    @cached_property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        log, length = self._observed
+        return tuple(log[:length])
+
+    @property
+    def log_length(self) -> int:
+        """How many events this seat had observed when the view was made."""
+        return self._observed[1]
 
     def events_since(self, index: int) -> list[Event]:
         """The events this seat observed from position `index` of its log on (cheap)."""
-        return self._log_source[index : self._log_length]
+        log, length = self._observed
+        return log[index:length]
 
     def private_items(self) -> frozenset[Hashable]:
         """The roll this seat saw under the cup, while the cup still holds it."""
         cup = self.cup
         return frozenset() if cup is None else frozenset([cup])
 
-    @functools.cached_property
+    @cached_property
     def legal_actions(self) -> tuple[Action, ...]:
         """This seat's legal actions (empty when it is not its turn)."""
         if self._current_player != self._seat:
             return ()
         return legal_choices(
-            self._phase, self.board.bid, self.untouched, self.fresh, self.poker_dice
+            self._phase, self.board.bid, self.untouched, self.fresh, self.board.poker_dice
         )
 
-    @functools.cached_property
+    @cached_property
     def knowledge(self) -> CupKnowledge:
         """What this seat knows and believes about the cup (see `knowledge.CupKnowledge`)."""
         from epigames.games.blufpoker.knowledge import CupKnowledge

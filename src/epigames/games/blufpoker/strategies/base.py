@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import abc
 
-from epigames.games.blufpoker.actions import BIDS, KEEPS, ROLL_DICE, STOP
+from epigames.games.blufpoker.actions import (
+    BID,
+    BIDS,
+    DECIDE,
+    KEEPS,
+    ROLL,
+    ROLL_DICE,
+    STOP,
+    Action,
+)
 from epigames.games.blufpoker.dice import RANKS, ROLLS, Dice, Roll, dice_text
 from epigames.games.blufpoker.tables import poker_keep
 from epigames.games.blufpoker.views import BlufpokerView
@@ -25,12 +34,12 @@ class BlufpokerStrategy(Strategy):
     def choose(self, view: View) -> Decision:
         """Dispatch on the phase of the game."""
         assert isinstance(view, BlufpokerView)
-        phase = view.phase
-        if phase == "decide":
-            return self.decide(view)
-        if phase == "roll":
+        phase = view._phase
+        if phase == ROLL:
             return self.roll(view)
-        if phase == "bid":
+        if phase == DECIDE:
+            return self.decide(view)
+        if phase == BID:
             return self.bid(view)
         return self.poker_keep(view)
 
@@ -48,11 +57,15 @@ class BlufpokerStrategy(Strategy):
 
     def poker_keep(self, view: BlufpokerView) -> Decision:
         """The report's fixed procedure: keep a useful pair, else a useful high die."""
-        target = view.poker_target
-        assert target is not None
-        kept = poker_keep(view.poker_dice, target.high)
-        why = _CHASE if kept else _SHORT
-        return Decision(KEEPS[kept], Thought(why, args=(dice_text(kept), target)))
+        board = view.board
+        key = (board.poker_dice, board.poker_target)
+        decision = _KEEPS.get(key)
+        if decision is None:
+            target = ROLLS[board.poker_target]
+            kept = poker_keep(board.poker_dice, target.high)
+            why = _CHASE if kept else _SHORT
+            decision = _KEEPS[key] = decided(KEEPS[kept], why, dice_text(kept), target)
+        return decision
 
 
 def above(rank: int, steps: int) -> Roll:
@@ -60,16 +73,28 @@ def above(rank: int, steps: int) -> Roll:
     return ROLLS[min(rank + steps, RANKS - 1)]
 
 
+def decided(action: Action, why: str, *args: object) -> Decision:
+    """A decision with its reason (a template over `args`: see `Thought`)."""
+    return _new_decision(Decision, (action, Thought(why, (), args)))
+
+
 def roll(dice: Dice, why: str, *args: object) -> Decision:
     """A `RollDice` decision with its reason (a template over `args`: see `Thought`)."""
-    return Decision(ROLL_DICE[dice], Thought(why, args=args))
+    return _new_decision(Decision, (ROLL_DICE[dice], Thought(why, (), args)))
 
 
 def stop(why: str, *args: object) -> Decision:
     """A `Stop` decision with its reason (a template over `args`: see `Thought`)."""
-    return Decision(STOP, Thought(why, args=args))
+    return _new_decision(Decision, (STOP, Thought(why, (), args)))
 
 
 def bid(roll: Roll, why: str, *args: object) -> Decision:
     """A `Bid` decision with its reason (a template over `args`: see `Thought`)."""
-    return Decision(BIDS[roll.rank], Thought(why, args=args))
+    return _new_decision(Decision, (BIDS[roll.rank], Thought(why, (), args)))
+
+
+# Decisions are immutable values, and most repeat (the same dice, bids and reasons):
+# strategies keep them in tables keyed by ints and dice, made on first use.
+_new_decision = tuple.__new__
+#: The poker phase's decisions, by (open dice, rank of the poker chased).
+_KEEPS: dict[tuple[Dice, int], Decision] = {}

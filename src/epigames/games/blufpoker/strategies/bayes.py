@@ -72,7 +72,7 @@ class BayesAgent(BlufpokerStrategy):
                 if last is not None and last.seat == event.bidder and event.roll > last.over:
                     table = self._truths if event.roll == event.bid else self._bluffs
                     table[event.bidder] = table.get(event.bidder, 0.0) + 1.0
-        self._read = view._log_length
+        self._read = view.log_length
 
     def bluff_rate(self, seat: int) -> float:
         """The learned chance that `seat` bluffs although its roll beats the bid (β)."""

@@ -13,16 +13,20 @@ one, roll the lower remaining die with chance (6 - face)/6; two, stop and bluff 
 
 Bidding: the roll if it beats the bid; the planned poker bluff; else one of the three
 lowest bids above the bid that the visible dice allow, at random.
+
+Every decision but a believe-or-call by threshold is a function of a few dice and ranks,
+so each is made once (`_said`) and shared by every agent after that.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import ROLLS, Roll, contains, dice_text
-from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, roll, stop
-from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST
+from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, contains, dice_text
+from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, decided, roll, stop
+from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST, PATTERNS
 from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.strategy import Decision, Thought, register_strategy
 
@@ -31,6 +35,21 @@ THRESHOLD_SD = 1 / 12
 #: Threshold scale by number of visible dice (0, 1, 2).
 THRESHOLD_SCALE = (0.5, 0.75, 1.0)
 POKER_BLUFF_CHANCE = 1 / 6
+
+#: How a thought names the visible dice, by pattern.
+_SHOWN = {v: f"{dice_text(v)} shown" if v else "nothing shown" for v in PATTERNS}
+_BELIEVE = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
+_CALL = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
+#: Decisions made once, by (branch, the dice and ranks they depend on).
+_MADE: dict[Hashable, Decision] = {}
+_new_decision = tuple.__new__
+
+
+def _said(key: Hashable, make: Callable[[], Decision]) -> Decision:
+    decision = _MADE.get(key)
+    if decision is None:
+        decision = _MADE[key] = make()
+    return decision
 
 
 @register_strategy(
@@ -49,80 +68,154 @@ class KnowledgeAgent(BlufpokerStrategy):
 
     def decide(self, view: BlufpokerView) -> Decision:
         """Call an impossible bid; else compare P(cup ≥ bid | visible) with a random threshold."""
-        current = view.bid
-        assert current is not None
-        visible = view.visible
-        p = P_AT_LEAST[visible][current.rank]
-        shown = f"{dice_text(visible)} shown" if visible else "nothing shown"
+        board = view.board
+        visible, rank = board.visible, board.bid
+        p = P_AT_LEAST[visible][rank]
         if p == 0.0:
-            return Decision(
-                CALL,
-                Thought("No world with {} reaches {}: a bluff, I call.", args=(shown, current)),
+            return _said(
+                ("impossible", visible, rank),
+                lambda: decided(
+                    CALL,
+                    "No world with {} reaches {}: a bluff, I call.",
+                    _SHOWN[visible],
+                    ROLLS[rank],
+                ),
             )
         threshold = self.rng.gauss(THRESHOLD_MEAN, THRESHOLD_SD) * THRESHOLD_SCALE[len(visible)]
-        args = (current, shown, p, threshold)
+        args = (ROLLS[rank], _SHOWN[visible], p, threshold)
         if p >= threshold:
             self._plan, self._path = None, ""
-            why = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
-            return Decision(BELIEVE, Thought(why, args=args))
-        why = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
-        return Decision(CALL, Thought(why, args=args))
+            return _new_decision(Decision, (BELIEVE, Thought(_BELIEVE, (), args)))
+        return _new_decision(Decision, (CALL, Thought(_CALL, (), args)))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""
-        current, cup = view.bid, view.cup
-        assert current is not None and cup is not None
-        left, fresh = view.untouched, view.fresh
+        note = view._note
+        assert note is not None
+        left, fresh = note
         if not fresh:
             self._plan, self._path = None, ""
-            return roll(left[-1:], "I roll my lowest die first: the {}.", left[-1])
-        if cup > current:
-            return stop("My {} beats {}: I stop.", cup, current)
+            low = left[-1]
+            return _said(
+                ("lowest", low), lambda: roll(left[-1:], "I roll my lowest die first: the {}.", low)
+            )
+        bid_rank = view.board.bid
+        cup = RANK_OF[SORTED[left + fresh]]
+        if cup > bid_rank:
+            return _said(
+                ("beats", cup, bid_rank),
+                lambda: stop("My {} beats {}: I stop.", ROLLS[cup], ROLLS[bid_rank]),
+            )
         if len(fresh) == 1:
-            return self._after_first(view, current, left)
+            return self._after_first(bid_rank, left)
         # Two dice rolled: only the no-six branch may roll the last die.
         if self._path == "no-six":
             if 6 in fresh and self.rng.random() >= 0.5:
-                return stop("I rolled a 6 but {} does not beat {}; I stop anyway.", cup, current)
-            return roll(left, "Still short of {}: I roll the last die, the {}.", current, left[0])
-        return stop("My {} does not beat {}; I stop and bluff.", cup, current)
+                return _said(
+                    ("six", cup, bid_rank),
+                    lambda: stop(
+                        "I rolled a 6 but {} does not beat {}; I stop anyway.",
+                        ROLLS[cup],
+                        ROLLS[bid_rank],
+                    ),
+                )
+            return _said(
+                ("last", bid_rank, left),
+                lambda: roll(
+                    left,
+                    "Still short of {}: I roll the last die, the {}.",
+                    ROLLS[bid_rank],
+                    left[0],
+                ),
+            )
+        return _said(
+            ("short", cup, bid_rank),
+            lambda: stop("My {} does not beat {}; I stop and bluff.", ROLLS[cup], ROLLS[bid_rank]),
+        )
 
-    def _after_first(self, view: BlufpokerView, current: Roll, left: tuple[int, ...]) -> Decision:
+    def _after_first(self, bid_rank: int, left: Dice) -> Decision:
         a, b = left
+        current = ROLLS[bid_rank]
         if a == b:
             poker = ROLLS[-7 + a]  # pokers are the top six ranks, 111 first
-            if poker > current and self.rng.random() < POKER_BLUFF_CHANCE:
+            if poker.rank > bid_rank and self.rng.random() < POKER_BLUFF_CHANCE:
                 self._plan = poker
-                return stop(
-                    "{} {} stay outside: I stop to bluff poker {} (a 1/6 choice).", a, a, poker
+                return _said(
+                    ("poker", a),
+                    lambda: stop(
+                        "{} {} stay outside: I stop to bluff poker {} (a 1/6 choice).", a, a, poker
+                    ),
                 )
         sixes = current.dice.count(6)
         if sixes == 0:
             self._path = "no-six"
-            return roll((b,), "{} has no 6: I roll the {} hoping for a 6.", current, b)
+            return _said(
+                ("no-six", bid_rank, b),
+                lambda: roll((b,), "{} has no 6: I roll the {} hoping for a 6.", current, b),
+            )
         if sixes == 1:
             p = (6 - b) / 6
             if self.rng.random() < p:
                 self._path = "one-six"
-                return roll((b,), "The {} rolls higher with chance {:.2f}: I roll it.", b, p)
-            return stop("The {} rolls higher only with chance {:.2f}: I stop and bluff.", b, p)
+                return _said(
+                    ("one-six", b),
+                    lambda: roll((b,), "The {} rolls higher with chance {:.2f}: I roll it.", b, p),
+                )
+            return _said(
+                ("one-six stop", b),
+                lambda: stop(
+                    "The {} rolls higher only with chance {:.2f}: I stop and bluff.", b, p
+                ),
+            )
         self._plan = ROLLS[-1]
-        return stop("{} has two 6s: I stop and bluff poker 666.", current)
+        return _said(
+            ("two-six", bid_rank),
+            lambda: stop("{} has two 6s: I stop and bluff poker 666.", current),
+        )
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Truthful if possible; the planned poker bluff; else a plausible low bluff."""
-        current, cup = view.bid, view.cup
-        assert current is not None and cup is not None
-        if cup > current:
-            return bid(cup, "My {} beats {}: I bid it.", cup, current)
+        note = view._note
+        assert note is not None
+        board = view.board
+        bid_rank = board.bid
+        cup = RANK_OF[SORTED[note[0] + note[1]]]
+        if cup > bid_rank:
+            return _said(
+                ("truth", cup, bid_rank),
+                lambda: bid(ROLLS[cup], "My {} beats {}: I bid it.", ROLLS[cup], ROLLS[bid_rank]),
+            )
         plan = self._plan
-        if plan is not None and plan > current:
-            return bid(plan, "I bluff poker {}: its dice lie outside the cup.", plan)
-        visible = view.visible
-        allowed = [r for r in CONSISTENT[visible] if r > current.rank][:3]
-        if not allowed:
-            allowed = list(range(current.rank + 1, min(current.rank + 4, len(ROLLS))))
-        choice = ROLLS[allowed[int(self.rng.random() * len(allowed))]]
-        assert contains(choice.dice, visible) or choice.rank in allowed
-        why = "My {} does not beat {}: I bluff {}, one of the {} lowest bids that {} outside allow."
-        return bid(choice, why, cup, current, choice, len(allowed), dice_text(visible))
+        if plan is not None and plan.rank > bid_rank:
+            return _said(
+                ("plan", plan.rank),
+                lambda: bid(plan, "I bluff poker {}: its dice lie outside the cup.", plan),
+            )
+        visible = board.visible
+        allowed = _allowed(visible, bid_rank)
+        choice = allowed[int(self.rng.random() * len(allowed))]
+        return _said(
+            ("bluff", cup, bid_rank, choice, visible),
+            lambda: _bluff(ROLLS[cup], ROLLS[bid_rank], ROLLS[choice], len(allowed), visible),
+        )
+
+
+_ALLOWED: dict[tuple[Dice, int], tuple[int, ...]] = {}
+
+
+def _allowed(visible: Dice, rank: int) -> tuple[int, ...]:
+    """The three lowest bids above `rank` that the visible dice allow (else the next three)."""
+    key = (visible, rank)
+    allowed = _ALLOWED.get(key)
+    if allowed is None:
+        allowed = tuple([r for r in CONSISTENT[visible] if r > rank][:3]) or tuple(
+            range(rank + 1, min(rank + 4, len(ROLLS)))
+        )
+        _ALLOWED[key] = allowed
+    return allowed
+
+
+def _bluff(cup: Roll, current: Roll, choice: Roll, allowed: int, visible: Dice) -> Decision:
+    assert contains(choice.dice, visible) or allowed
+    why = "My {} does not beat {}: I bluff {}, one of the {} lowest bids that {} outside allow."
+    return bid(choice, why, cup, current, choice, allowed, dice_text(visible))

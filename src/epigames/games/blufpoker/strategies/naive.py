@@ -14,12 +14,20 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable, Hashable
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import dice_text
-from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, above, bid, roll, stop
+from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, dice_text
+from epigames.games.blufpoker.strategies.base import (
+    BlufpokerStrategy,
+    above,
+    bid,
+    decided,
+    roll,
+    stop,
+)
 from epigames.games.blufpoker.views import BlufpokerView
-from epigames.games.strategy import Decision, Thought, register_strategy
+from epigames.games.strategy import Decision, register_strategy
 
 CALLS = ("random", "believe", "never")
 ROLLS_ = ("random", "lowest", "random-lowest", "greedy")
@@ -43,54 +51,93 @@ class Naive(BlufpokerStrategy):
 
     def decide(self, view: BlufpokerView) -> Decision:
         """Call or believe by the call option alone."""
-        current = view.bid
-        assert current is not None
+        rank = view.board.bid
         calling = self.calling
         if calling == "believe":
-            return Decision(BELIEVE, Thought("I believe every bid, so {} too.", args=(current,)))
+            return _said(
+                ("believe", rank),
+                lambda: decided(BELIEVE, "I believe every bid, so {} too.", ROLLS[rank]),
+            )
         if calling == "never":
-            return Decision(CALL, Thought("I never believe a bid: I call {}.", args=(current,)))
-        if current.rank == 55:
-            return Decision(CALL, Thought("Nobody can beat 666: I call it."))
+            return _said(
+                ("never", rank),
+                lambda: decided(CALL, "I never believe a bid: I call {}.", ROLLS[rank]),
+            )
+        if rank == 55:
+            return _said("666", lambda: decided(CALL, "Nobody can beat 666: I call it."))
         draw = self.rng.random()
         if draw < CALL_CHANCE:
-            return Decision(
-                CALL, Thought("I call {} (draw {:.2f} < {}).", args=(current, draw, CALL_CHANCE))
-            )
-        return Decision(
-            BELIEVE, Thought("I believe {} (draw {:.2f} ≥ {}).", args=(current, draw, CALL_CHANCE))
-        )
+            return decided(CALL, "I call {} (draw {:.2f} < {}).", ROLLS[rank], draw, CALL_CHANCE)
+        return decided(BELIEVE, "I believe {} (draw {:.2f} ≥ {}).", ROLLS[rank], draw, CALL_CHANCE)
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll the chosen dice at once; stop after that."""
-        if view.fresh:
-            return stop("I rolled {}; I stop.", dice_text(view.fresh))
-        dice = view.untouched
+        note = view._note
+        assert note is not None
+        dice, fresh = note
+        if fresh:
+            return _said(("rolled", fresh), lambda: stop("I rolled {}; I stop.", dice_text(fresh)))
         rolling = self.rolling
         if rolling == "random":
             die = dice[int(self.rng.random() * len(dice))]
-            return roll((die,), "I roll one die at random: the {}.", die)
+            return _said(
+                ("random", die), lambda: roll((die,), "I roll one die at random: the {}.", die)
+            )
         if rolling == "lowest":
-            return roll(dice[-1:], "I roll the lowest die: the {}.", dice[-1])
+            return _said(
+                ("lowest", dice),
+                lambda: roll(dice[-1:], "I roll the lowest die: the {}.", dice[-1]),
+            )
         if rolling == "random-lowest":
             n = 1 + int(self.rng.random() * len(dice))
-            return roll(dice[-n:], "I roll the {} lowest dice: {}.", n, dice_text(dice[-n:]))
-        low = tuple(d for d in dice if d < 6) or dice[-1:]
-        return roll(low, "I roll every die below 6: {}.", dice_text(low))
+            return _said(
+                ("lowest n", dice, n),
+                lambda: roll(dice[-n:], "I roll the {} lowest dice: {}.", n, dice_text(dice[-n:])),
+            )
+        return _said(("greedy", dice), lambda: _greedy(dice))
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Bid the roll if it is high enough (truthful), else 1–3 ranks above the bid."""
-        current, cup = view.bid, view.cup
-        assert current is not None and cup is not None
-        if self.bidding == "truthful" and cup > current:
-            return bid(cup, "My {} beats {}: I bid it.", cup, current)
+        note = view._note
+        assert note is not None
+        rank = view.board.bid
+        cup = RANK_OF[SORTED[note[0] + note[1]]]
+        if self.bidding == "truthful" and cup > rank:
+            return _said(
+                ("truth", cup, rank),
+                lambda: bid(ROLLS[cup], "My {} beats {}: I bid it.", ROLLS[cup], ROLLS[rank]),
+            )
         steps = 1 + int(self.rng.random() * 3)
-        target = above(current.rank, steps)
-        plural = "s" * (steps > 1)
         if self.bidding == "overbid":
-            return bid(target, "I overbid: {} rank{} up, {}.", steps, plural, target)
-        why = "My {} does not beat {}: {} rank{} up, {}."
-        return bid(target, why, cup, current, steps, plural, target)
+            return _said(("overbid", rank, steps), lambda: _overbid(rank, steps))
+        return _said(("step", cup, rank, steps), lambda: _step(cup, rank, steps))
+
+
+def _greedy(dice: Dice) -> Decision:
+    low = tuple(d for d in dice if d < 6) or dice[-1:]
+    return roll(low, "I roll every die below 6: {}.", dice_text(low))
+
+
+def _overbid(rank: int, steps: int) -> Decision:
+    target = above(rank, steps)
+    return bid(target, "I overbid: {} rank{} up, {}.", steps, "s" * (steps > 1), target)
+
+
+def _step(cup: int, rank: int, steps: int) -> Decision:
+    target = above(rank, steps)
+    why = "My {} does not beat {}: {} rank{} up, {}."
+    return bid(target, why, ROLLS[cup], ROLLS[rank], steps, "s" * (steps > 1), target)
+
+
+#: Decisions made once, by (branch, the dice and ranks they depend on).
+_MADE: dict[Hashable, Decision] = {}
+
+
+def _said(key: Hashable, make: Callable[[], Decision]) -> Decision:
+    decision = _MADE.get(key)
+    if decision is None:
+        decision = _MADE[key] = make()
+    return decision
 
 
 #: Each option in words, for the sentence that describes a `roll/bid/call` strategy.
