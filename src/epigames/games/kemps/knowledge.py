@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from mypy_extensions import mypyc_attr
 
 from epigames.cards import (
     DECK,
@@ -49,20 +48,21 @@ from epigames.cards import (
     Moved,
     PublicInfo,
 )
-from epigames.cards.draws import draw_unseen
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
-from epigames.cards.public import iter_bits
+from epigames.cards.public import iter_bits, public_info
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
 from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, kemps_deck
 from epigames.games.kemps.events import (
+    Called,
     GameDealt,
     GameOver,
     Kemps,
     NewHand,
     NoKemps,
+    Passed,
     Places,
     Swapped,
     TableCleared,
@@ -71,7 +71,6 @@ from epigames.games.kemps.events import (
     TurnEnded,
 )
 from epigames.games.kemps.picture import nobody_as_places, report_picture
-from epigames.games.recorded import PublicFold
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
 
@@ -108,8 +107,8 @@ class PublicKemps:
     def apply(self, event: Event) -> PublicKemps:
         """The public information after one public announcement: its facts applied.
 
-        The events of every move are folded without making their facts (`advance`);
-        this is the reference that the tests check `advance` against.
+        `PublicTracker` folds the events of every move without making their facts; this
+        is the reference that the tests check it against.
         """
         public, not_all = self.public, list(self.not_all)
         # The card engine's facts go in as one batch (one check of the table at its end);
@@ -134,82 +133,32 @@ class PublicKemps:
             public = apply_facts(public, batch)
         return PublicKemps(public, tuple(not_all))
 
-    def advance(self, event: Event) -> PublicKemps:
-        """`apply(event)` without making the event's facts: the same value, by the same
-        `PublicInfo` steps, for the events of every move (others go through `apply`)."""
-        kind = type(event)
-        public = self.public
-        if kind is Swapped:
-            assert isinstance(event, Swapped)
-            table = Places.of(event.players).table
-            return self._moved_all(
-                ((event.taken, table, event.seat), (event.put, event.seat, table))
-            )
-        if kind is TurnEnded:
-            assert isinstance(event, TurnEnded)
-            found = _no_kemps(public, event.seat, self.not_all)
-            return PublicKemps(public, (*self.not_all, *found)) if found else self
-        if kind is TableDealt:
-            assert isinstance(event, TableDealt)
-            at = Places.of(event.players)
-            return self._moved_all([(c, at.deck, at.table) for c in event.cards])
-        if kind is TableCleared:
-            assert isinstance(event, TableCleared)
-            at = Places.of(event.players)
-            moves = [(c, at.table, at.discard) for c in event.cards]
-            return self._moved_all(moves, (at.discard, at.deck) if event.reshuffled else None)
-        if kind is Kemps:
-            assert isinstance(event, Kemps)
-            at = Places.of(event.players)
-            for card in event.cards:
-                public = public.holds(card, event.seat)
-            moves = [(c, event.seat, at.out) for c in event.cards]
-            shuffle = (at.discard, at.deck) if event.reshuffled else None
-            return PublicKemps(public, self.not_all)._moved_all(moves, shuffle)
-        if kind is NewHand:
-            assert isinstance(event, NewHand)
-            deck = Places.of(event.players).deck
-            public = draw_unseen(public, deck, event.seat, event.n)
-            public.check_public_locations()
-            not_all = tuple((h, cards) for h, cards in self.not_all if h != event.seat)
-            return PublicKemps(public, not_all)
-        if kind is TeamTurnEnded or kind is GameOver:
-            return self
-        return self.apply(event)
-
-    def _moved_all(
-        self, moves: Sequence[tuple[Hashable, int, int]], reshuffle: tuple[int, int] | None = None
-    ) -> PublicKemps:
-        """The public moves made at once (then the discard pile into the deck), the table
-        checked, the not-all facts brought along."""
-        public = self.public
-        not_all = list(self.not_all)
-        if not_all:
-            for card, src, dst in moves:
-                not_all = _moved(public, not_all, src, dst, card)
-        public = public.move_all(moves)
-        if reshuffle is not None:
-            public = public.reshuffle(*reshuffle)
-        public.check_public_locations()
-        return PublicKemps(public, tuple(not_all))
-
 
 def _no_kemps(public: PublicInfo, seat: int, known: Sequence[NotAll]) -> list[NotAll]:
     """The not-all facts a turn of `seat` ended without a Kemps adds (none already kept)."""
-    elsewhere = public.removed
-    for h, mask in enumerate(public.holding):
+    return _no_kemps_in(public.layout, public.holding, public.lacking, public.removed, seat, known)
+
+
+def _no_kemps_in(
+    layout: CardLayout,
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    removed: int,
+    seat: int,
+    known: Sequence[NotAll],
+) -> list[NotAll]:
+    """`_no_kemps` over the public information's parts."""
+    elsewhere = removed
+    for h, mask in enumerate(holding):
         if h != seat:
             elsewhere |= mask
-    elsewhere |= public.lacking[seat]
+    elsewhere |= lacking[seat]
+    held = holding[seat]
     found = []
-    for mask in rank_masks(public.layout):
+    for mask in rank_masks(layout):
         # A rank with a card the seat is known not to have says nothing new.
         # So does one when the seat is known to hold a card of another rank.
-        if (
-            not mask & elsewhere
-            and not mask_other(public, seat, mask)
-            and (seat, mask) not in known
-        ):
+        if not mask & elsewhere and not held & ~mask and (seat, mask) not in known:
             found.append((seat, mask))
     return found
 
@@ -222,7 +171,11 @@ def mask_other(public: PublicInfo, seat: int, mask: int) -> bool:
 def _moved(
     public: PublicInfo, not_all: list[NotAll], src: int, dst: int, card: Hashable
 ) -> list[NotAll]:
-    bit = 1 << public.layout.card_index(card)
+    return _moved_bit(public.layout, not_all, src, 1 << public.layout.card_index(card))
+
+
+def _moved_bit(layout: CardLayout, not_all: list[NotAll], src: int, bit: int) -> list[NotAll]:
+    """The not-all facts after a public move of the card `bit` from `src`."""
     kept = []
     for h, mask in not_all:
         if not mask & bit:
@@ -231,10 +184,10 @@ def _moved(
             rest = mask & ~bit
             if not rest:
                 raise InconsistentCardsError(
-                    f"{public.layout.holders[h]} held all of a set it was announced not to"
+                    f"{layout.holders[h]} held all of a set it was announced not to"
                 )
             kept.append((h, rest))
-        # h == dst or another holder: the card was not with h, so the fact was satisfied.
+        # A move to h or between others: the card was not with h, so the fact was satisfied.
     return kept
 
 
@@ -461,22 +414,250 @@ class SplitKnowledge(KempsKnowledge):
         return sum(case.deals_holding(holder, listed) for _, case in self.cases)
 
 
-# Its base, the games' shared fold, is plain Python, and so must it be.
-@mypyc_attr(native_class=False)
-class PublicTracker(PublicFold[PublicKemps]):
-    """Folds a log's public announcements into `PublicKemps`, on demand and incrementally."""
+@functools.cache
+def _card_bits(layout: CardLayout) -> dict[Hashable, int]:
+    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
+    return {card: 1 << i for i, card in enumerate(layout.cards)}
 
-    __slots__ = ()
 
-    def _start(self, event: Event) -> PublicKemps | None:
-        """The deal's counts once the game is dealt (None before)."""
-        if type(event) is not GameDealt:
-            return None
-        return PublicKemps(start_from_counts(self._layout, event.facts))
+class PublicTracker:
+    """Folds a log's public announcements into `PublicKemps`, on demand and incrementally.
 
-    def _step(self, folded: PublicKemps, event: Event) -> PublicKemps:
-        """The announcement applied (without making its facts: `PublicKemps.advance`)."""
-        return folded.advance(event)
+    Every seat observes the same announcements in the same order, so one tracker serves
+    all seats of a state. It keeps the public information's parts as lists of ints and
+    changes them in place, event by event, without making the events' facts (a turn
+    makes a `PublicInfo` per fact otherwise); it makes the `PublicKemps` value only when
+    asked. The steps are `PublicInfo`'s (`move_all`, `holds`, `reshuffle`,
+    `draw_unseen`) on the parts Kemps uses: nothing leaves play and no at-least-one facts
+    are made. An event of another kind, or a step those methods would refuse, goes
+    through `PublicKemps.apply`, which makes the facts and raises their errors; the tests
+    check that both ways give the same value at any point.
+    """
+
+    def __init__(self, layout: CardLayout) -> None:
+        self._layout = layout
+        self._bits = _card_bits(layout)
+        self._done = 0
+        self._started = False
+        self._counts: list[int] = []
+        self._holding: list[int] = []
+        self._lacking: list[int] = []
+        self._not_all: list[NotAll] = []
+        # The unions of `_holding` and of `_lacking`, kept along: every step reads them.
+        self._known = 0
+        self._lacked = 0
+        self._made: PublicKemps | None = None
+
+    def copy(self) -> PublicTracker:
+        """An independent tracker at the same point."""
+        other = PublicTracker(self._layout)
+        other._done, other._started, other._made = self._done, self._started, self._made
+        other._counts, other._holding = list(self._counts), list(self._holding)
+        other._lacking, other._not_all = list(self._lacking), list(self._not_all)
+        other._known, other._lacked = self._known, self._lacked
+        return other
+
+    def at(self, events: Sequence[Event], n: int) -> PublicKemps:
+        """The public information after the first `n` public announcements.
+
+        Raises:
+            ValueError: before the deal is announced.
+        """
+        if n < self._done:
+            self._done, self._started, self._made = 0, False, None
+        if n > self._done:
+            for i in range(self._done, n):
+                if not self._fold(events[i]):
+                    self._refold(events, i + 1)
+            self._done = n
+            self._made = None
+        if not self._started:
+            raise ValueError("there is no card knowledge before the deal is over")
+        made = self._made
+        if made is None:
+            made = self._made = self._value()
+        return made
+
+    def _value(self) -> PublicKemps:
+        public = public_info(
+            self._layout,
+            tuple(self._counts),
+            tuple(self._holding),
+            tuple(self._lacking),
+            0,
+            (),
+            (),
+        )
+        return PublicKemps(public, tuple(self._not_all))
+
+    def _refold(self, events: Sequence[Event], n: int) -> None:
+        """Fold the first `n` announcements through their facts (raising their errors)."""
+        value: PublicKemps | None = None
+        for event in events[:n]:
+            if value is not None:
+                value = value.apply(event)
+            elif type(event) is GameDealt:
+                value = PublicKemps(start_from_counts(self._layout, event.facts))
+        assert value is not None
+        self._load(value)
+
+    def _load(self, value: PublicKemps) -> None:
+        public = value.public
+        self._counts, self._holding = list(public.counts), list(public.holding)
+        self._lacking, self._not_all = list(public.lacking), list(value.not_all)
+        self._known = self._lacked = 0
+        for mask in self._holding:
+            self._known |= mask
+        for mask in self._lacking:
+            self._lacked |= mask
+
+    def _fold(self, event: Event) -> bool:
+        """Fold one announcement; False when a step was refused (the parts may be half
+        changed then: the caller folds the log again through the facts)."""
+        kind = type(event)
+        if not self._started:
+            if kind is GameDealt:
+                self._load(PublicKemps(start_from_counts(self._layout, event.facts)))
+                self._started = True
+            return True
+        done = True
+        if kind is Swapped:
+            assert isinstance(event, Swapped)
+            table, seat = Places.of(event.players).table, event.seat
+            done = self._move(event.taken, table, seat) and self._move(event.put, seat, table)
+        elif kind is TurnEnded:
+            assert isinstance(event, TurnEnded)
+            self._no_kemps(event.seat)
+            return True
+        elif kind is TableDealt:
+            assert isinstance(event, TableDealt)
+            at = Places.of(event.players)
+            done = all([self._move(c, at.deck, at.table) for c in event.cards])
+        elif kind is TableCleared:
+            assert isinstance(event, TableCleared)
+            at = Places.of(event.players)
+            done = all([self._move(c, at.table, at.discard) for c in event.cards]) and (
+                not event.reshuffled or self._reshuffle(at.discard, at.deck)
+            )
+        elif kind is Kemps:
+            assert isinstance(event, Kemps)
+            done = self._leave(event.seat, event.cards, event.reshuffled, event.players)
+        elif kind is NewHand:
+            assert isinstance(event, NewHand)
+            done = self._draw(event.seat, event.n, Places.of(event.players).deck)
+        elif kind is Called:
+            assert isinstance(event, Called)
+            if not event.right:
+                self._no_kemps(event.target)
+                return True
+            done = self._leave(event.target, event.cards, event.reshuffled, event.players)
+        elif kind is TeamTurnEnded or kind is Passed or kind is GameOver:
+            return True  # no facts
+        else:  # an event Kemps does not publish: through its facts
+            self._load(self._value().apply(event))
+            return True
+        return done and self._checked()
+
+    # Each step below changes the parts as `PublicInfo`'s would, or returns False where
+    # that would raise.
+
+    def _move(self, card: Hashable, src: int, dst: int) -> bool:
+        """`PublicInfo.move`, and the not-all facts after it."""
+        bit = self._bits[card]
+        holding, counts, lacking = self._holding, self._counts, self._lacking
+        if lacking[src] & bit:
+            return False
+        if not holding[src] & bit:
+            if self._known & bit or holding[src].bit_count() >= counts[src]:
+                return False
+            self._known |= bit
+        if self._not_all:
+            self._not_all = _moved_bit(self._layout, self._not_all, src, bit)
+        holding[src] &= ~bit
+        holding[dst] |= bit
+        counts[src] -= 1
+        counts[dst] += 1
+        if self._lacked & bit:
+            self._unlack(bit)
+        return True
+
+    def _unlack(self, bit: int) -> None:
+        lacking = self._lacking
+        for h, mask in enumerate(lacking):
+            lacking[h] = mask & ~bit
+        self._lacked &= ~bit
+
+    def _holds(self, card: Hashable, holder: int) -> bool:
+        """`PublicInfo.holds`."""
+        bit = self._bits[card]
+        holding = self._holding
+        if holding[holder] & bit:
+            return True
+        if (
+            self._known & bit
+            or self._lacking[holder] & bit
+            or holding[holder].bit_count() >= self._counts[holder]
+        ):
+            return False
+        holding[holder] |= bit
+        self._known |= bit
+        if self._lacked & bit:
+            self._unlack(bit)
+        return True
+
+    def _reshuffle(self, src: int, dst: int) -> bool:
+        """`PublicInfo.reshuffle` of a pile whose cards are all known (as Kemps's are)."""
+        holding, counts = self._holding, self._counts
+        if holding[src].bit_count() < counts[src]:
+            return False
+        holding[dst] |= holding[src]
+        holding[src] = 0
+        counts[dst] += counts[src]
+        counts[src] = 0
+        return True
+
+    def _leave(
+        self, seat: int, cards: tuple[Hashable, ...], reshuffled: bool, players: int
+    ) -> bool:
+        """A Kemps or a right call: the seat held the cards, they go out, then a reshuffle."""
+        at = Places.of(players)
+        return (
+            all([self._holds(c, seat) for c in cards])
+            and all([self._move(c, seat, at.out) for c in cards])
+            and (not reshuffled or self._reshuffle(at.discard, at.deck))
+        )
+
+    def _draw(self, seat: int, n: int, deck: int) -> bool:
+        """`draw_unseen` from the deck, and the not-all facts after it."""
+        counts, holding, lacking = self._counts, self._holding, self._lacking
+        if counts[seat] or not 0 <= n <= counts[deck]:
+            return False
+        self._not_all = [(h, cards) for h, cards in self._not_all if h != seat]
+        if n:
+            was_there = holding[deck]
+            unknown = ((1 << len(self._bits)) - 1) & ~self._known
+            lacked = lacking[deck]
+            for h in range(len(lacking)):
+                lacking[h] |= was_there
+            lacking[deck] &= ~was_there
+            lacking[seat] = lacked & unknown
+            holding[deck] = 0
+            counts[deck] -= n
+            counts[seat] = n
+            self._known &= ~was_there
+            self._lacked = 0
+            for mask in lacking:
+                self._lacked |= mask
+        return True
+
+    def _no_kemps(self, seat: int) -> None:
+        layout, not_all = self._layout, self._not_all
+        not_all.extend(_no_kemps_in(layout, self._holding, self._lacking, 0, seat, not_all))
+
+    def _checked(self) -> bool:
+        """`PublicInfo.check_public_locations` passes."""
+        holding, counts = self._holding, self._counts
+        return all([holding[h].bit_count() == counts[h] for h in self._layout.public])
 
 
 __all__ = [
