@@ -50,6 +50,7 @@ from epigames.cards import (
 )
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.cards.knowledge import _plain as plain_knowledge
 from epigames.cards.public import iter_bits, public_info
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
@@ -205,6 +206,29 @@ class KempsKnowledge(CardKnowledge):
         layout = public.public.layout
         return cls(public.public, seat, layout.card_mask(hand), not_all=public.not_all)
 
+    def _possible_masks(self) -> tuple[int, ...]:
+        # The engine solves for possible holders directly (a transportation problem, by
+        # Hall's condition) only without not-all facts. A fact that no deal consistent
+        # with the rest can break rules out no deal, so without such facts the deals,
+        # and the answer, are the same; most of a game's facts are of that kind.
+        agent = self._agent_seat()
+        if (
+            self._possible is None
+            and agent >= 0
+            and self.not_all
+            and not self.seen_holds
+            and not self.seen_lacks
+            and _never_broken(self.public, agent, self.hand, self.not_all)
+        ):
+            masks = plain_knowledge(self.public, agent, self.hand).possible_masks()
+            object.__setattr__(self, "_possible", masks)
+            return masks
+        return CardKnowledge._possible_masks(self)
+
+    def _agent_seat(self) -> int:
+        agent = self.agent
+        return -1 if agent is None else agent
+
     def picture(self, subject: str) -> KripkePicture:
         """A card's picture in the report's worlds: nobody holds it, or player i does
         (`kemps.picture.report_picture` of the card engine's picture by place).
@@ -237,6 +261,55 @@ class KempsKnowledge(CardKnowledge):
             for c, h in enumerate(self.known_holders())
             if h >= 0
         }
+
+
+def _never_broken(public: PublicInfo, agent: int, hand: int, facts: Sequence[NotAll]) -> bool:
+    """Whether dropping the not-all facts changes no holder's possible cards.
+
+    A fact that no deal consistent with the rest can break rules out no deal: it names a
+    card known to be elsewhere or lacked by its holder, or more unknown cards than its
+    holder has room for (the agent's own: not all in its hand). The others, each two or
+    more unknown cards of one rank, rule out deals but no card's holder when the unknown
+    cards may go to any holder with room (nobody lacks one) and they have a rank for
+    each such room of the facts' holders, plus one: put the card asked about where it is
+    asked, give those holders cards of different ranks (none then holds two cards of one
+    rank, so none holds all of a fact's), and the rest anywhere.
+    """
+    known = public.removed | hand
+    for mask in public.holding:
+        known |= mask
+    counts, holding, lacking = public.counts, public.holding, public.lacking
+    ranks = rank_masks(public.layout)
+    bound = 0  # the holders of facts that deals may break
+    for h, cards in facts:
+        if h == agent:
+            if not cards & ~hand:
+                return False
+            continue
+        held = holding[h]
+        if cards & (known & ~held | lacking[h]):
+            continue
+        unknown = cards & ~held
+        if unknown.bit_count() > counts[h] - held.bit_count():
+            continue
+        # The layout lists the deck rank by rank, four cards each.
+        rank = ranks[((unknown & -unknown).bit_length() - 1) // OF_A_KIND]
+        if unknown.bit_count() < 2 or unknown & ~rank:
+            return False
+        bound |= 1 << h
+    if not bound:
+        return True
+    unknown = ((1 << len(public.layout.cards)) - 1) & ~known
+    room = 0
+    for h in range(len(counts)):
+        free = counts[h] - holding[h].bit_count()
+        if h == agent or free <= 0:
+            continue
+        if lacking[h] & unknown:
+            return False
+        if bound >> h & 1:
+            room += free
+    return sum([1 for rank in ranks if rank & unknown]) > room
 
 
 @dataclass(frozen=True, slots=True)
