@@ -72,18 +72,19 @@ def _differences() -> dict[tuple[Dice, Dice], Dice]:
     return out
 
 
-# Multiset differences by lookup: the rules take dice out of the cup on every roll.
-_MINUS = _differences()
+#: (big, small) → the multiset `big` without `small`, for every `small` part of `big`
+#: (both high to low): the rules take dice out of the cup on every roll, by lookup.
+DIFFERENCES: dict[tuple[Dice, Dice], Dice] = _differences()
 
 
 def contains(big: Dice, small: Dice) -> bool:
     """Whether the multiset `small` is part of `big` (both high to low)."""
-    return (big, small) in _MINUS
+    return (big, small) in DIFFERENCES
 
 
 def minus(big: Dice, small: Dice) -> Dice:
     """The multiset `big` without `small` (both high to low; `small` must be part of it)."""
-    return _MINUS[(big, small)]
+    return DIFFERENCES[(big, small)]
 
 
 def _ranking() -> list[Dice]:

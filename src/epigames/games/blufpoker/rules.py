@@ -53,6 +53,7 @@ from epigames.games.blufpoker.actions import (
 )
 from epigames.games.blufpoker.dice import (
     DICE,
+    DIFFERENCES,
     FIRST_POKER,
     RANK_OF,
     RANKS,
@@ -60,7 +61,6 @@ from epigames.games.blufpoker.dice import (
     SORTED,
     Dice,
     Roll,
-    contains,
     minus,
     multisets,
     sort_dice,
@@ -206,7 +206,9 @@ class _Events:
         self.bids: tuple[dict[int, BidMade], ...] = tuple({} for _ in seats)
         #: Per seat, `bidder * RANKS + rank` → the belief.
         self.believed: tuple[dict[int, Believed], ...] = tuple({} for _ in seats)
-        #: Rarer events (openings, open poker rolls), by their fields.
+        #: (seat, round, rank) → the round's opening.
+        self.openings: dict[tuple[int, int, int], Opened] = {}
+        #: Rarer events (open poker rolls), by their fields.
         self.other: dict[tuple[Any, ...], Event] = {}
 
     def cup_seen(self, seat: int, untouched: Dice, fresh: Dice) -> CupSeen:
@@ -235,6 +237,13 @@ class _Events:
         event = table.get(key)
         if event is None:
             event = table[key] = Believed(seat, bidder, ROLLS[rank], names=self.names)
+        return event
+
+    def opened(self, seat: int, round: int, rank: int) -> Opened:
+        key = (seat, round, rank)
+        event = self.openings.get(key)
+        if event is None:
+            event = self.openings[key] = Opened(seat, round, ROLLS[rank], names=self.names)
         return event
 
     def made(self, cls: type[Event], *fields: Any) -> Event:
@@ -330,8 +339,7 @@ class BlufpokerState(EventLog, State, HasPictures):
                 outcome at a player's turn, or a player action at a chance node); the state
                 is unchanged.
         """
-        rule = _RULES[self._phase].get(type(action))
-        if rule is None or not rule(self, action):
+        if not _RULES[self._phase].get(type(action), _illegal)(self, action):
             raise illegal_action(self, action)
 
     def returns(self) -> tuple[float, ...]:
@@ -347,25 +355,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._clone_log(other)
         return other
 
-    def _look(self, seat: int) -> tuple[Dice, Dice] | None:
-        """What `seat` saw under the cup, while the cup still holds it; else None."""
-        if seat == self._holder and self._looked:
-            return self._untouched, self._fresh
-        if seat == self._before:
-            return self._before_look
-        return None
-
-    def _board(self) -> Board:
-        """The public record as one value (what every seat's view shares)."""
-        return _new_board(
-            Board,
-            (
-                self._round, self._bid, self._bidder, self._over, self._opening, self._visible,
-                self._rolling, self._known, self._public_penalties, self._poker_target,
-                self._poker_dice, self._poker_rolls,
-            ),
-        )  # fmt: skip
-
     def observation(self, seat: int) -> BlufpokerView:
         """The seat's view: the public record and the seat's own look under the cup.
 
@@ -374,8 +363,23 @@ class BlufpokerState(EventLog, State, HasPictures):
         """
         if type(seat) is not int or not 0 <= seat < len(self._penalties):
             check_seat(self.game, seat)
+        # What the seat saw under the cup, while the cup still holds it.
+        if seat == self._holder and self._looked:
+            look: tuple[Dice, Dice] | None = (self._untouched, self._fresh)
+        elif seat == self._before:
+            look = self._before_look
+        else:
+            look = None
+        board = _new_board(
+            Board,
+            (
+                self._round, self._bid, self._bidder, self._over, self._opening, self._visible,
+                self._rolling, self._known, self._public_penalties, self._poker_target,
+                self._poker_dice, self._poker_rolls,
+            ),
+        )  # fmt: skip
         return BlufpokerView(
-            self.game, seat, self.current_player, self._phase, self, self._board(), self._look(seat)
+            self.game, seat, self.current_player, self._phase, self, len(self._events), board, look
         )
 
     @property
@@ -418,19 +422,11 @@ class BlufpokerState(EventLog, State, HasPictures):
         visible = self._visible
         hidden = minus(knowledge.sample_world(rng).dice, visible)
         truth = self.cup
-
-        def redrawn(untouched: Dice, fresh: Dice) -> tuple[Dice, Dice]:
-            # A look either saw the whole cup untouched (a believer before rolling) or the
-            # visible dice untouched and the hidden ones freshly rolled (the bidder).
-            assert ROLLS[RANK_OF[SORTED[untouched + fresh]]] == truth
-            if not fresh:
-                return SORTED[visible + hidden], ()
-            assert untouched == visible
-            return visible, hidden
-
-        other._untouched, other._fresh = redrawn(self._untouched, self._fresh)
+        other._untouched, other._fresh = _redrawn(
+            self._untouched, self._fresh, visible, hidden, truth
+        )
         if self._before >= 0:
-            other._before_look = redrawn(*self._before_look)
+            other._before_look = _redrawn(*self._before_look, visible, hidden, truth)
         return other
 
     # --- pictures --------------------------------------------------------------------
@@ -499,10 +495,8 @@ def _open(s: BlufpokerState, action: Throw) -> bool:
     s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
     s._looked, s._before = True, -1
     made = s._made
-    s._events.append(made.cup_seen(seat, (), dice))
-    s._audience.append(1 << seat)
-    s._events.append(made.made(Opened, seat, s._round, ROLLS[rank]))
-    s._audience.append(-1)
+    s._events += (made.cup_seen(seat, (), dice), made.opened(seat, s._round, rank))
+    s._audience += (1 << seat, -1)
     s._phase = DECIDE
     s.current_player = (seat + 1) % len(s._penalties)
     return True
@@ -515,10 +509,10 @@ def _call(s: BlufpokerState, action: Call) -> bool:
     loser = bidder if roll.rank < s._bid else caller
     count = s._penalise(loser)
     s._known = roll
-    event = Called(
-        caller, bidder, ROLLS[s._bid], roll, loser, count, s.game.penalties, names=s._made.names
+    limit = s.game.penalties
+    s._events.append(
+        Called(caller, bidder, ROLLS[s._bid], roll, loser, count, limit, names=s._made.names)
     )
-    s._events.append(event)
     s._audience.append(-1)
     s._end_round(loser)
     return True
@@ -527,8 +521,8 @@ def _call(s: BlufpokerState, action: Call) -> bool:
 def _believe(s: BlufpokerState, action: Believe) -> bool:
     s._history.append(action)
     seat, holder, bid = s.current_player, s._holder, s._bid
-    s._events.append(s._made.belief(seat, s._bidder, bid))
-    s._audience.append(-1)
+    made = s._made
+    event = made.believed[seat].get(s._bidder * RANKS + bid) or made.belief(seat, s._bidder, bid)
     # The old holder still knows the cup until the new one rolls.
     if s._looked:
         s._before, s._before_look = holder, (s._untouched, s._fresh)
@@ -536,6 +530,8 @@ def _believe(s: BlufpokerState, action: Believe) -> bool:
         s._before = -1
     s._holder = seat
     if bid >= FIRST_POKER:
+        s._events.append(event)
+        s._audience.append(-1)
         s._looked = False
         s._poker_target, s._poker_kept, s._poker_dice, s._poker_rolls = bid, (), (), 0
         s._phase, s.current_player = POKER_THROW, CHANCE
@@ -543,37 +539,41 @@ def _believe(s: BlufpokerState, action: Believe) -> bool:
     s._looked = True
     cup = s._untouched = SORTED[s._untouched + s._fresh]
     s._fresh = ()
-    s._events.append(s._made.cup_seen(seat, cup, ()))
-    s._audience.append(1 << seat)
+    s._events += (event, made.seen[seat].get((cup, ())) or made.cup_seen(seat, cup, ()))
+    s._audience += (-1, 1 << seat)
     s._phase = ROLL
     return True
 
 
 def _roll(s: BlufpokerState, action: RollDice) -> bool:
     dice = action.dice
-    if not contains(s._untouched, dice):
+    if (s._untouched, dice) not in _PARTS:
         return False
     s._history.append(action)
     s._pending = dice
     s._events.append(s._made.rolled[s._holder][len(dice)])
     s._audience.append(-1)
-    s._opening, s._visible, s._rolling, s._known = False, (), True, None
-    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
-    s._before = -1  # the others' looks are out of date once the holder rolls
+    if not s._rolling:  # the turn's first roll: the dice outside go back in, nothing is public
+        s._opening, s._visible, s._rolling, s._known = False, (), True, None
+        s._before = -1  # the others' looks are out of date once the holder rolls
     s._phase, s.current_player = THROW, CHANCE
     return True
 
 
 def _land(s: BlufpokerState, action: Throw) -> bool:
     faces = action.dice
-    if len(faces) != len(s._pending):
+    pending = s._pending
+    if len(faces) != len(pending):
         return False
     s._history.append(action)
     seat = s._holder
-    untouched = s._untouched = minus(s._untouched, s._pending)
+    untouched = s._untouched = _PARTS[s._untouched, pending]
     fresh = s._fresh = SORTED[s._fresh + faces]
     s._pending = ()
-    s._events.append(s._made.cup_seen(seat, untouched, fresh))
+    made = s._made
+    s._events.append(
+        made.seen[seat].get((untouched, fresh)) or made.cup_seen(seat, untouched, fresh)
+    )
     s._audience.append(1 << seat)
     s.current_player = seat
     if untouched:
@@ -593,10 +593,11 @@ def _stop(s: BlufpokerState, action: Stop) -> bool:
 
 def _stopped(s: BlufpokerState) -> None:
     visible = s._untouched
-    s._events.append(s._made.stopped_with(s._holder, visible))
+    made = s._made
+    s._events.append(made.stopped[s._holder].get(visible) or made.stopped_with(s._holder, visible))
     s._audience.append(-1)
-    s._opening, s._visible, s._rolling, s._known = False, visible, False, None
-    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
+    # The first roll made the rest of the record plain: not an opening, nothing known.
+    s._visible, s._rolling = visible, False
     s._phase = BID
 
 
@@ -606,11 +607,11 @@ def _make_bid(s: BlufpokerState, action: Bid) -> bool:
         return False
     s._history.append(action)
     seat = s._holder
-    s._events.append(s._made.bid(seat, rank, over))
+    made = s._made
+    s._events.append(made.bids[seat].get(rank * RANKS + over) or made.bid(seat, rank, over))
     s._audience.append(-1)
+    # A bid follows a stop, which left the rest of the record as a bid needs it.
     s._bid, s._bidder, s._over = rank, seat, over
-    s._opening, s._rolling, s._known = False, False, None
-    s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
     s._phase = DECIDE
     s.current_player = (seat + 1) % len(s._penalties)
     return True
@@ -618,7 +619,7 @@ def _make_bid(s: BlufpokerState, action: Bid) -> bool:
 
 def _keep(s: BlufpokerState, action: Keep) -> bool:
     dice = action.dice
-    if not contains(s._poker_dice, dice):
+    if (s._poker_dice, dice) not in _PARTS:
         return False
     s._history.append(action)
     s._poker_kept = dice
@@ -636,7 +637,7 @@ def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
     number = s._poker_rolls = s._poker_rolls + 1
     s._events.append(s._made.made(PokerThrow, seat, kept, dice, number))
     s._audience.append(-1)
-    s._opening, s._visible, s._rolling, s._known = False, (), False, Roll.of(dice)
+    s._opening, s._visible, s._rolling, s._known = False, (), False, ROLLS[RANK_OF[dice]]
     target = ROLLS[s._bid].high
     poker = dice[0] == dice[2]
     if not ((poker and dice[0] >= target) or number == POKER_ROLLS):
@@ -649,14 +650,38 @@ def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
     else:
         loser = seat
     count = s._penalise(loser) if loser >= 0 else 0
+    limit = s.game.penalties
     event = PokerDone(
-        seat, s._bidder, ROLLS[s._bid], dice, loser, count, s.game.penalties, names=s._made.names
+        seat, s._bidder, ROLLS[s._bid], dice, loser, count, limit, names=s._made.names
     )
     s._untouched, s._fresh = (), dice
     s._events.append(event)
     s._audience.append(-1)
     s._end_round(seat if loser < 0 else loser)
     return True
+
+
+# (dice, part of them) → the rest: whether a roll or a keep names dice there are, by lookup.
+_PARTS = DIFFERENCES
+
+
+def _redrawn(
+    untouched: Dice, fresh: Dice, visible: Dice, hidden: Dice, truth: Roll | None
+) -> tuple[Dice, Dice]:
+    """A look at the cup of `truth`, redrawn with `hidden` dice under the `visible` ones.
+
+    A look either saw the whole cup untouched (a believer before rolling) or the visible
+    dice untouched and the hidden ones freshly rolled (the bidder).
+    """
+    assert ROLLS[RANK_OF[SORTED[untouched + fresh]]] == truth
+    if not fresh:
+        return SORTED[visible + hidden], ()
+    assert untouched == visible
+    return visible, hidden
+
+
+def _illegal(s: BlufpokerState, action: object) -> bool:
+    return False
 
 
 _BY_PHASE: dict[int, dict[type, _Rule]] = {

@@ -8,7 +8,7 @@ per phase come from `actions.py`, which both share.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
@@ -42,18 +42,22 @@ class BlufpokerView(View):
         current: int,
         phase: int,
         source: EventLog,
+        stop: int,
         board: Board,
         note: tuple[Dice, Dice] | None,
     ) -> None:
         # Set directly rather than through View.__init__: one view is built per decision,
         # and most are never asked for their log.
         self._game, self._seat, self._current_player = game, seat, current
-        self._source, self._stop = source, len(source.events)
+        self._source, self._stop = source, stop
         self._phase = phase
         self.board = board
         self._note = note
-        #: The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`).
-        self.phase: Final = PHASES[phase]
+
+    @property
+    def phase(self) -> str:
+        """The phase name: `decide`, `roll`, `bid`, `poker-keep`, … (see `PHASES`)."""
+        return PHASES[self._phase]
 
     @property
     def bid(self) -> Roll | None:

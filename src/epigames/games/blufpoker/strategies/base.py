@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 
+from epigames.cards.slots import slot_maker
 from epigames.games.blufpoker.actions import (
     BID,
     BIDS,
@@ -75,26 +76,29 @@ def above(rank: int, steps: int) -> Roll:
 
 def decided(action: Action, why: str, *args: object) -> Decision:
     """A decision with its reason (a template over `args`: see `Thought`)."""
-    return _new_decision(Decision, (action, Thought(why, (), args)))
+    return _new_decision(Decision, (action, thought(why, (), args)))
 
 
 def roll(dice: Dice, why: str, *args: object) -> Decision:
     """A `RollDice` decision with its reason (a template over `args`: see `Thought`)."""
-    return _new_decision(Decision, (ROLL_DICE[dice], Thought(why, (), args)))
+    return _new_decision(Decision, (ROLL_DICE[dice], thought(why, (), args)))
 
 
 def stop(why: str, *args: object) -> Decision:
     """A `Stop` decision with its reason (a template over `args`: see `Thought`)."""
-    return _new_decision(Decision, (STOP, Thought(why, (), args)))
+    return _new_decision(Decision, (STOP, thought(why, (), args)))
 
 
 def bid(roll: Roll, why: str, *args: object) -> Decision:
     """A `Bid` decision with its reason (a template over `args`: see `Thought`)."""
-    return _new_decision(Decision, (BIDS[roll.rank], Thought(why, (), args)))
+    return _new_decision(Decision, (BIDS[roll.rank], thought(why, (), args)))
 
 
 # Decisions are immutable values, and most repeat (the same dice, bids and reasons):
-# strategies keep them in tables keyed by ints and dice, made on first use.
+# strategies keep them in tables keyed by ints and dice, made on first use. Those made
+# every time skip the frozen dataclass's and the named tuple's Python-level constructors.
 _new_decision = tuple.__new__
+#: `Thought(template, concluded, args)`, made through its slots.
+thought = slot_maker(Thought)
 #: The poker phase's decisions, by (open dice, rank of the poker chased).
 _KEEPS: dict[tuple[Dice, int], Decision] = {}

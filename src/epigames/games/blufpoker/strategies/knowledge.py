@@ -24,11 +24,27 @@ import random
 from collections.abc import Callable, Hashable
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, contains, dice_text
-from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, decided, roll, stop
+from epigames.games.blufpoker.dice import (
+    RANK_OF,
+    RANKS,
+    ROLLS,
+    SORTED,
+    Dice,
+    Roll,
+    contains,
+    dice_text,
+)
+from epigames.games.blufpoker.strategies.base import (
+    BlufpokerStrategy,
+    bid,
+    decided,
+    roll,
+    stop,
+    thought,
+)
 from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST, PATTERNS
 from epigames.games.blufpoker.views import BlufpokerView
-from epigames.games.strategy import Decision, Thought, register_strategy
+from epigames.games.strategy import Decision, register_strategy
 
 THRESHOLD_MEAN = 1 / 4
 THRESHOLD_SD = 1 / 12
@@ -40,8 +56,12 @@ POKER_BLUFF_CHANCE = 1 / 6
 _SHOWN = {v: f"{dice_text(v)} shown" if v else "nothing shown" for v in PATTERNS}
 _BELIEVE = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
 _CALL = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
-#: Decisions made once, by (branch, the dice and ranks they depend on).
+#: Decisions made once, by (branch, the dice and ranks they depend on); the most
+#: frequent in tables of their own, keyed by ints, looked up without a call.
 _MADE: dict[Hashable, Decision] = {}
+_LOWEST_FIRST: dict[int, Decision] = {}
+_BEATS: dict[int, Decision] = {}
+_TRUE_BIDS: dict[int, Decision] = {}
 _new_decision = tuple.__new__
 
 
@@ -85,8 +105,8 @@ class KnowledgeAgent(BlufpokerStrategy):
         args = (ROLLS[rank], _SHOWN[visible], p, threshold)
         if p >= threshold:
             self._plan, self._path = None, ""
-            return _new_decision(Decision, (BELIEVE, Thought(_BELIEVE, (), args)))
-        return _new_decision(Decision, (CALL, Thought(_CALL, (), args)))
+            return _new_decision(Decision, (BELIEVE, thought(_BELIEVE, (), args)))
+        return _new_decision(Decision, (CALL, thought(_CALL, (), args)))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""
@@ -95,17 +115,23 @@ class KnowledgeAgent(BlufpokerStrategy):
         left, fresh = note
         if not fresh:
             self._plan, self._path = None, ""
-            low = left[-1]
-            return _said(
-                ("lowest", low), lambda: roll(left[-1:], "I roll my lowest die first: the {}.", low)
-            )
+            decision = _LOWEST_FIRST.get(left[-1])
+            if decision is None:
+                low = left[-1]
+                decision = _LOWEST_FIRST[low] = roll(
+                    (low,), "I roll my lowest die first: the {}.", low
+                )
+            return decision
         bid_rank = view.board.bid
         cup = RANK_OF[SORTED[left + fresh]]
         if cup > bid_rank:
-            return _said(
-                ("beats", cup, bid_rank),
-                lambda: stop("My {} beats {}: I stop.", ROLLS[cup], ROLLS[bid_rank]),
-            )
+            key = cup * RANKS + bid_rank
+            decision = _BEATS.get(key)
+            if decision is None:
+                decision = _BEATS[key] = stop(
+                    "My {} beats {}: I stop.", ROLLS[cup], ROLLS[bid_rank]
+                )
+            return decision
         if len(fresh) == 1:
             return self._after_first(bid_rank, left)
         # Two dice rolled: only the no-six branch may roll the last die.
@@ -181,10 +207,13 @@ class KnowledgeAgent(BlufpokerStrategy):
         bid_rank = board.bid
         cup = RANK_OF[SORTED[note[0] + note[1]]]
         if cup > bid_rank:
-            return _said(
-                ("truth", cup, bid_rank),
-                lambda: bid(ROLLS[cup], "My {} beats {}: I bid it.", ROLLS[cup], ROLLS[bid_rank]),
-            )
+            key = cup * RANKS + bid_rank
+            decision = _TRUE_BIDS.get(key)
+            if decision is None:
+                decision = _TRUE_BIDS[key] = bid(
+                    ROLLS[cup], "My {} beats {}: I bid it.", ROLLS[cup], ROLLS[bid_rank]
+                )
+            return decision
         plan = self._plan
         if plan is not None and plan.rank > bid_rank:
             return _said(
