@@ -192,6 +192,11 @@ def _moved_bit(layout: CardLayout, not_all: list[NotAll], src: int, bit: int) ->
     return kept
 
 
+#: `object.__setattr__`, called through a name: mypyc compiles the direct call for the
+#: class's own fields only, and fails on an inherited one (`CardKnowledge`'s caches).
+_set_field = object.__setattr__
+
+
 class KempsKnowledge(CardKnowledge):
     """A seat's exact knowledge of where every card is (`CardKnowledge` with the game's
     not-all facts); its known values name places too, since in Kemps a card's place is
@@ -221,7 +226,7 @@ class KempsKnowledge(CardKnowledge):
             and _never_broken(self.public, agent, self.hand, self.not_all)
         ):
             masks = plain_knowledge(self.public, agent, self.hand).possible_masks()
-            object.__setattr__(self, "_possible", masks)
+            _set_field(self, "_possible", masks)
             return masks
         return CardKnowledge._possible_masks(self)
 

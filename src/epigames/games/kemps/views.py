@@ -37,7 +37,7 @@ class KempsView(RecordView[PublicTracker]):
         # The seat's log is read from the shared one only if asked for (`log`): up to the
         # shared log's length now.
         self._state = state
-        self._log_source = state.events
+        self._log_source = state._events
         self._log_length = len(self._log_source)
         announcements = records.announcements
         self._announcements = announcements

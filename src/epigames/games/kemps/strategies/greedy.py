@@ -31,6 +31,7 @@ from typing import Protocol
 
 from epigames.cards import Card, Rank
 from epigames.cards.public import iter_bits
+from epigames.cards.slots import slot_maker
 from epigames.games.core import View
 from epigames.games.kemps.actions import OF_A_KIND, Swap, swap
 from epigames.games.kemps.strategies.seedkb import SeedKnowledge
@@ -62,12 +63,21 @@ class Plan:
 
     def thought(self, template: str, *args: object) -> Thought:
         """A decision's thought: `template` over `args`."""
-        return Thought(template, args=args)
+        return _thought(template, (), args)
 
 
 #: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
 _RANKS = 13
 _RANK: tuple[Rank, ...] = tuple(sorted(Rank, key=lambda r: r.value))
+
+
+# A thought, a plan and a decision for every move, made without their `__init__` /
+# `__new__` (Python code): `Thought(t, (), args)`, `Plan(...)`, `Decision(a, t)`.
+_thought = slot_maker(Thought)
+_decision = tuple.__new__
+
+
+_plan = slot_maker(Plan)
 
 
 class TurnPlan(Protocol):
@@ -229,7 +239,7 @@ def plan_turn(
                 kept.append(r)
         order = kept
         if not order:
-            return Plan((), (), (), tuple(avoided))
+            return _plan((), (), (), tuple(avoided))
     chosen = _most_frequent_ints(order, counts)
     collect = tuple(_RANK[r] for r in chosen)
     # Sets for membership: a card's `==` is Python code, its hash is its identity (in C).
@@ -244,7 +254,7 @@ def plan_turn(
                 break
             if card in wanted_set:
                 swaps.append(swap(slot, discards.pop(0)))
-        return Plan(tuple(swaps), collect, (), tuple(avoided))
+        return _plan(tuple(swaps), collect, (), tuple(avoided))
     sheet = SwapSheet(list(hand), list(table), discards)
     for card in [c for c in table if c in wanted_set]:
         if not discards:
@@ -264,7 +274,7 @@ def plan_turn(
             in_hand.discard(sheet.take(card))
             in_hand.add(card)
             blocked.append(card)
-    return Plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
+    return _plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
 
 
 def _most_frequent_ints(order: list[int], counts: list[int]) -> tuple[int, ...]:
@@ -339,7 +349,7 @@ class ReportPlayer(Strategy):
             action = plan.swaps[view.swaps]
             taken = view.table[action.slot]
             text = "{} I take {} and put down {}."
-            return Decision(action, plan.thought(text, plan, taken, action.card))
+            return _decision(Decision, (action, plan.thought(text, plan, taken, action.card)))
         return end_turn(view, plan.thought("{} I end my turn.", plan))
 
 
