@@ -144,3 +144,36 @@ def test_same_seed_same_game_and_parameters() -> None:
     assert str(load_game("blufpoker")) == "blufpoker(players=3,penalties=5)"
     with pytest.raises(ValueError, match="out of range"):
         load_game("blufpoker(players=7)")
+
+
+def test_a_look_under_the_cup_lasts_until_the_cup_changes() -> None:
+    # Ann opens 653 and sees it; Bob believes and looks; Ann's look holds until Bob rolls.
+    state = scripted("throw 6 5 3; believe")
+    assert [state.observation(s).cup for s in range(3)] == [Roll(6, 5, 3), Roll(6, 5, 3), None]
+    state.apply(RollDice((3,)))
+    assert [state.observation(s).cup for s in range(3)] == [None, Roll(6, 5, 3), None]
+    for text in ("throw 1", "stop", "bid 654", "believe"):
+        state.apply(state.game.parse_action(text))
+    # Cas believes Bob's bluff and looks: both know the cup now, Ann does not.
+    assert [state.observation(s).cup for s in range(3)] == [None, Roll(6, 5, 1), Roll(6, 5, 1)]
+    assert state.observation(2).untouched == (6, 5, 1) and state.observation(1).fresh == (1,)
+
+
+def test_a_caller_does_not_see_the_cup_it_takes_over() -> None:
+    # Cas calls Bob's bluff: Bob starts the next round; a caught caller holds the cup unseen.
+    state = scripted("throw 6 5 3; believe; roll 3; throw 6; stop; bid 654; call")
+    assert state.holder == 2 and state.observation(2).cup is None
+    assert state.observation(1).cup == Roll(6, 6, 5)  # Bob rolled it and still knows it
+
+
+def test_a_view_is_a_snapshot_even_when_its_log_is_read_later() -> None:
+    state = scripted(BLUFF)
+    early = [state.observation(s) for s in range(3)]
+    lengths = [len(view.log) for view in [state.observation(s) for s in range(3)]]
+    state.apply(CALL)
+    state.apply(Throw((5, 5, 2)))
+    for seat, view in enumerate(early):
+        assert len(view.log) == view.log_length == lengths[seat]
+        assert view.events_since(0) == list(view.log)
+        assert all(e.visible_to(seat) for e in view.log)
+    assert len(state.observation(0).log) > lengths[0]
