@@ -25,7 +25,7 @@ import functools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from epigames.cards import KLAVERJAS, Card, CardLayout, Suit
 from epigames.cards.deck import CARDS
@@ -236,10 +236,10 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         self._names = game.seat_names
         self._deck = game.deck
         self._deck_mask = deck_mask(game.ranks)
-        # Cards as the keys of dicts (in order, as lists would keep them): finding and
-        # removing one is a hash lookup.
+        # The cards not dealt yet as the keys of a dict (in deck order, as a list would
+        # keep them): finding and removing one is a hash lookup. Who holds what lives in
+        # the records alone, from the events; while dealing, the history says it.
         self._undealt: dict[Card, None] = dict.fromkeys(self._deck)
-        self._hands: list[dict[Card, None]] = [{} for _ in range(PLAYERS)]
         self._dealer = game.first_dealer
         self._deal_index = 0  # where the current deal's first card is in the history
         self._player = CHANCE
@@ -258,8 +258,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         p = self._player
         if p < 0:
             return []
-        hand = tuple(sorted(self._hands[p], key=CARD_ORDER))
-        return list(legal_choices(self.game, self._records.table, hand))
+        records = self._records
+        return list(legal_choices(self.game, records.table, records.hands[p]))
 
     def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """While dealing, each undealt card equally likely; for random trump, each suit."""
@@ -290,7 +290,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
                         self._play(p, action)
                         return
                     assert table.trick is not None
-                    hand = list(self._hands[p])
+                    hand = records.hands[p]
                     why = refusal(hand, table.trick, table.trump, g.rules, g.undertrump, action)
                     raise IllegalActionError(f"{illegal_action(self, action)} ({why})")
             elif p == CHANCE and action in self._undealt:
@@ -329,15 +329,20 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         other.game, other._names, other._deck = self.game, self._names, self._deck
         other._deck_mask = self._deck_mask
         other._undealt = dict(self._undealt)
-        other._hands = [dict(h) for h in self._hands]
         other._dealer, other._deal_index = self._dealer, self._deal_index
         other._player = self._player
         self._clone_records(other)
         return other
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        """The true hands of all seats, sorted: for referees and tests, never for strategies."""
-        return tuple(tuple(sorted(hand)) for hand in self._hands)
+        """The true hands of all seats, sorted: for referees and tests, never for strategies.
+
+        While dealing, the cards dealt so far (the history says to whom); else what the
+        records hold, which the events keep (`Records.hands`).
+        """
+        if self._undealt:
+            return tuple(tuple(sorted(hand)) for hand in self._dealt_hands())
+        return tuple(self._records.hands)
 
     def picture_subjects(self) -> list[str]:
         """This deal's cards not played yet (`J♥`), each with a Kripke picture."""
@@ -380,18 +385,24 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
 
     # --- the rules -------------------------------------------------------------
 
+    def _dealt_hands(self) -> list[tuple[Card, ...]]:
+        """Per seat, the cards of this deal dealt to it so far, in the order dealt."""
+        # Only cards are dealt: the history since the deal began holds nothing else.
+        dealt = cast("list[Card]", self._history[self._deal_index :])
+        first = self._dealer + 1  # the eldest hand gets the first card, then clockwise
+        return [tuple(dealt[(s - first) % PLAYERS :: PLAYERS]) for s in range(PLAYERS)]
+
     def _deal(self, card: Card) -> None:
         undealt = self._undealt
-        dealt = len(self._deck) - len(undealt)
         del undealt[card]
-        self._hands[(self._dealer + 1 + dealt) % PLAYERS][card] = None
         if undealt:
             return
         names = self._names
-        for s, hand in enumerate(self._hands):
+        hands = self._dealt_hands()
+        for s, hand in enumerate(hands):
             self._publish(events.Dealt(s, tuple(sorted(hand, key=CARD_ORDER)), names=names))
         deal = self._records.table.deal + 1
-        sizes = tuple(len(h) for h in self._hands)
+        sizes = tuple([len(h) for h in hands])
         self._publish(events.DealDone(deal, self._dealer, sizes, names=names))
         eldest = self._records.table.eldest
         self._player = CHANCE if self.game.trump == "random" else eldest
@@ -429,14 +440,13 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             covered, reason = _claims(told, trump)
             lacks = cards_of(covered & unplayed)
             self._publish(events.CardPlayed(seat, card, lacks, reason, names=self._names))
-        del self._hands[seat][card]
         if len(plays) < PLAYERS - 1:  # the trick before this card
             self._player = (seat + 1) % PLAYERS
             return
         trick = records.table.trick
         assert trick is not None
         winner = trick.winner(trump, KLAVERJAS).seat
-        last = not any(self._hands)
+        last = not any(records.hands)  # the records took this card from the hand
         cards = trick.cards
         points = trick_points(cards, trump) + (10 if last else 0)
         bonus = roem(cards, trump, game.four_kind)
