@@ -63,3 +63,46 @@ def test_the_tracker_folds_as_apply_facts_does_at_any_point(game: str, ranks: in
             assert tracker.at(events, start, n) == public
             asked += 1
     assert asked > 50
+
+
+@pytest.mark.parametrize(("game", "ranks"), SETTINGS)
+def test_possible_cards_from_the_fold_are_the_knowledges(game: str, ranks: int) -> None:
+    # What the tactics read on most decisions without making the knowledge: the same
+    # possible holders as the card engine's and the public counts, for every seat.
+    asked = folded = 0
+    for seed in range(10):
+        result = play_match(game, ("tactics", "random", "tactics2017", "random"), seed)
+        state = load_game(game).new_initial_state()
+        for action in result.history:
+            state.apply(action)
+            records = state._records
+            start = records.table.deal_start
+            if start < 0:
+                continue
+            events = records.announcements
+            for seat in range(4):
+                view = state.observation(seat)
+                fast = records.tracker.possible(events, start, len(events), seat, view.hand)
+                folded += fast is not None
+                knowledge = state.observation(seat).knowledge
+                expected = (knowledge.possible_masks(), knowledge.public.counts)
+                assert view.possible_cards() == expected
+                assert fast is None or fast == expected
+                asked += 1
+    assert asked > 500 and folded > asked // 2
+
+
+def test_possible_cards_refuse_a_hand_that_does_not_fit() -> None:
+    # A hand with a card on the table is not decided by the fold: the engine says why.
+    layout = layout_for(3)
+    game = "klaverjas(ranks=3,deals=1)"
+    state = replay(load_game(game), list(play_match(game, ("random",) * 4, 1).history)[:20])
+    records = state._records
+    events, start = records.announcements, records.table.deal_start
+    played = [e.card for e in events if isinstance(e, CardPlayed)]
+    north = state.observation(0).hand
+    tracker = PublicTracker(layout)
+    assert tracker.possible(events, start, len(events), 0, north) is not None
+    assert tracker.possible(events, start, len(events), 0, (*north[1:], played[0])) is None
+    with pytest.raises(ValueError, match="no card knowledge"):
+        tracker.possible(events, -1, len(events), 0, north)

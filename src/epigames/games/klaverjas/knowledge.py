@@ -14,8 +14,9 @@ from collections.abc import Hashable, Sequence
 from functools import reduce
 from operator import or_
 
-from epigames.cards import TABLE, CardLayout, PublicInfo
+from epigames.cards import TABLE, Card, CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
+from epigames.cards.feasibility import possible_by_hall
 from epigames.cards.public import public_info
 from epigames.games.events import Event
 from epigames.games.klaverjas.events import TABLE_HOLDER, CardPlayed
@@ -121,6 +122,55 @@ class PublicTracker:
         Raises:
             ValueError: no deal has been dealt yet.
         """
+        public = self._fold(public_events, start, n)
+        if self._counts:
+            self._public = public = self._made(public)
+        return public
+
+    def possible(
+        self, public_events: Sequence[Event], start: int, n: int, seat: int, cards: Sequence[Card]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Per holder its possible cards (layout bits) and its card count, for `seat`
+        holding `cards` after public announcements `start .. n-1`.
+
+        The masks are `CardKnowledge.create(self.at(...), seat, hand).possible_masks()`,
+        found from the folded masks without making either: a deal's plays say only what
+        a seat lacks, so Hall's condition over the three other seats decides every card
+        (`possible_by_hall`, as the card engine decides it). None when the deal was not
+        folded by masks or the hand does not fit; the knowledge then answers (or raises).
+
+        Raises:
+            ValueError: no deal has been dealt yet.
+        """
+        self._fold(public_events, start, n)
+        counts = self._counts
+        if not counts:
+            return None
+        hand = reduce(or_, map(self._bits.__getitem__, cards), 0)
+        lacking, table = self._lacking, self._table
+        free = (1 << self._layout.n_cards) - 1 & ~table & ~hand
+        if hand.bit_count() != counts[seat] or hand & (table | lacking[seat]):
+            return None
+        active: list[int] = []
+        caps: list[int] = []
+        may: list[int] = []
+        for h in range(TABLE_HOLDER):
+            if h != seat and counts[h]:
+                active.append(h)
+                caps.append(counts[h])
+                may.append(free & ~lacking[h])
+        if free & ~reduce(or_, may, 0):
+            return None
+        found = possible_by_hall(active, caps, may, free, len(counts))
+        if found is None:
+            return None
+        found[seat] = hand
+        found[TABLE_HOLDER] = table
+        return tuple(found), tuple(counts)
+
+    def _fold(self, public_events: Sequence[Event], start: int, n: int) -> PublicInfo:
+        """Fold announcements up to `n`: the `PublicInfo` of the last fact other than a
+        play, with the plays since kept as masks and counts (`_made` adds them)."""
         if start < 0:
             raise ValueError("there is no card knowledge before the first deal is dealt")
         if start != self._start or n < self._done or self._public is None:
@@ -152,7 +202,7 @@ class PublicTracker:
                     public = self._restart(apply_facts(self._made(public), facts))
         assert public is not None
         self._done = n
-        self._public = public = self._made(public)
+        self._public = public
         return public
 
     def _restart(self, public: PublicInfo) -> PublicInfo:

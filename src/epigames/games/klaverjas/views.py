@@ -67,6 +67,25 @@ class KlaverjasView(RecordView[PublicTracker]):
         public = self._tracker.at(self._announcements, self.table.deal_start, self._announced)
         return CardKnowledge.create(public, self._seat, self._hand)
 
+    def possible_cards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per holder the cards it may hold as this seat sees it, and its card count.
+
+        The masks are `knowledge.possible_masks()` (bits of `game.card_layout`), the
+        counts the public ones; while the knowledge is not made and the deal's plays
+        decide them alone, they come from the public fold without making it (what the
+        tactics ask on most decisions: `PublicTracker.possible`).
+
+        Raises:
+            ValueError: before the first deal is dealt.
+        """
+        if "knowledge" not in self.__dict__:
+            start, n = self.table.deal_start, self._announced
+            got = self._tracker.possible(self._announcements, start, n, self._seat, self._hand)
+            if got is not None:
+                return got
+        knowledge = self.knowledge
+        return knowledge.possible_masks(), knowledge.public.counts
+
     @property
     def hand(self) -> tuple[Card, ...]:
         """The seat's own cards, sorted."""

@@ -207,11 +207,22 @@ def _pieces_of(layout: CardLayout) -> _Pieces | None:
 class ExactBeliefs:
     """`Beliefs` from the card engine's exact knowledge of a seat (`view.knowledge`).
 
-    Built from the knowledge itself or from the view, whose knowledge is then made on
-    the first question: a decision the tactics take without asking costs nothing.
+    Built from the knowledge itself or from the view, which answers on the first
+    question (`KlaverjasView.possible_cards`, from the public fold when it can): a
+    decision the tactics take without asking costs nothing.
     """
 
-    __slots__ = ("_deals", "_knowledge", "_masks", "_pieces", "_players", "_view")
+    __slots__ = (
+        "_counts",
+        "_deals",
+        "_knowledge",
+        "_layout",
+        "_masks",
+        "_pieces",
+        "_players",
+        "_seat",
+        "_view",
+    )
 
     def __init__(self, knowledge: CardKnowledge | KlaverjasView) -> None:
         self._knowledge: CardKnowledge | None = None
@@ -220,7 +231,12 @@ class ExactBeliefs:
             self._view = knowledge
         else:
             self._knowledge = knowledge
+        # The seat, its layout, and per holder the possible cards (layout bits) and the
+        # number of cards (public): set on the first question (`_possible`).
+        self._seat = -1
+        self._layout: CardLayout | None = None
         self._masks: tuple[int, ...] = ()
+        self._counts: tuple[int, ...] = ()
         # The deck's ranks, their mask, and per suit the table of `suit_pieces`.
         self._pieces: _Pieces | None = None
         self._players: list[int | None] = [None] * PLAYERS
@@ -231,12 +247,17 @@ class ExactBeliefs:
     def _possible(self) -> tuple[int, ...]:
         # Per holder, the cards (layout indices) some consistent deal puts there.
         if not self._masks:
-            knowledge = self._knowledge
-            if knowledge is None:
-                assert self._view is not None
-                knowledge = self._knowledge = self._view.knowledge
-            self._pieces = _pieces_of(knowledge.public.layout)
-            self._masks = knowledge.possible_masks()
+            knowledge, view = self._knowledge, self._view
+            if view is not None:
+                self._seat, layout = view.seat, layout_for(view.game.ranks)
+                self._masks, self._counts = view.possible_cards()
+            else:
+                assert knowledge is not None
+                agent = knowledge.agent
+                self._seat, layout = -1 if agent is None else agent, knowledge.layout
+                self._masks, self._counts = knowledge.possible_masks(), knowledge.public.counts
+            self._layout = layout
+            self._pieces = _pieces_of(layout)
         return self._masks
 
     def may_hold_mask(self, player: int) -> int:
@@ -253,8 +274,8 @@ class ExactBeliefs:
                     | d[mask >> 3 * ranks]
                 )
             else:
-                assert self._knowledge is not None
-                cards = self._knowledge.layout.cards
+                assert self._layout is not None
+                cards = self._layout.cards
                 got = 0
                 for i in iter_bits(mask):
                     card = cards[i]
@@ -270,8 +291,8 @@ class ExactBeliefs:
     def knows_holds(self, player: int, card: Card) -> bool:
         """Whether every consistent deal gives `card` to `player`."""
         masks = self._possible()
-        assert self._knowledge is not None
-        c = self._knowledge.layout.card_index(card)
+        assert self._layout is not None
+        c = self._layout.card_index(card)
         return all((mask >> c & 1) == (h == player) for h, mask in enumerate(masks))
 
     def deals(self) -> int:
@@ -293,12 +314,11 @@ class ExactBeliefs:
         got = self._deals
         if got is None:
             self._possible()
-            knowledge = self._knowledge
-            assert knowledge is not None and knowledge.agent is not None
-            seat = knowledge.agent
+            seat = self._seat
+            assert seat >= 0, "deals are counted for a seat's knowledge"
             others = tuple(p for p in range(PLAYERS) if p != seat)
             masks = [self.may_hold_mask(p) for p in others]
-            sizes = [knowledge.public.counts[p] for p in others]
+            sizes = [self._counts[p] for p in others]
             got = self._deals = DealCounts(others, masks, sizes)
         return got
 
