@@ -1,8 +1,9 @@
-"""What the seats know, kept from the events they observe: the public board and cup notes.
+"""The public record of a Blufpoker game as one value: `Board`.
 
-`Board` is the public record: every seat's view reads the same board, rebuilt (never
-changed in place) from each public announcement, so a view holding a board is a snapshot.
-A seat's cup note is what it last saw under the cup, from its private observations only.
+A seat's view holds the board the state made at `observation` from the public record it
+keeps (never changed in place, so a view holding a board is a snapshot). `Board.absorb`
+folds public announcements one at a time: the cup's model uses it to find the record
+at the start of a turn from a seat's log.
 """
 
 from __future__ import annotations

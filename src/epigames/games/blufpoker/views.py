@@ -1,4 +1,4 @@
-"""A seat's view of Blufpoker, built by `BlufpokerState.observation` from board and cup note.
+"""A seat's view of Blufpoker, built by `BlufpokerState.observation` from board and look.
 
 `rules.py` imports this module to build views, so this module imports `rules.py` only
 for type checking (a runtime import would be a circle); the phases and the legal actions
