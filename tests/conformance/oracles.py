@@ -1,9 +1,11 @@
 """Per-game knowledge the generic suite needs: parameter settings and no-peeking oracles.
 
-A new game adds its settings to `SETTINGS` (else only its defaults run) and a function to
-`HIDDEN` (else `test_every_game_has_a_no_peeking_oracle` fails); a game whose views have
-`knowledge` adds a referee to `SOUND` (else `test_every_game_with_knowledge_has_a_referee`
-fails).
+A game whose state keeps its cards in a location table (`games.table.TableState`, as the
+template game `sevens` does) needs nothing here: `hidden_oracle` and `sound_oracle` read
+the table. Any other game adds a function to `HIDDEN` (else
+`test_every_game_has_a_no_peeking_oracle` fails) and a referee to `SOUND` (else
+`test_every_game_has_a_knowledge_referee` fails). `SETTINGS` lists game strings to test
+beyond the defaults.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from epigames.games.kemps import KempsState
 from epigames.games.klaverjas import Dealt as KlaverjasDealt, KlaverjasState
 from epigames.games.klaverjas.strategies.mc import MonteCarlo
 from epigames.games.kwartet import KwartetState
+from epigames.games.table import TableState
 
 SETTINGS: dict[str, list[str]] = {
     "kwartet": [
@@ -236,3 +239,63 @@ SOUND: dict[str, Callable[[State, int], int]] = {
     "klaverjas": klaverjas_sound,
     "kemps": kemps_sound,
 }
+
+
+def table_hidden(state: State, seat: int) -> set[str]:
+    """Cards other seats hold (the location table says) that no event `seat` saw names."""
+    assert isinstance(state, TableState)
+    seen = " ".join(
+        json.dumps(e.to_dict(), ensure_ascii=False) for e in state.events if e.visible_to(seat)
+    )
+    return {
+        str(card)
+        for other, hand in enumerate(state.hands())
+        if other != seat
+        for card in hand
+        if str(card) not in seen
+    }
+
+
+def table_sound(state: State, seat: int) -> int:
+    """Check `seat`'s knowledge of every card against the location table; returns claims.
+
+    A known holder must be the card's holder, and the true holder must be possible.
+    """
+    assert isinstance(state, TableState)
+    knowledge = state.observation(seat).knowledge
+    layout = state.game.card_layout
+    assert layout is not None
+    claims = 0
+    for card in layout.cards:
+        where = state.location(card)
+        assert where in knowledge.possible_holders(card), (seat, card, where)
+        holder = knowledge.holder(card)
+        if holder is not None:
+            assert holder == where, (seat, card, holder, where)
+            claims += 1
+    return claims
+
+
+def _table_game(name: str) -> bool:
+    from epigames.games import load_game
+
+    return isinstance(load_game(name).new_initial_state(), TableState)
+
+
+def hidden_oracle(name: str) -> Callable[[State, int], set[str]] | None:
+    """The no-peeking oracle of a game: its own, or the table's for a table game."""
+    return HIDDEN.get(name) or (table_hidden if _table_game(name) else None)
+
+
+def sound_oracle(name: str) -> Callable[[State, int], int] | None:
+    """The knowledge referee of a game: its own, or the table's for a table game."""
+    return SOUND.get(name) or (table_sound if _table_game(name) else None)
+
+
+def showcase_lineup(name: str) -> tuple[str, tuple[str, ...]]:
+    """A game's showcase setting and one agent per seat: the setting a per-game table of
+    the tests falls back to for a game it does not list (the template game lists none)."""
+    from epigames.games.core import game_class
+
+    game, agents = game_class(name).showcase_match()
+    return str(game), agents

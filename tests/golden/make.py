@@ -38,10 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from epigames.commands.play import json_lines
-from epigames.games import Match, load_game, play_match
+from epigames.games import Match, load_game, play_match, registered_games
+from epigames.games.core import game_class
 from epigames.tournament.config import TournamentConfig, checked_config
 from epigames.tournament.runner import play_games
-from tests.conformance.oracles import SETTINGS
+from tests.conformance.oracles import SETTINGS, showcase_lineup
 
 #: Where the golden files live.
 GOLDEN_DIR = Path(__file__).resolve().parent
@@ -147,6 +148,10 @@ def settings() -> list[Setting]:
                 "tests/golden/make.py, then run `python -m tests.golden.make`"
             )
         out.append(Setting(given, LINEUPS[given]))
+    # A built-in game with no settings here (the template game) keeps its showcase.
+    for name in registered_games():
+        if name not in SETTINGS and game_class(name).__module__.startswith("epigames."):
+            out.append(Setting(*showcase_lineup(name)))
     return out
 
 

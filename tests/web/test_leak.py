@@ -33,6 +33,7 @@ from epigames.web import views
 from epigames.web.builders import replay_session, watch_session
 from epigames.web.session import Session
 from tests.conformance.helpers import rollout
+from tests.conformance.oracles import showcase_lineup
 from tests.web import toy
 
 CONFIGS = [
@@ -392,13 +393,24 @@ def decision_states(spec: str, agents: tuple[str, ...], seed: int) -> list[State
     return states
 
 
+def resample_settings() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
+    """`RESAMPLE_SETTINGS`, and the showcase of every other registered game (30 games)."""
+    out = dict(RESAMPLE_SETTINGS)
+    for name in registered_games():
+        if name not in out and name != toy.NAME:
+            spec, agents = showcase_lineup(name)
+            out[name] = [(spec, agents, 30)]
+    return out
+
+
 def test_every_game_has_resample_settings() -> None:
-    assert set(RESAMPLE_SETTINGS) == {g for g in registered_games() if g != toy.NAME}
+    assert set(RESAMPLE_SETTINGS) <= set(registered_games())
+    assert set(resample_settings()) == {g for g in registered_games() if g != toy.NAME}
 
 
 @pytest.mark.parametrize(
     ("spec", "agents", "games"),
-    [setting for settings in RESAMPLE_SETTINGS.values() for setting in settings],
+    [setting for settings in resample_settings().values() for setting in settings],
 )
 def test_seat_answers_are_the_same_on_every_resampled_state(
     spec: str, agents: tuple[str, ...], games: int

@@ -23,6 +23,7 @@ from epigames.games.kemps.picture import NOBODY
 from epigames.logic import formula as fm
 from epigames.logic.syntax import to_text
 from epigames.web.builders import watch_session
+from tests.conformance.oracles import showcase_lineup
 from tests.web import toy
 from tests.web.test_leak import add, get
 
@@ -38,6 +39,11 @@ CASES: dict[str, tuple[str, tuple[str, ...], tuple[int, ...]]] = {
     "kemps": ("kemps(ranks=5,max_turns=40)", ("greedy", "random", "kbgreedy"), (1,)),
 }
 
+# Every other registered game (the template game) is asked on its showcase, seed 1.
+for _name in registered_games():
+    if _name not in CASES and _name != toy.NAME:
+        _spec, _agents = showcase_lineup(_name)
+        CASES[_name] = (_spec, _agents, (1,))
 PARAMS = [(game, seed) for game, (_, _, seeds) in CASES.items() for seed in seeds]
 
 

@@ -23,6 +23,7 @@ from epigames.games.strategy import make_strategy
 from epigames.web import views
 from epigames.web.builders import play_session, watch_session
 from epigames.web.session import Session
+from tests.conformance.oracles import showcase_lineup
 from tests.web import toy
 from tests.web.test_leak import decision_states
 
@@ -45,8 +46,19 @@ THINKERS = {
 }
 
 
+def thinkers() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
+    """`THINKERS`, and the showcase of every other registered game (6 games)."""
+    out = dict(THINKERS)
+    for name in registered_games():
+        if name not in out and name != toy.NAME:
+            spec, agents = showcase_lineup(name)
+            out[name] = [(spec, agents, 6)]
+    return out
+
+
 def test_every_game_has_thinkers() -> None:
-    assert set(THINKERS) == {g for g in registered_games() if g != toy.NAME}
+    assert set(THINKERS) <= set(registered_games())
+    assert set(thinkers()) == {g for g in registered_games() if g != toy.NAME}
 
 
 def after_move(state: State, seat: int, action: Hashable, thought: Any) -> Session:
@@ -72,7 +84,7 @@ def sent(session: Session, frame: int, seat: int) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("spec", "agents", "games"),
-    [setting for settings in THINKERS.values() for setting in settings],
+    [setting for settings in thinkers().values() for setting in settings],
 )
 def test_what_a_seat_is_sent_about_a_move_depends_only_on_what_it_sees(
     spec: str, agents: tuple[str, ...], games: int

@@ -59,3 +59,4 @@ from epigames.games import kwartet as kwartet  # isort: skip
 from epigames.games import blufpoker as blufpoker  # isort: skip
 from epigames.games import klaverjas as klaverjas  # isort: skip
 from epigames.games import kemps as kemps  # isort: skip
+from epigames.games import sevens as sevens  # isort: skip

@@ -1,0 +1,285 @@
+"""Sevens (Fan Tan, Domino): the template card game, built on `games.table`.
+
+The cards are the ranks around the 7 in each suit (`ranks` of them: 9 is 3 … J). They
+are dealt one at a time, clockwise from South, until none is left. South moves first;
+then the turn goes clockwise. A 7 may always be played, to open its suit; once a suit is
+open, the rank just below its lowest card and just above its highest may be played. A
+seat that can play must play one such card; one that cannot knocks, and everyone learns
+that it holds none of the playable cards. The first seat out of cards ends the game;
+every seat scores minus the cards it still holds.
+
+The state keeps the truth in one location table and changes it only through the facts of
+the events it publishes (`TableState`); views, knowledge, pictures, resampling and the
+public arrays come from the framework.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, cast
+
+from epigames.cards import CardLayout
+from epigames.cards.deck import Card, Rank, deck
+from epigames.cards.fact_types import Drew, Lacks, Moved
+from epigames.cards.layout import DECK, TABLE
+from epigames.errors import InputError
+from epigames.games import core
+from epigames.games.core import CHANCE, TERMINAL, UniformOutcomes
+from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+from epigames.games.observation import Part
+from epigames.games.params import Param
+from epigames.games.picture import HasPictures
+from epigames.games.table import TableState, TableView, table_parts
+
+SEATS = ("South", "West", "North", "East", "Southwest", "Northeast")
+#: The action of a seat that cannot play.
+KNOCK = "knock"
+
+
+@core.register_game
+@dataclass(frozen=True)
+class SevensGame(core.Game):
+    """Sevens: build the suits outward from the 7s; the first seat out of cards ends it."""
+
+    name: ClassVar[str] = "sevens"
+    showcase: ClassVar[str] = "sevens(players=3,ranks=7,suits=3)"
+    showcase_agents: ClassVar[tuple[str, ...]] = ("blocker", "random")
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("players", int, 4, min=2, max=len(SEATS), help="number of seats"),
+        Param("ranks", int, 9, min=3, max=11, help="ranks per suit around the 7 (odd)"),
+        Param("suits", int, 4, min=1, max=4, help="number of suits"),
+    )
+    players: int = 4
+    ranks: int = 9
+    suits: int = 4
+
+    def __post_init__(self) -> None:
+        core.Game.__post_init__(self)
+        if self.ranks % 2 == 0:
+            raise InputError(f"sevens ranks={self.ranks}: expected an odd number, 7 in the middle")
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """Compass names, clockwise from South."""
+        return SEATS[: self.players]
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The ranks around the 7 in each suit, sorted by suit, then rank."""
+        half = self.ranks // 2
+        chosen = [Rank(r) for r in range(7 - half, 8 + half)]
+        return deck(chosen, sorted({c.suit for c in deck(13)})[: self.suits])
+
+    @property
+    def card_layout(self) -> CardLayout:
+        """The seats, the face-down deck the cards are dealt from, the face-up table."""
+        return _layout(self)
+
+    @property
+    def returns_range(self) -> tuple[float, float]:
+        """Minus a whole hand, to nothing left."""
+        return (-float(-(-len(self.deck) // self.players)), 0.0)
+
+    @property
+    def max_game_length(self) -> int:
+        """Every card played, with every other seat knocking before each."""
+        return len(self.deck) * self.players
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The seat to move, every holder's count, the cards on the table."""
+        return table_parts(self)
+
+    def distinct_actions(self) -> list[Hashable]:
+        """Playing any card, or knocking."""
+        return [*self.deck, KNOCK]
+
+    def distinct_chance_outcomes(self) -> tuple[Card, ...]:
+        """The card dealt next."""
+        return self.deck
+
+    def new_initial_state(self) -> SevensState:
+        """The state before the deal."""
+        return SevensState(self)
+
+    def parse_action(self, text: str) -> Hashable:
+        """Read `knock` or a card (`8♥`, `8H`): a play or a dealt card."""
+        return KNOCK if text.strip().lower() == KNOCK else Card.parse(text)
+
+
+@functools.cache
+def _layout(game: SevensGame) -> CardLayout:
+    return CardLayout.with_locations(game.deck, game.seat_names, (DECK, TABLE))
+
+
+def playable(deck: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Card]:
+    """The cards that may be played next: each closed suit's 7, each open suit's ends."""
+    out = []
+    for suit in sorted({c.suit for c in deck}):
+        ranks = [c.rank.value for c in on_table if c.suit is suit]
+        wanted = (lo - 1, hi + 1) if (lo := min(ranks, default=0)) and (hi := max(ranks)) else (7,)
+        out += [c for c in deck if c.suit is suit and c.rank.value in wanted]
+    return out
+
+
+def legal_moves(
+    deck: tuple[Card, ...], hand: Sequence[Hashable], on_table: tuple[Card, ...]
+) -> list[Hashable]:
+    """The one rule of moves, for the state and the views: a playable card held, or knock."""
+    mine: list[Hashable] = [c for c in playable(deck, on_table) if c in hand]
+    return mine or [KNOCK]
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(PrivateObservation, kind="dealt"):
+    """The seat is dealt a card (only it sees which)."""
+
+    card: Card
+
+    @property
+    def text(self) -> str:
+        return f"{self.name_of(self.seat)} is dealt {self.card}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return (Moved(self.card, len(self.names), self.seat),)
+
+
+@dataclass(frozen=True, slots=True)
+class DealDone(PublicAnnouncement, kind="deal_done"):
+    """Every card is dealt: each seat has drawn its count from the deck, unseen by others."""
+
+    sizes: tuple[int, ...]
+
+    @property
+    def text(self) -> str:
+        return (
+            "The cards are dealt: "
+            + ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.sizes))
+            + "."
+        )
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return tuple(Drew(s, n, len(self.sizes)) for s, n in enumerate(self.sizes))
+
+
+@dataclass(frozen=True, slots=True)
+class Played(PublicAnnouncement, kind="played"):
+    """A seat plays a card to the table."""
+
+    seat: int
+    card: Card
+
+    @property
+    def text(self) -> str:
+        return f"{self.name_of(self.seat)} plays {self.card}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return (Moved(self.card, self.seat, len(self.names) + 1),)
+
+
+@dataclass(frozen=True, slots=True)
+class Knocked(PublicAnnouncement, kind="knocked"):
+    """A seat cannot play: it holds none of the playable cards."""
+
+    seat: int
+    playable: tuple[Card, ...]
+
+    @property
+    def text(self) -> str:
+        cards = " ".join(str(c) for c in self.playable)
+        return f"{self.name_of(self.seat)} knocks: it holds none of {cards}."
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        return tuple(Lacks(self.seat, c) for c in self.playable)
+
+
+class SevensView(TableView):
+    """A seat's view: its hand, the table, the counts, and its legal moves."""
+
+    @property
+    def legal_actions(self) -> list[Hashable]:
+        """The seat's legal moves on its turn (`legal_moves`), else none."""
+        if not self.is_my_turn:
+            return []
+        game = self.game
+        assert isinstance(game, SevensGame)
+        return legal_moves(game.deck, self.hand, cast(tuple[Card, ...], self.piles[TABLE.name]))
+
+
+class SevensState(TableState, core.State, HasPictures):
+    """A Sevens position: the location table and the shared log."""
+
+    view_class = SevensView
+
+    def __init__(self, game: SevensGame) -> None:
+        self.game: SevensGame = game
+        self._player = CHANCE
+        self._start_table(game, game.players)  # the deck is the first pile after the seats
+
+    @property
+    def current_player(self) -> int:
+        """The seat to move, `CHANCE` during the deal, `TERMINAL` at the end."""
+        return self._player
+
+    def _on_table(self) -> tuple[Card, ...]:
+        return tuple(self.game.deck[c] for c in self._table.cards_at(self.game.players + 1))
+
+    def legal_actions(self) -> list[Hashable]:
+        """The mover's legal moves (`legal_moves`); none during the deal and at the end."""
+        p = self._player
+        if p < 0:
+            return []
+        hand = tuple(self.game.deck[c] for c in self._table.cards_at(p))
+        return legal_moves(self.game.deck, hand, self._on_table())
+
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
+        """During the deal: each card still in the deck, equally likely."""
+        if self._player != CHANCE:
+            return []
+        return UniformOutcomes([self.game.deck[c] for c in self._table.cards_at(self.game.players)])
+
+    def apply(self, action: Hashable) -> None:
+        """Deal a card (chance), play one, or knock.
+
+        Raises:
+            IllegalActionError: not legal here; the state is unchanged.
+        """
+        p = self._player
+        legal = self.legal_actions() if p >= 0 else [c for c, _ in self.chance_outcomes()]
+        if action not in legal:
+            raise core.illegal_action(self, action)
+        self._history.append(action)
+        names, n = self.game.seat_names, self.game.players
+        if self._player == CHANCE:
+            assert isinstance(action, Card)
+            self._publish(Dealt((len(self._history) - 1) % n, action, names=names))
+            if len(self._history) == len(self.game.deck):
+                sizes = tuple(len(self._table.cards_at(s)) for s in range(n))
+                self._publish(DealDone(sizes, names=names))
+                self._player = 0
+            return
+        if action == KNOCK:
+            open_cards = tuple(playable(self.game.deck, self._on_table()))
+            self._publish(Knocked(p, open_cards, names=names))
+        else:
+            assert isinstance(action, Card)
+            self._publish(Played(p, action, names=names))
+        self._player = TERMINAL if not self._table.cards_at(p) else (p + 1) % n
+
+    def returns(self) -> tuple[float, ...]:
+        """Minus the cards each seat holds, once the game is over (zeros before)."""
+        if self._player != TERMINAL:
+            return (0.0,) * self.game.players
+        return tuple(float(-len(self._table.cards_at(s))) for s in range(self.game.players))
+
+    def clone(self) -> SevensState:
+        """An independent copy; events, cards and actions are shared immutable values."""
+        other = SevensState.__new__(SevensState)
+        other.game, other._player = self.game, self._player
+        self._clone_table(other)
+        return other
