@@ -135,9 +135,7 @@ def test_dice_answers_are_exact_while_the_cup_is_rolled() -> None:
                 world = cup.world_of(seat, view.log, view.knowledge.known)
                 block = cup.model.relations[names[seat]].block
                 here = block[cup.model.worlds.index(world)]
-                possible = {
-                    ROLLS[r] for r, b in zip(cup.ranks, block, strict=True) if b == here
-                }
+                possible = {ROLLS[r] for r, b in zip(cup.ranks, block, strict=True) if b == here}
                 if not board.rolling:
                     expected = set(view.knowledge.worlds())
                 elif seat == state.holder:

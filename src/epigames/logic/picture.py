@@ -187,4 +187,3 @@ def merge_worlds(
         relations[agent] = Partition.from_ids(join_classes(relation, at, len(names)))
     designated = tuple(sorted({drawn[d] for d in model.designated}))
     return KripkeModel(model.agents, tuple(names), valuation, relations, designated), drawn
-
