@@ -11,9 +11,11 @@ import pytest
 
 from epigames.commands.play import json_lines
 from epigames.games import Match, load_game, registered_games
+from epigames.games.core import game_class
 from epigames.games.kemps import KempsState, Swapped
 from epigames.games.transcript import FORMAT, TranscriptError, check_transcript
 from tests.commands.helpers import run
+from tests.conformance.oracles import showcase_lineup
 from tests.golden.make import LINEUPS
 
 #: The smallest golden setting of each game, with its golden line-up.
@@ -26,11 +28,17 @@ SMALL = {
     "kwartet": "kwartet(players=3,kinds=5)",
 }
 KEMPS = "kemps(ranks=5,max_turns=40)"
+#: The line-up of each setting: the golden one, or a game's showcase (the template game).
+AGENTS = dict(LINEUPS)
+for _name in registered_games():
+    if _name not in SMALL and game_class(_name).__module__.startswith("epigames."):
+        _spec, AGENTS[_spec] = showcase_lineup(_name)
+        SMALL[_name] = _spec
 
 
 def transcript(spec: str, seed: int, **options: str) -> list[str]:
     """The lines `epigames play SPEC --json` prints for the golden line-up."""
-    match = Match(spec, LINEUPS[spec], seed)
+    match = Match(spec, AGENTS[spec], seed)
     return [json.dumps(line) for line in json_lines(match, None, **options)]
 
 
@@ -42,7 +50,7 @@ def test_every_registered_game_has_a_setting_here() -> None:
 def test_a_transcript_replays_through_the_rules(spec: str) -> None:
     lines = transcript(spec, 2)
     report = check_transcript(lines)
-    result = Match(spec, LINEUPS[spec], 2).run()
+    result = Match(spec, AGENTS[spec], 2).run()
     assert report.difference is None
     assert report.steps == len(result.history) and report.game == str(load_game(spec))
 
