@@ -394,12 +394,12 @@ def decision_states(spec: str, agents: tuple[str, ...], seed: int) -> list[State
 
 
 def resample_settings() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
-    """`RESAMPLE_SETTINGS`, and the showcase of every other registered game (30 games)."""
+    """`RESAMPLE_SETTINGS`, and the showcase of every other registered game (5 games)."""
     out = dict(RESAMPLE_SETTINGS)
     for name in registered_games():
         if name not in out and name != toy.NAME:
             spec, agents = showcase_lineup(name)
-            out[name] = [(spec, agents, 30)]
+            out[name] = [(spec, agents, 5)]
     return out
 
 

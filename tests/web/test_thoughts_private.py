@@ -47,12 +47,12 @@ THINKERS = {
 
 
 def thinkers() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
-    """`THINKERS`, and the showcase of every other registered game (6 games)."""
+    """`THINKERS`, and the showcase of every other registered game (3 games)."""
     out = dict(THINKERS)
     for name in registered_games():
         if name not in out and name != toy.NAME:
             spec, agents = showcase_lineup(name)
-            out[name] = [(spec, agents, 6)]
+            out[name] = [(spec, agents, 3)]
     return out
 
 

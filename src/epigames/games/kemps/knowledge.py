@@ -526,6 +526,11 @@ class PublicTracker:
         self._lacked = 0
         self._made: PublicKemps | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A pickled state (OpenSpiel's serialisation) gets a fresh tracker: it folds the
+        # log again on demand, so the value it gives is the same.
+        return (PublicTracker, (self._layout,))
+
     def copy(self) -> PublicTracker:
         """An independent tracker at the same point."""
         other = PublicTracker(self._layout)
