@@ -299,3 +299,18 @@ def showcase_lineup(name: str) -> tuple[str, tuple[str, ...]]:
 
     game, agents = game_class(name).showcase_match()
     return str(game), agents
+
+
+def with_showcases(
+    table: dict[str, list[tuple[str, tuple[str, ...], int]]], games: int, skip: str
+) -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
+    """A per-game table of (setting, agents, games), with every registered game it does not
+    list (but `skip`, the tests' toy game) played `games` times on its showcase."""
+    from epigames.games import registered_games
+
+    out = dict(table)
+    for name in registered_games():
+        if name not in out and name != skip:
+            spec, agents = showcase_lineup(name)
+            out[name] = [(spec, agents, games)]
+    return out

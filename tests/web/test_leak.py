@@ -33,7 +33,7 @@ from epigames.web import views
 from epigames.web.builders import replay_session, watch_session
 from epigames.web.session import Session
 from tests.conformance.helpers import rollout
-from tests.conformance.oracles import showcase_lineup
+from tests.conformance.oracles import with_showcases
 from tests.web import toy
 
 CONFIGS = [
@@ -395,12 +395,7 @@ def decision_states(spec: str, agents: tuple[str, ...], seed: int) -> list[State
 
 def resample_settings() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
     """`RESAMPLE_SETTINGS`, and the showcase of every other registered game (5 games)."""
-    out = dict(RESAMPLE_SETTINGS)
-    for name in registered_games():
-        if name not in out and name != toy.NAME:
-            spec, agents = showcase_lineup(name)
-            out[name] = [(spec, agents, 5)]
-    return out
+    return with_showcases(RESAMPLE_SETTINGS, 5, toy.NAME)
 
 
 def test_every_game_has_resample_settings() -> None:

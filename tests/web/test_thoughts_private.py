@@ -23,7 +23,7 @@ from epigames.games.strategy import make_strategy
 from epigames.web import views
 from epigames.web.builders import play_session, watch_session
 from epigames.web.session import Session
-from tests.conformance.oracles import showcase_lineup
+from tests.conformance.oracles import with_showcases
 from tests.web import toy
 from tests.web.test_leak import decision_states
 
@@ -48,12 +48,7 @@ THINKERS = {
 
 def thinkers() -> dict[str, list[tuple[str, tuple[str, ...], int]]]:
     """`THINKERS`, and the showcase of every other registered game (3 games)."""
-    out = dict(THINKERS)
-    for name in registered_games():
-        if name not in out and name != toy.NAME:
-            spec, agents = showcase_lineup(name)
-            out[name] = [(spec, agents, 3)]
-    return out
+    return with_showcases(THINKERS, 3, toy.NAME)
 
 
 def test_every_game_has_thinkers() -> None:
