@@ -588,11 +588,15 @@ function renderSubjects() {
   }
 }
 
+let pictureAsked = 0;  // answers to older picture requests arrive late and are dropped
+
 async function loadPicture() {
   if (!S.subject || !S.data.subjects.includes(S.subject)) return;
+  const asked = ++pictureAsked;
   try {
     const pic = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/picture`,
       { params: { subject: S.subject, perspective: perspectiveParam() } });
+    if (asked !== pictureAsked) return;
     const changed = S.picture && S.picture.subject === pic.subject && S.picture.world_count !== pic.world_count;
     S.picture = pic;
     S.falseWorlds = null;
@@ -603,7 +607,7 @@ async function loadPicture() {
     $("atoms").replaceChildren(...pic.atoms.slice(0, 24).map((a) =>
       h("button", { type: "button", title: a.name, onclick: () => insertAtom(a.typed) }, a.typed)));
   } catch (e) {
-    $("kripke").replaceChildren(h("div", { class: "empty" }, e.message));
+    if (asked === pictureAsked) $("kripke").replaceChildren(h("div", { class: "empty" }, e.message));
   }
 }
 
@@ -656,11 +660,15 @@ async function askState() {
   }
 }
 
+let matrixAsked = 0;
+
 async function loadMatrix() {
   S.matrixOpen = true;
   if (!S.matrixAgent) S.matrixAgent = S.perspective === null ? S.data.seat_names[0] : S.data.seat_names[S.perspective];
+  const asked = ++matrixAsked;
   try {
     const m = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/matrix`, { params: { perspective: perspectiveParam() } });
+    if (asked !== matrixAsked) return;
     if (!m.agents.includes(S.matrixAgent)) S.matrixAgent = m.agents[0];
     document.querySelectorAll("#matrix-agents button").forEach((b) => {
       b.classList.toggle("active", b.dataset.agent === S.matrixAgent);
@@ -668,7 +676,7 @@ async function loadMatrix() {
     });
     (renderer().renderMatrix || renderMatrix)($("matrix"), m, S.matrixAgent, S.data.seat_names, S.data);
     $("matrix-btn").textContent = "Hide";
-  } catch (e) { $("matrix").replaceChildren(h("div", { class: "hint" }, e.message)); }
+  } catch (e) { if (asked === matrixAsked) $("matrix").replaceChildren(h("div", { class: "hint" }, e.message)); }
 }
 
 // --- pages ------------------------------------------------------------------------
