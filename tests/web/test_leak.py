@@ -322,8 +322,8 @@ def test_no_hidden_klaverjas_card_in_any_seat_response(
 #: (game, the agents that play it, how many seeded games); 50 or more games per game.
 RESAMPLE_SETTINGS = {
     "kwartet": [
-        ("kwartet(players=3,kinds=3)", ("expert", "greedy", "mixed"), 35),
-        ("kwartet(players=4,kinds=3,ask_own=false)", ("owner", "random", "greedy", "silent"), 15),
+        ("kwartet(players=3,kinds=3)", ("expert", "greedy", "mixed"), 15),
+        ("kwartet(players=4,kinds=3,ask_own=false)", ("owner", "random", "greedy", "silent"), 7),
     ],
     "blufpoker": [
         ("blufpoker(players=3,penalties=2)", ("knowledge", "bayes", "random"), 30),

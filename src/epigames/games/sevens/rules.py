@@ -68,9 +68,7 @@ class SevensGame(core.Game):
     @property
     def deck(self) -> tuple[Card, ...]:
         """The ranks around the 7 in each suit, sorted by suit, then rank."""
-        half = self.ranks // 2
-        chosen = [Rank(r) for r in range(7 - half, 8 + half)]
-        return deck(chosen, sorted({c.suit for c in deck(13)})[: self.suits])
+        return cast(tuple[Card, ...], _layout(self).cards)
 
     @property
     def card_layout(self) -> CardLayout:
@@ -110,7 +108,9 @@ class SevensGame(core.Game):
 
 @functools.cache
 def _layout(game: SevensGame) -> CardLayout:
-    return CardLayout.with_locations(game.deck, game.seat_names, (DECK, TABLE))
+    chosen = [Rank(r) for r in range(7 - game.ranks // 2, 8 + game.ranks // 2)]
+    cards = deck(chosen, sorted({c.suit for c in deck(13)})[: game.suits])
+    return CardLayout.with_locations(cards, game.seat_names, (DECK, TABLE))
 
 
 def playable(deck: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Card]:
