@@ -63,3 +63,23 @@ def test_a_game_may_list_its_own_actions() -> None:
         game: Game = load_game("listed_game")
         assert action_space(game).actions == ("a", "b")
         assert action_space(game).index("b") == 1
+
+
+def test_indices_are_the_same_for_new_and_met_objects_and_after_pickling() -> None:
+    """Indices are kept by the identity of action objects met before (kept alive), so an
+    equal new object and a copy from another process get the same index."""
+    import copy
+    import pickle
+
+    space = action_space("kwartet(players=3,kinds=3)")
+    state = load_game("kwartet(players=3,kinds=3)").new_initial_state()
+    while state.current_player < 0:
+        state.apply(state.chance_outcomes()[0][0])
+    legal = list(state.legal_actions())
+    expected = [space.actions.index(a) for a in legal]
+    assert space.indices(legal) == expected
+    assert space.indices(iter(legal)) == expected  # met: by identity
+    assert space.indices([copy.deepcopy(a) for a in legal]) == expected  # equal, not met
+    again = pickle.loads(pickle.dumps(space))
+    assert not again._by_id and again.indices(legal) == expected
+    assert space.mask(legal).nonzero()[0].tolist() == sorted(expected)

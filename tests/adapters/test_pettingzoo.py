@@ -260,3 +260,44 @@ def test_bad_options_say_what_is_expected(options: dict[str, Any], match: str) -
 def test_a_parallel_env_takes_no_turns_option() -> None:
     with pytest.raises(AdapterOptionError, match="no turns option"):
         parallel_env(GAMES[0], turns="cycle")
+
+
+@pytest.mark.parametrize("uniform", [True, False])
+def test_chance_is_drawn_as_generator_choice_draws_it(uniform: bool) -> None:
+    """`_draw` skips `Generator.choice`'s checks, not its draw: a seed deals as before."""
+    from epigames.adapters.pettingzoo import _draw
+    from epigames.games.core import UniformOutcomes
+
+    picker = np.random.default_rng(7)
+    for case in range(200):
+        n = int(picker.integers(1, 60))
+        if uniform:
+            outcomes: Any = UniformOutcomes(list(range(n)))
+        else:
+            weights = picker.random(n) * (picker.random(n) > 0.2)
+            weights[-1] += weights.sum() == 0
+            outcomes = [(i, float(w / weights.sum())) for i, w in enumerate(weights)]
+        p = np.array([probability for _, probability in outcomes], dtype=np.float64)
+        ours, numpy = np.random.default_rng(case), np.random.default_rng(case)
+        for _ in range(20):
+            assert _draw(ours, outcomes) == int(numpy.choice(n, p=p / p.sum()))
+
+
+def test_the_mask_is_of_the_state_it_is_read_in() -> None:
+    """The seat to move's mask is kept between its observation and its step only."""
+    aec = env("kwartet(players=3,kinds=3)")
+    aec.reset(seed=2)
+    rng = np.random.default_rng(0)
+    table: Any = aec.unwrapped
+    for _ in range(40):
+        if not aec.agents:
+            break
+        observation, _, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            aec.step(None)
+            continue
+        mask = observation["action_mask"]
+        expected = table.actions.mask(table.state.legal_actions())
+        np.testing.assert_array_equal(mask, expected)
+        mask[:] = 0  # the caller's own copy: the step still sees the legal actions
+        aec.step(int(rng.choice(np.flatnonzero(expected))))

@@ -37,9 +37,20 @@ class ActionSpace:
         self._index = {action: i for i, action in enumerate(self.actions)}
         if len(self._index) != len(self.actions):
             raise ValueError(f"{game}: the action list repeats an action")
+        # Indices by the identity of action objects met before, each kept alive here so
+        # that its id stays its own. A game that hands out the same objects every time (a
+        # table of its moves) then skips the hashing, which a dataclass does in Python and
+        # which cost most of an observation's time in Kwartet (about 60 legal asks a move).
+        self._by_id: dict[int, int] = {}
+        self._kept: list[Hashable] = []
+        self._keep = 4 * len(self.actions) + 64
 
     def __len__(self) -> int:
         return len(self.actions)
+
+    def __reduce__(self) -> tuple[type[ActionSpace], tuple[Game, tuple[Hashable, ...]]]:
+        # Made anew where it is unpickled: the ids it knows are of this process's objects.
+        return (ActionSpace, (self.game, self.actions))
 
     def index(self, action: Hashable) -> int:
         """The index of an action.
@@ -55,11 +66,33 @@ class ActionSpace:
                 "the game's distinct_actions()"
             ) from None
 
+    def indices(self, actions: Iterable[Hashable]) -> list[int]:
+        """The index of each action, in order.
+
+        Raises:
+            KeyError: one is not among the game's distinct actions.
+        """
+        listed = actions if isinstance(actions, Sequence) else tuple(actions)
+        by_id = self._by_id
+        found = [by_id.get(id(action)) for action in listed]
+        if None not in found:
+            return found  # type: ignore[return-value]  # no None in it
+        return [
+            self._learn(action) if i is None else i for action, i in zip(listed, found, strict=True)
+        ]
+
+    def _learn(self, action: Hashable) -> int:
+        """The index of an action met for the first time; kept by identity while room."""
+        i = self.index(action)
+        if len(self._kept) < self._keep:
+            self._kept.append(action)
+            self._by_id[id(action)] = i
+        return i
+
     def mask(self, legal: Iterable[Hashable]) -> npt.NDArray[np.int8]:
         """A 0/1 vector over all actions: 1 for each legal one."""
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        for action in legal:
-            mask[self.index(action)] = 1
+        mask[self.indices(legal)] = 1
         return mask
 
 

@@ -160,7 +160,10 @@ class Encoder:
                 knowledge = view.knowledge
             except ValueError:
                 return vector  # before the first deal there is no knowledge yet: zeros
-            vector[self.hand_size :] = self.knowledge_arrays(knowledge).ravel()
+            possible, probability = self._matrices(knowledge)
+            half = self.hand_size + possible.size
+            vector[self.hand_size : half] = possible.ravel()  # cast in place: no stacked copy
+            vector[half:] = probability.ravel()
         return vector
 
     def _scratch(self) -> tuple[Vector, dict[str, Vector]]:
@@ -192,13 +195,20 @@ class Encoder:
         Raises:
             ValueError: the knowledge's matrices are not of the shape the game declares.
         """
+        possible, probability = self._matrices(knowledge)
+        return np.stack([possible, probability]).astype(np.float32)
+
+    def _matrices(
+        self, knowledge: AnyKnowledge
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The knowledge's matrices, checked against the shape the game declares."""
         possible, probability = knowledge.matrices()
         if possible.shape != self._knowledge_shape or probability.shape != possible.shape:
             raise ValueError(
                 f"{self.game.name}: knowledge matrices of shape {possible.shape} and "
                 f"{probability.shape}; the game declares {self._knowledge_shape}"
             )
-        return np.stack([possible, probability]).astype(np.float32)
+        return possible, probability
 
     # --- the index map ------------------------------------------------------------
 

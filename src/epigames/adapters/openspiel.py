@@ -170,7 +170,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hi
 
     def _legal_actions(self, player: int) -> list[int]:
         actions = self.tables.actions
-        return sorted(actions.index(a) for a in self.state.legal_actions())
+        return sorted(actions.indices(self.state.legal_actions()))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance outcomes as (index, probability), by index."""
