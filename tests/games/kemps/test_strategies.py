@@ -83,8 +83,7 @@ def test_blocking_takes_cards_others_may_collect(
     view = FakeView(tuple(cards("7♣ 7♦ 8♣ 3♣")), tuple(cards("7♥ 8♦ 9♠ K♣ 5♦ Q♥")))
     # Nothing on the do-not-collect list; 9s and 5s may be in other hands.
     maybe = {Rank.NINE, Rank.FIVE}
-    monkeypatch.setattr(greedy, "known_elsewhere_ranks", lambda v: 0)
-    monkeypatch.setattr(greedy, "maybe_elsewhere_ranks", lambda v: greedy._rank_bits(maybe))
+    monkeypatch.setattr(greedy, "_elsewhere_ranks", lambda v: (0, greedy._rank_bits(maybe)))
     seed_kb = FakeSeedKnowledge(set(), maybe) if seed_compat else None
     plan = plan_turn(view, random.Random(1), True, True, seed_compat, seed_kb)  # type: ignore[arg-type]
     assert plan.collect == (Rank.SEVEN,)

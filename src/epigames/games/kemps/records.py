@@ -109,7 +109,7 @@ class Records:
         if event.public:
             self.announcements.append(event)
             if self.told:
-                self._update_signals(event)
+                self.update_signals(event)
         elif type(event) is ev.Signalled:
             assert isinstance(event, ev.Signalled)
             layout = self.layout
@@ -120,7 +120,8 @@ class Records:
                 self.signals[seat] = (*self.signals[seat], told)
             self.told = True
 
-    def _update_signals(self, event: Event) -> None:
+    def update_signals(self, event: Event) -> None:
+        """The signals' facts after a public announcement (while some seat holds one)."""
         layout = self.layout
         for seat, told in enumerate(self.signals):
             kept = []

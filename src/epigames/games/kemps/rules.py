@@ -50,6 +50,7 @@ from epigames.games.core import (
     register_game,
     replayed,
 )
+from epigames.games.events import Event
 from epigames.games.kemps import events as ev, observation
 from epigames.games.kemps.actions import (
     DONE,
@@ -358,9 +359,21 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             if kind is Card:
                 assert isinstance(action, Card)
                 ids = self._deck_ids
-                if action.index in ids:
+                try:
+                    at = ids.index(action.index)
+                except ValueError:
+                    at = -1
+                if at >= 0:
                     self._history.append(action)
-                    self._draw(action, ids.index(action.index))
+                    # A card of a deal under way; `_drawn` once the deal is complete.
+                    r = self._records
+                    del r.deck[at]
+                    del ids[at]
+                    r.drawn.append(action)
+                    queue = self._queue
+                    queue.pop(0)
+                    if not queue:
+                        self._drawn()
                     return
             raise illegal_action(self, action)
         if p < 0:
@@ -373,7 +386,12 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             assert isinstance(action, Swap)
             slot, card = action.slot, action.card
             table, hand = r.table, r.hands[p]
-            at = _position(hand, card)
+            # The card's place in the hand, by identity (a card's `==` is Python code).
+            at = -1
+            for i, held in enumerate(hand):
+                if held is card:
+                    at = i
+                    break
             if (
                 0 <= slot < len(table)
                 and at >= 0
@@ -536,15 +554,24 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
 
     # --- the rules -------------------------------------------------------------
 
-    def _draw(self, card: Card, at: int) -> None:
-        r = self._records
-        del r.deck[at]
-        del self._deck_ids[at]
-        r.drawn.append(card)
-        queue = self._queue
-        queue.pop(0)
-        if queue:
+    def _publish(self, event: Event) -> None:
+        """Log an event with its audience and update the records: `RecordedViews._publish`
+        written out (the rules publish an event for every move)."""
+        self._events.append(event)
+        if event.public:
+            self._audience.append(-1)
+            r = self._records
+            r.announcements.append(event)
+            if r.told:
+                r.update_signals(event)
             return
+        self._audience.append(event.audience())
+        self._records.absorb(event)
+
+    def _drawn(self) -> None:
+        """The last card of a deal is drawn (`apply`): the first deal, a new table or a
+        new hand, announced."""
+        r = self._records
         drawn = tuple(r.drawn)
         r.drawn = []
         names, n = self._names, self.game.players
@@ -602,7 +629,13 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             self._changed = changed
             self.current_player = r.window[0]
             return
-        if one_rank(r.hands[p]):
+        hand = r.hands[p]
+        if (
+            len(hand) == HAND_SIZE
+            and hand[1].rank is hand[0].rank
+            and hand[2].rank is hand[0].rank
+            and hand[3].rank is hand[0].rank
+        ):  # `one_rank` written out: four of a kind
             scores = list(r.scores)
             scores[p] += 1
             r.scores = tuple(scores)
@@ -705,14 +738,6 @@ _turn_ended = ev.maker(ev.TurnEnded)
 _table_cleared = ev.maker(ev.TableCleared)
 _table_dealt = ev.maker(ev.TableDealt)
 _new_hand = ev.maker(ev.NewHand)
-
-
-def _position(hand: tuple[Card, ...], card: Card) -> int:
-    """Where `card` is in `hand`, or -1 (by identity: a card's `==` is Python code)."""
-    for i, held in enumerate(hand):
-        if held is card:
-            return i
-    return -1
 
 
 def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:

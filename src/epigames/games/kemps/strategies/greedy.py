@@ -27,22 +27,22 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from epigames.cards import Card, Rank
 from epigames.cards.public import iter_bits
 from epigames.cards.slots import slot_maker
 from epigames.games.core import View
-from epigames.games.kemps.actions import OF_A_KIND, Swap, swap
+from epigames.games.kemps.actions import DONE, OF_A_KIND, Swap, kemps_deck, swap
 from epigames.games.kemps.strategies.seedkb import SeedKnowledge
 from epigames.games.kemps.strategies.simple import end_turn, team_move
 from epigames.games.kemps.views import KempsView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """A turn's swaps and why: the ranks collected, blocked and avoided."""
+class Plan(NamedTuple):
+    """A turn's swaps and why: the ranks collected, blocked and avoided (a named tuple:
+    one is made for every turn)."""
 
     swaps: tuple[Swap, ...]
     collect: tuple[Rank, ...]
@@ -77,7 +77,17 @@ _thought = slot_maker(Thought)
 _decision = tuple.__new__
 
 
-_plan = slot_maker(Plan)
+def _plan(
+    swaps: tuple[Swap, ...],
+    collect: tuple[Rank, ...],
+    blocked: tuple[Card, ...],
+    avoided: tuple[Rank, ...],
+) -> Plan:
+    """`Plan(swaps, collect, blocked, avoided)` without the named tuple's Python `__new__`."""
+    return _new_tuple(Plan, (swaps, collect, blocked, avoided))
+
+
+_new_tuple = tuple.__new__
 
 
 class TurnPlan(Protocol):
@@ -145,6 +155,20 @@ def maybe_elsewhere_ranks(view: KempsView) -> int:
     return _card_ranks(others)
 
 
+def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
+    """`(known_elsewhere_ranks(view), maybe_elsewhere_ranks(view))`, from one pass."""
+    masks = view.knowledge.possible_masks()
+    once = twice = others = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    me = view.seat
+    for seat in range(view.kemps_game.players):
+        if seat != me:
+            others |= masks[seat]
+    return _card_ranks(others & ~twice), _card_ranks(others)
+
+
 def _card_ranks(cards: int) -> int:
     """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
     ranks, r = 0, 0
@@ -209,72 +233,160 @@ def plan_turn(
     """
     hand, table = view.hand, view.table
     seen = (*hand, *table)
-    # Rank counts in the order the ranks are first seen (hand first): ties go to that order.
-    # Ranks as ints (`Card.index % 13`): an enum's hash is Python code.
+    # Ranks as ints (`Card.index % 13`, found in a dict: an enum's hash is Python code,
+    # and so is a card's `==`), counted in the order they are first seen, hand first:
+    # ties go to that order.
+    rank_of = _RANK_OF
+    ranks = list(map(rank_of.__getitem__, seen))
     counts = [0] * _RANKS
     order: list[int] = []
-    for card in seen:
-        rank = card.index % _RANKS
-        if not counts[rank]:
-            order.append(rank)
-        counts[rank] += 1
-    avoided: list[Rank] = []
+    for r in ranks:
+        if not counts[r]:
+            order.append(r)
+        counts[r] += 1
+    avoided: tuple[Rank, ...] = ()
     # Ranks as masks of rank indices: the do-not-collect list and the ranks that may be
     # in another hand (or, with `seed_compat`, that the program's base says may be).
     dnc = elsewhere = 0
-    if kb_based and seed_compat:
-        kb = seed_kb if seed_kb is not None else seed_knowledge(view)
-        dnc = _rank_bits(kb.do_not_collect)
-        elsewhere = _rank_bits(_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r]))
-    elif kb_based:
-        dnc = known_elsewhere_ranks(view)
-        elsewhere = maybe_elsewhere_ranks(view)
     if kb_based:
+        if seed_compat:
+            kb = seed_kb if seed_kb is not None else seed_knowledge(view)
+            dnc = _rank_bits(kb.do_not_collect)
+            elsewhere = _rank_bits(_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r]))
+        else:
+            dnc, elsewhere = _elsewhere_ranks(view)
         avoid = dnc | elsewhere
-        kept = []
-        for r in order:
-            if avoid >> r & 1:
-                avoided.append(_RANK[r])
-            else:
-                kept.append(r)
-        order = kept
+        if avoid:
+            avoided = tuple([_RANK[r] for r in order if avoid >> r & 1])
+            if avoided:
+                order = [r for r in order if not avoid >> r & 1]
         if not order:
-            return _plan((), (), (), tuple(avoided))
-    chosen = _most_frequent_ints(order, counts)
-    collect = tuple(_RANK[r] for r in chosen)
-    # Sets for membership: a card's `==` is Python code, its hash is its identity (in C).
-    wanted_set = {card for card in seen if card.index % _RANKS in chosen}
-    discards = [card for card in hand if card not in wanted_set]
-    rng.shuffle(discards)
+            return _plan((), (), (), avoided)
+    # The most frequent ranks, as many as fit in four cards (at least one). A stable sort
+    # keeps first-seen order among equal counts, as `Counter.most_common`.
+    if len(order) > 1:
+        order.sort(key=counts.__getitem__, reverse=True)
+    n, total = 1, counts[order[0]]
+    while n < len(order):
+        total += counts[order[n]]
+        if total > OF_A_KIND:
+            break
+        n += 1
+    chosen = order[:n]
+    collect = tuple([_RANK[r] for r in chosen])
+    size = len(hand)
+    discards = [card for card, r in zip(hand, ranks, strict=False) if r not in chosen]
+    _shuffle(discards, rng)
     if not blocking:
         # Each wanted table card is taken from its own slot, in table order.
         swaps = []
-        for slot, card in enumerate(table):
-            if not discards:
-                break
-            if card in wanted_set:
-                swaps.append(swap(slot, discards.pop(0)))
-        return _plan(tuple(swaps), collect, (), tuple(avoided))
-    sheet = SwapSheet(list(hand), list(table), discards)
-    for card in [c for c in table if c in wanted_set]:
-        if not discards:
-            break
-        sheet.take(card)
-    blocked: list[Card] = []
+        if discards:
+            for slot in range(len(table)):
+                if ranks[size + slot] in chosen:
+                    swaps.append(swap(slot, discards.pop(0)))
+                    if not discards:
+                        break
+        return _plan(tuple(swaps), collect, (), avoided)
     # The program's bug passes a card where a rank is expected: always false.
     blocks = dnc if seed_compat else dnc | elsewhere
-    block = [card for card in seen if blocks >> card.index % _RANKS & 1 and card not in wanted_set]
-    in_hand = set(sheet.hand)
-    for card in block:
-        if not discards:
+    return _plan_blocking(hand, table, ranks, chosen, discards, blocks, collect, avoided)
+
+
+def _plan_blocking(
+    hand: tuple[Card, ...],
+    table: tuple[Card, ...],
+    ranks: list[int],
+    chosen: list[int],
+    discards: list[Card],
+    blocks: int,
+    collect: tuple[Rank, ...],
+    avoided: tuple[Rank, ...],
+) -> Plan:
+    """`plan_turn`'s blocking part: take the chosen ranks' table cards, then block the
+    ranks of `blocks` (a mask of rank indices) with the discards left."""
+    # The turn's swaps as `SwapSheet` makes them, on the table's card indices (a card is
+    # found among ints in C, not by its `==`); the hand is kept as a set.
+    slots = [card.index for card in table]
+    planned: list[Swap] = []
+    put_down: set[Card] = set()
+    in_hand = set(hand)
+
+    def take(card: Card) -> None:
+        put = discards.pop(0)
+        slot = slots.index(card.index)
+        planned.append(swap(slot, put))
+        slots[slot] = put.index
+        put_down.add(put)
+        in_hand.discard(put)
+        in_hand.add(card)
+
+    if discards:
+        size = len(hand)
+        for slot, card in enumerate(table):
+            if ranks[size + slot] in chosen:
+                take(card)
+                if not discards:
+                    break
+    blocked: list[Card] = []
+    if blocks:
+        for card, r in zip((*hand, *table), ranks, strict=True):
+            if not discards:
+                break
+            if not blocks >> r & 1 or r in chosen:
+                continue
+            if card in in_hand:
+                _remove(discards, card)  # it blocks already: keep it
+            elif card not in put_down:  # no taking back a card put down this turn
+                take(card)
+                blocked.append(card)
+    return _plan(tuple(planned), collect, tuple(blocked), avoided)
+
+
+#: Each card's rank as an int, `Card.index % 13` (0 for 2s … 12 for aces).
+_RANK_OF: dict[Card, int] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
+
+
+def _remove(cards: list[Card], card: Card) -> None:
+    """`cards.remove(card)` by identity (a card's `==` is Python code)."""
+    for i, held in enumerate(cards):
+        if held is card:
+            del cards[i]
+            return
+    raise ValueError(f"{card} is not in the list")
+
+
+def _shuffle(cards: list[Card], rng: random.Random) -> None:
+    """`rng.shuffle(cards)`, written out: the same draws (`getrandbits`, as `Random`'s
+    `_randbelow` makes them), without a Python call per draw."""
+    n = len(cards)
+    if n < 2:
+        return
+    getrandbits = rng.getrandbits  # a `SeededOnUse` becomes a `Random` here
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    for i in range(n - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _most_frequent_of(order: list[int], ranks: list[int]) -> tuple[int, ...]:
+    """`_most_frequent_ints` with the counts read from `ranks`, the ranks in view."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(order, key=ranks.count, reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, ranks.count(ranked[0])
+    while n < len(ranked):
+        more = ranks.count(ranked[n])
+        if total + more > OF_A_KIND:
             break
-        if card in in_hand:
-            discards.remove(card)  # it blocks already: keep it
-        elif card not in sheet.put_down:  # no taking back a card put down this turn
-            in_hand.discard(sheet.take(card))
-            in_hand.add(card)
-            blocked.append(card)
-    return _plan(tuple(sheet.swaps), collect, tuple(blocked), tuple(avoided))
+        total += more
+        n += 1
+    return tuple(ranked[:n])
 
 
 def _most_frequent_ints(order: list[int], counts: list[int]) -> tuple[int, ...]:
@@ -341,16 +453,21 @@ class ReportPlayer(Strategy):
             move = team_move(view)
             assert move is not None
             return move
-        if self._plan is None or self._turn != view.turns or view.swaps == 0:
-            self._plan = self.plan(view)
+        swaps, plan = view.swaps, self._plan
+        if swaps == 0 or plan is None or self._turn != view.turns:
+            plan = self._plan = self.plan(view)
             self._turn = view.turns
-        plan = self._plan
-        if view.swaps < min(len(plan.swaps), view.kemps_game.max_swaps):
-            action = plan.swaps[view.swaps]
+        moves = plan.swaps
+        game = view.kemps_game
+        if swaps < len(moves) and swaps < game.max_swaps:
+            action = moves[swaps]
             taken = view.table[action.slot]
             text = "{} I take {} and put down {}."
             return _decision(Decision, (action, plan.thought(text, plan, taken, action.card)))
-        return end_turn(view, plan.thought("{} I end my turn.", plan))
+        thought = plan.thought("{} I end my turn.", plan)
+        if game.team_game:
+            return end_turn(view, thought)
+        return _decision(Decision, (DONE, thought))
 
 
 @register_strategy("kemps", "greedy")
