@@ -11,14 +11,16 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from epigames.cards.slots import slot_maker
 from epigames.errors import EpigamesError, IllegalActionError, InputError
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
+    EventLog,
     Game,
     State,
     UniformOutcomes,
@@ -255,10 +257,14 @@ def spawned_seeds(seed: int, n: int) -> list[int]:
 def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Random) -> Hashable:
     """Draw one chance outcome with the given probabilities.
 
-    Equally likely outcomes given as `UniformOutcomes` are drawn by index from a table
-    of the same running totals, so the draw is the same as from their pairs.
+    Equally likely outcomes given as `UniformOutcomes`, and a game's fixed table of pairs
+    given as `WeightedOutcomes`, are drawn by binary search over the running totals the
+    scan below would reach, so the draw is the same as from their plain pairs.
     """
     r = rng.random()
+    if type(outcomes) is WeightedOutcomes:
+        table = outcomes.choices
+        return table[min(bisect.bisect_right(outcomes.totals, r), len(table) - 1)]
     if type(outcomes) is UniformOutcomes:
         choices = outcomes.outcomes
         n = len(choices)
@@ -270,6 +276,33 @@ def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Rando
         if r < total:
             return outcome
     return outcomes[-1][0]  # rounding left `total` a hair below 1
+
+
+class WeightedOutcomes(tuple[tuple[Hashable, float], ...]):
+    """`(outcome, probability)` pairs (a tuple of them) that keep their running totals.
+
+    For a table of chance outcomes that a game makes once and hands out many times (the
+    throws of one, two or three dice): `sample_outcome` then finds the outcome by binary
+    search over the totals instead of summing the pairs. The totals are summed in order,
+    as `sample_outcome` sums plain pairs, so both draw the same outcome.
+
+    Attributes:
+        choices: the outcomes, in order.
+        totals: the running totals of their probabilities.
+    """
+
+    choices: tuple[Hashable, ...]
+    totals: tuple[float, ...]
+
+    def __new__(cls, pairs: Iterable[tuple[Hashable, float]]) -> WeightedOutcomes:
+        self = super().__new__(cls, pairs)
+        totals, total = [], 0.0
+        for _, probability in self:
+            total += probability
+            totals.append(total)
+        self.choices = tuple(outcome for outcome, _ in self)
+        self.totals = tuple(totals)
+        return self
 
 
 _TOTALS: dict[int, tuple[float, ...]] = {}
@@ -430,45 +463,56 @@ class Match:
             MatchError: a person's seat is to move.
             IllegalActionError: a strategy chose an illegal action.
         """
-        state, agents, transcript = self.state, self.agents, self.transcript
-        observe, apply = state.observation, state.apply  # bound once: this loop is hot
+        state, transcript = self.state, self.transcript
+        # Bound once: this loop is hot. Each seat's `choose`, None at a person's seat.
+        choosers = [
+            None if agent is None else agent.choose
+            for agent in map(self.agents.get, range(self.game.num_players))
+        ]
+        observe, apply, outcomes = state.observation, state.apply, state.chance_outcomes
         chance_rng = self._chance_rng
+        # The shared log of an `EventLog` is one list that only grows: its length is read
+        # directly, not through the `events` property at every decision.
+        shared = getattr(type(state), "events", None) is vars(EventLog)["events"]
+        log = state.events if shared else None
         while True:
             seat = state.current_player
             if seat < 0:
                 if seat == TERMINAL:
                     break
-                apply(sample_outcome(state.chance_outcomes(), chance_rng))
+                apply(sample_outcome(outcomes(), chance_rng))
                 continue
-            agent = agents.get(seat)
-            if agent is None:
+            choose = choosers[seat]
+            if choose is None:
                 raise MatchError(f"{self._name(seat)} is a person: the match cannot run alone")
-            decision = agent.choose(observe(seat))
-            first = len(state.events)
+            action, thought = choose(observe(seat))
+            first = len(state.events if log is None else log)
             try:
-                apply(decision.action)
+                apply(action)
             except IllegalActionError as exc:
                 raise self._chose_badly(seat, exc) from None
             # `TranscriptEntry(...)` without the named tuple's Python-level `__new__`.
-            transcript.append(
-                _new_entry(TranscriptEntry, (seat, decision.action, decision.thought, first))
-            )
+            transcript.append(_new_entry(TranscriptEntry, (seat, action, thought, first)))
         return self.result()
 
     def result(self) -> MatchResult:
         """The match so far as a `MatchResult` (final once `over`)."""
-        state = self.state
-        return MatchResult(
-            game=str(self.game),
-            seed=self.seed,
-            strategies=self.strategies,
-            returns=tuple(state.returns()),
-            winners=state.winners(),
-            moves=len(self.transcript),
-            capped=state.capped,
-            events=tuple(state.events),
-            transcript=tuple(self.transcript),
-            history=tuple(state.history),
+        state, game = self.state, self.game
+        text = _GAME_TEXT.get(game)
+        if text is None:
+            text = _GAME_TEXT[game] = str(game)  # games are frozen values: cached by value
+        # `MatchResult(...)` through its slots' setters (one is made per match).
+        return _new_result(
+            self.seed,
+            self.strategies,
+            tuple(state.returns()),
+            state.winners(),
+            len(self.transcript),
+            state.capped,
+            text,
+            tuple(state.events),
+            tuple(self.transcript),
+            tuple(state.history),
         )
 
     def _play(self, seat: int, action: Hashable, thought: Thought) -> TranscriptEntry:
@@ -490,6 +534,11 @@ class Match:
 
     def _name(self, seat: int) -> str:
         return self.game.seat_names[seat]
+
+
+#: The canonical string of each game played (a game is an immutable value).
+_GAME_TEXT: dict[Game, str] = {}
+_new_result = slot_maker(MatchResult)
 
 
 def play_match(game_string: str, strategy_names: Sequence[str], seed: int) -> MatchResult:

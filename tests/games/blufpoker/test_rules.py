@@ -10,6 +10,7 @@ from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, TERMINAL, load_game, play_match
 from epigames.games.blufpoker import BELIEVE, BIDS, CALL, STOP, Keep, Roll, RollDice, Throw
 from epigames.games.blufpoker.events import Called, Cup, Opened, PokerDone, Stopped
+from epigames.games.match import WeightedOutcomes, sample_outcome
 from tests.games.blufpoker.helpers import BLUFF, scripted, snapshot
 
 
@@ -177,3 +178,37 @@ def test_a_view_is_a_snapshot_even_when_its_log_is_read_later() -> None:
         assert view.events_since(0) == list(view.log)
         assert all(e.visible_to(seat) for e in view.log)
     assert len(state.observation(0).log) > lengths[0]
+
+
+@pytest.mark.parametrize("spec", ["blufpoker(players=2)", "blufpoker(players=4,penalties=2)"])
+def test_a_views_board_is_the_public_record_now(spec: str) -> None:
+    # The state keeps the board between changes of the public record: after every action
+    # and chance outcome, each seat's board is the one made afresh from the record.
+    for seed in range(10):
+        state = load_game(spec).new_initial_state()
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state.apply(sample_outcome(state.chance_outcomes(), rng))
+            else:
+                state.apply(rng.choice(list(state.legal_actions())))
+            kept = [state.observation(s).board for s in range(state.game.num_players)]
+            state._board = None
+            assert kept == [state.observation(s).board for s in range(state.game.num_players)]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_throws_are_drawn_as_from_their_pairs(count: int) -> None:
+    # The throws of `count` dice keep their running totals (`WeightedOutcomes`): the draw
+    # is the one a scan of the plain pairs makes, for the same generator.
+    state = scripted("throw 6 5 3; believe")
+    state.apply(RollDice((6, 5, 3)[:count]))
+    outcomes = state.chance_outcomes()
+    assert isinstance(outcomes, WeightedOutcomes) and len(outcomes[0][0].dice) == count
+    pairs = tuple(outcomes)
+    assert type(pairs) is tuple and pairs == outcomes
+    a, b = random.Random(count), random.Random(count)
+    assert [sample_outcome(outcomes, a) for _ in range(2000)] == [
+        sample_outcome(pairs, b) for _ in range(2000)
+    ]
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -91,6 +91,7 @@ from epigames.games.core import (
     register_game,
 )
 from epigames.games.events import Event
+from epigames.games.match import WeightedOutcomes
 from epigames.games.observation import Axis, Part
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
@@ -305,6 +306,9 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._before = -1
         self._before_look: tuple[Dice, Dice] = ((), ())
         self._loser = -1
+        # The public record above as a `Board`, made when a view first needs it after the
+        # record changed (a rule that changes it sets this to None): views share it.
+        self._board: Board | None = None
         self._start_log(n)
 
     # --- the State interface -------------------------------------------------------
@@ -320,7 +324,7 @@ class BlufpokerState(EventLog, State, HasPictures):
             return ()
         return legal_choices(self._phase, self._bid, self._untouched, self._fresh, self._poker_dice)
 
-    def chance_outcomes(self) -> tuple[tuple[Throw, float], ...]:
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """While dice roll: every multiset of faces of the rolled dice, with its chance."""
         phase = self._phase
         if phase == OPEN:
@@ -370,14 +374,16 @@ class BlufpokerState(EventLog, State, HasPictures):
             look = self._before_look
         else:
             look = None
-        board = _new_board(
-            Board,
-            (
-                self._round, self._bid, self._bidder, self._over, self._opening, self._visible,
-                self._rolling, self._known, self._public_penalties, self._poker_target,
-                self._poker_dice, self._poker_rolls,
-            ),
-        )  # fmt: skip
+        board = self._board
+        if board is None:
+            board = self._board = _new_board(
+                Board,
+                (
+                    self._round, self._bid, self._bidder, self._over, self._opening,
+                    self._visible, self._rolling, self._known, self._public_penalties,
+                    self._poker_target, self._poker_dice, self._poker_rolls,
+                ),
+            )  # fmt: skip
         return BlufpokerView(
             self.game, seat, self.current_player, self._phase, self, len(self._events), board, look
         )
@@ -456,6 +462,7 @@ class BlufpokerState(EventLog, State, HasPictures):
         penalties = self._penalties
         penalties[loser] += 1
         self._public_penalties = tuple(penalties)
+        self._board = None
         return penalties[loser]
 
     def _end_round(self, starter: int) -> None:
@@ -478,7 +485,7 @@ class BlufpokerState(EventLog, State, HasPictures):
 # returns whether it was (the state is unchanged if not). One dict lookup per action.
 _Rule = Callable[[BlufpokerState, Any], bool]
 _new_board = tuple.__new__
-_THROWS = {count: throws(count) for count in range(1, DICE + 1)}
+_THROWS = {count: WeightedOutcomes(throws(count)) for count in range(1, DICE + 1)}
 
 
 def _open(s: BlufpokerState, action: Throw) -> bool:
@@ -494,6 +501,7 @@ def _open(s: BlufpokerState, action: Throw) -> bool:
     s._visible, s._rolling, s._known = (), False, ROLLS[rank]
     s._poker_target, s._poker_dice, s._poker_rolls = -1, (), 0
     s._looked, s._before = True, -1
+    s._board = None
     made = s._made
     s._events += (made.cup_seen(seat, (), dice), made.opened(seat, s._round, rank))
     s._audience += (1 << seat, -1)
@@ -509,6 +517,7 @@ def _call(s: BlufpokerState, action: Call) -> bool:
     loser = bidder if roll.rank < s._bid else caller
     count = s._penalise(loser)
     s._known = roll
+    s._board = None
     limit = s.game.penalties
     s._events.append(
         Called(caller, bidder, ROLLS[s._bid], roll, loser, count, limit, names=s._made.names)
@@ -534,6 +543,7 @@ def _believe(s: BlufpokerState, action: Believe) -> bool:
         s._audience.append(-1)
         s._looked = False
         s._poker_target, s._poker_kept, s._poker_dice, s._poker_rolls = bid, (), (), 0
+        s._board = None
         s._phase, s.current_player = POKER_THROW, CHANCE
         return True
     s._looked = True
@@ -555,6 +565,7 @@ def _roll(s: BlufpokerState, action: RollDice) -> bool:
     s._audience.append(-1)
     if not s._rolling:  # the turn's first roll: the dice outside go back in, nothing is public
         s._opening, s._visible, s._rolling, s._known = False, (), True, None
+        s._board = None
         s._before = -1  # the others' looks are out of date once the holder rolls
     s._phase, s.current_player = THROW, CHANCE
     return True
@@ -598,6 +609,7 @@ def _stopped(s: BlufpokerState) -> None:
     s._audience.append(-1)
     # The first roll made the rest of the record plain: not an opening, nothing known.
     s._visible, s._rolling = visible, False
+    s._board = None
     s._phase = BID
 
 
@@ -612,6 +624,7 @@ def _make_bid(s: BlufpokerState, action: Bid) -> bool:
     s._audience.append(-1)
     # A bid follows a stop, which left the rest of the record as a bid needs it.
     s._bid, s._bidder, s._over = rank, seat, over
+    s._board = None
     s._phase = DECIDE
     s.current_player = (seat + 1) % len(s._penalties)
     return True
@@ -638,6 +651,7 @@ def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
     s._events.append(s._made.made(PokerThrow, seat, kept, dice, number))
     s._audience.append(-1)
     s._opening, s._visible, s._rolling, s._known = False, (), False, ROLLS[RANK_OF[dice]]
+    s._board = None
     target = ROLLS[s._bid].high
     poker = dice[0] == dice[2]
     if not ((poker and dice[0] >= target) or number == POKER_ROLLS):

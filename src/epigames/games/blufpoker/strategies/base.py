@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from typing import TYPE_CHECKING
 
 from epigames.cards.slots import slot_maker
 from epigames.games.blufpoker.actions import (
@@ -34,7 +35,8 @@ class BlufpokerStrategy(Strategy):
 
     def choose(self, view: View) -> Decision:
         """Dispatch on the phase of the game."""
-        assert isinstance(view, BlufpokerView)
+        if TYPE_CHECKING:  # only ever given a Blufpoker view: not checked per decision
+            assert isinstance(view, BlufpokerView)
         phase = view._phase
         if phase == ROLL:
             return self.roll(view)

@@ -62,6 +62,10 @@ _MADE: dict[Hashable, Decision] = {}
 _LOWEST_FIRST: dict[int, Decision] = {}
 _BEATS: dict[int, Decision] = {}
 _TRUE_BIDS: dict[int, Decision] = {}
+_SIX_STOPS: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
+_LAST_DIE: dict[int, Decision] = {}  # by bid to beat * 7 + the last die
+_SHORT: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
+_NO_SIX: dict[int, Decision] = {}  # by bid to beat * 7 + the die to roll
 _new_decision = tuple.__new__
 
 
@@ -137,27 +141,24 @@ class KnowledgeAgent(BlufpokerStrategy):
         # Two dice rolled: only the no-six branch may roll the last die.
         if self._path == "no-six":
             if 6 in fresh and self.rng.random() >= 0.5:
-                return _said(
-                    ("six", cup, bid_rank),
-                    lambda: stop(
-                        "I rolled a 6 but {} does not beat {}; I stop anyway.",
-                        ROLLS[cup],
-                        ROLLS[bid_rank],
-                    ),
-                )
-            return _said(
-                ("last", bid_rank, left),
-                lambda: roll(
-                    left,
-                    "Still short of {}: I roll the last die, the {}.",
-                    ROLLS[bid_rank],
-                    left[0],
-                ),
-            )
-        return _said(
-            ("short", cup, bid_rank),
-            lambda: stop("My {} does not beat {}; I stop and bluff.", ROLLS[cup], ROLLS[bid_rank]),
-        )
+                key = cup * RANKS + bid_rank
+                decision = _SIX_STOPS.get(key)
+                if decision is None:
+                    why = "I rolled a 6 but {} does not beat {}; I stop anyway."
+                    decision = _SIX_STOPS[key] = stop(why, ROLLS[cup], ROLLS[bid_rank])
+                return decision
+            key = bid_rank * 7 + left[0]
+            decision = _LAST_DIE.get(key)
+            if decision is None:
+                why = "Still short of {}: I roll the last die, the {}."
+                decision = _LAST_DIE[key] = roll(left, why, ROLLS[bid_rank], left[0])
+            return decision
+        key = cup * RANKS + bid_rank
+        decision = _SHORT.get(key)
+        if decision is None:
+            why = "My {} does not beat {}; I stop and bluff."
+            decision = _SHORT[key] = stop(why, ROLLS[cup], ROLLS[bid_rank])
+        return decision
 
     def _after_first(self, bid_rank: int, left: Dice) -> Decision:
         a, b = left
@@ -175,10 +176,12 @@ class KnowledgeAgent(BlufpokerStrategy):
         sixes = current.dice.count(6)
         if sixes == 0:
             self._path = "no-six"
-            return _said(
-                ("no-six", bid_rank, b),
-                lambda: roll((b,), "{} has no 6: I roll the {} hoping for a 6.", current, b),
-            )
+            key = bid_rank * 7 + b
+            decision = _NO_SIX.get(key)
+            if decision is None:
+                why = "{} has no 6: I roll the {} hoping for a 6."
+                decision = _NO_SIX[key] = roll((b,), why, current, b)
+            return decision
         if sixes == 1:
             p = (6 - b) / 6
             if self.rng.random() < p:

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Hashable
 
 from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, dice_text
+from epigames.games.blufpoker.dice import RANK_OF, RANKS, ROLLS, SORTED, Dice, dice_text
 from epigames.games.blufpoker.strategies.base import (
     BlufpokerStrategy,
     above,
@@ -54,10 +54,11 @@ class Naive(BlufpokerStrategy):
         rank = view.board.bid
         calling = self.calling
         if calling == "believe":
-            return _said(
-                ("believe", rank),
-                lambda: decided(BELIEVE, "I believe every bid, so {} too.", ROLLS[rank]),
-            )
+            decision = _BELIEVED.get(rank)
+            if decision is None:
+                why = "I believe every bid, so {} too."
+                decision = _BELIEVED[rank] = decided(BELIEVE, why, ROLLS[rank])
+            return decision
         if calling == "never":
             return _said(
                 ("never", rank),
@@ -76,13 +77,18 @@ class Naive(BlufpokerStrategy):
         assert note is not None
         dice, fresh = note
         if fresh:
-            return _said(("rolled", fresh), lambda: stop("I rolled {}; I stop.", dice_text(fresh)))
+            decision = _ROLLED.get(fresh)
+            if decision is None:
+                decision = _ROLLED[fresh] = stop("I rolled {}; I stop.", dice_text(fresh))
+            return decision
         rolling = self.rolling
         if rolling == "random":
             die = dice[int(self.rng.random() * len(dice))]
-            return _said(
-                ("random", die), lambda: roll((die,), "I roll one die at random: the {}.", die)
-            )
+            decision = _ONE_DIE.get(die)
+            if decision is None:
+                why = "I roll one die at random: the {}."
+                decision = _ONE_DIE[die] = roll((die,), why, die)
+            return decision
         if rolling == "lowest":
             return _said(
                 ("lowest", dice),
@@ -94,7 +100,10 @@ class Naive(BlufpokerStrategy):
                 ("lowest n", dice, n),
                 lambda: roll(dice[-n:], "I roll the {} lowest dice: {}.", n, dice_text(dice[-n:])),
             )
-        return _said(("greedy", dice), lambda: _greedy(dice))
+        decision = _GREEDY.get(dice)
+        if decision is None:
+            decision = _GREEDY[dice] = _greedy(dice)
+        return decision
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Bid the roll if it is high enough (truthful), else 1–3 ranks above the bid."""
@@ -102,15 +111,25 @@ class Naive(BlufpokerStrategy):
         assert note is not None
         rank = view.board.bid
         cup = RANK_OF[SORTED[note[0] + note[1]]]
+        key = cup * RANKS + rank
         if self.bidding == "truthful" and cup > rank:
-            return _said(
-                ("truth", cup, rank),
-                lambda: bid(ROLLS[cup], "My {} beats {}: I bid it.", ROLLS[cup], ROLLS[rank]),
-            )
+            decision = _TRUE_BIDS.get(key)
+            if decision is None:
+                why = "My {} beats {}: I bid it."
+                decision = _TRUE_BIDS[key] = bid(ROLLS[cup], why, ROLLS[cup], ROLLS[rank])
+            return decision
         steps = 1 + int(self.rng.random() * 3)
         if self.bidding == "overbid":
-            return _said(("overbid", rank, steps), lambda: _overbid(rank, steps))
-        return _said(("step", cup, rank, steps), lambda: _step(cup, rank, steps))
+            key = rank * 4 + steps
+            decision = _OVERBIDS.get(key)
+            if decision is None:
+                decision = _OVERBIDS[key] = _overbid(rank, steps)
+            return decision
+        key = key * 4 + steps
+        decision = _STEPS.get(key)
+        if decision is None:
+            decision = _STEPS[key] = _step(cup, rank, steps)
+        return decision
 
 
 def _greedy(dice: Dice) -> Decision:
@@ -129,8 +148,16 @@ def _step(cup: int, rank: int, steps: int) -> Decision:
     return bid(target, why, ROLLS[cup], ROLLS[rank], steps, "s" * (steps > 1), target)
 
 
-#: Decisions made once, by (branch, the dice and ranks they depend on).
+#: Decisions made once, by (branch, the dice and ranks they depend on); the frequent
+#: ones in tables of their own, keyed by ints or dice, looked up without a call.
 _MADE: dict[Hashable, Decision] = {}
+_BELIEVED: dict[int, Decision] = {}  # by the rank believed
+_ROLLED: dict[Dice, Decision] = {}  # by the faces rolled
+_ONE_DIE: dict[int, Decision] = {}  # by the die rolled
+_GREEDY: dict[Dice, Decision] = {}  # by the dice under the cup
+_TRUE_BIDS: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
+_OVERBIDS: dict[int, Decision] = {}  # by bid to beat * 4 + steps
+_STEPS: dict[int, Decision] = {}  # by (cup * RANKS + bid to beat) * 4 + steps
 
 
 def _said(key: Hashable, make: Callable[[], Decision]) -> Decision:
