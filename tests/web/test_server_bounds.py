@@ -75,13 +75,16 @@ def _free_port() -> int:
         return port
 
 
-def _start() -> Server:
-    """Start the server and wait until it answers (another port if this one was taken)."""
+def _start(*options: str) -> Server:
+    """Start the server (with `options`) and wait until it answers (another port if this
+    one was taken)."""
     for _ in range(5):
         port = _free_port()
         cmd = [sys.executable, "-c", "from epigames.cli import main; main()", "serve"]
         proc = subprocess.Popen(
-            [*cmd, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            [*cmd, "--port", str(port), *options],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         server = Server(proc, port)
         # Started when it answers; a server that could not bind its port has exited.

@@ -19,6 +19,14 @@ def serve(
         Path | None,
         typer.Option("--db-dir", help="Directory of tournament result files (*.duckdb)."),
     ] = None,
+    tables: Annotated[
+        Path | None,
+        typer.Option(
+            "--tables",
+            help="SQLite file of the tables people play together (made if missing): they "
+            "survive a restart. Default: in memory only.",
+        ),
+    ] = None,
     max_games: Annotated[
         int,
         typer.Option(
@@ -51,7 +59,13 @@ def serve(
         raise InputError(f"--db-dir {db_dir} is not a directory")
     # This process is the server's own: plays may freeze the collector's objects.
     budget = PlayBudget(freeze=True)
-    web = create_app(db_dir, max_sessions=max_games, idle_seconds=idle_minutes * 60, budget=budget)
+    web = create_app(
+        db_dir,
+        tables_db=tables,
+        max_sessions=max_games,
+        idle_seconds=idle_minutes * 60,
+        budget=budget,
+    )
     typer.echo(f"epigames web app on http://{host}:{port}/ (Ctrl-C stops it)")
     serve_app(web, host, port)
 

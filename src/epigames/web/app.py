@@ -30,9 +30,10 @@ from fastapi.staticfiles import StaticFiles
 from epigames import __version__
 from epigames.errors import EpigamesError, InputError
 from epigames.web.middleware import MAX_BODY, BodyLimit, CatchAll, ClientCookie, ServerTiming, log
-from epigames.web.routes import meta, pictures, sessions, tournaments
+from epigames.web.routes import meta, pictures, sessions, tables, tournaments
 from epigames.web.session import PlayBudgetError, SessionError
 from epigames.web.store import SessionStore, StoreLimits
+from epigames.web.tables import TableStore
 from epigames.web.tournaments import TournamentDir
 
 STATIC = Path(__file__).parent / "static"
@@ -80,6 +81,7 @@ def _add_error_handlers(app: FastAPI, results: TournamentDir) -> None:
 def create_app(
     db_dir: str | Path | None = None,
     *,
+    tables_db: str | Path | None = None,
     max_jobs: int = 2,
     max_jobs_per_client: int = 1,
     **limits: Unpack[StoreLimits],
@@ -89,6 +91,8 @@ def create_app(
     Args:
         db_dir: a directory of tournament result files (`*.duckdb`) for the tournaments
             page; None for none.
+        tables_db: the SQLite file of the tables people play together (`web.tables`), made
+            if missing; None keeps them in memory only.
         max_jobs: most tournaments running at once...
         max_jobs_per_client: ...and for one client.
         limits: the games' limits, with `SessionStore`'s defaults: `max_sessions` (most
@@ -104,6 +108,7 @@ def create_app(
         max_jobs=max_jobs,
         max_jobs_per_client=max_jobs_per_client,
     )
+    table_store = TableStore(tables_db)
     stop = threading.Event()
 
     @asynccontextmanager
@@ -113,11 +118,13 @@ def create_app(
         yield
         stop.set()
         store.budget.stop.set()
+        table_store.close()
 
     app = FastAPI(title="epigames", version=__version__, docs_url="/api/docs", lifespan=lifespan)
     # The routers' dependencies (`web.routes.common`) read these.
     app.state.sessions = store
     app.state.tournaments = results
+    app.state.tables = table_store
     # Set when the server is told to stop (`serve`): every play in progress stops then.
     app.state.stopping = store.budget.stop
     _add_error_handlers(app, results)
@@ -126,7 +133,7 @@ def create_app(
     # `app.routes` for `APIRoute`s (tests/web/test_fuzz.py fuzzes each) would find none.
     # The routes are shared by every app and know none, so `app.dependency_overrides` does
     # not reach them: set `app.state.sessions` or `app.state.tournaments` instead.
-    for area in (meta, sessions, pictures, tournaments):
+    for area in (meta, sessions, pictures, tables, tournaments):
         app.router.routes.extend(area.router.routes)
 
     @app.get("/", include_in_schema=False)

@@ -100,7 +100,9 @@ class Session:
         game: the game.
         strategies: strategy name per seat (`HUMAN` at a person's seat).
         seed: the match seed (kept from a person playing until the game ends).
-        human: the seat a person plays, or None when the session is watched.
+        human: the seat a person plays, or None when the session is watched or is a
+            table's (`web.tables`).
+        persons: every seat a person plays (`human` among them): a table has several.
         history: every action and chance outcome so far.
         frames: the history length at each frame.
         event_counts: the length of the full event log at each frame.
@@ -118,6 +120,7 @@ class Session:
     strategies: tuple[str, ...]
     seed: int
     human: int | None = None
+    persons: frozenset[int] = frozenset()
     history: list[Hashable] = field(default_factory=list)
     frames: list[int] = field(default_factory=list)
     event_counts: list[int] = field(default_factory=list)
@@ -142,6 +145,15 @@ class Session:
     _picture_cache: OrderedDict[tuple[int, str, int | None], KripkePicture] = field(
         default_factory=OrderedDict, repr=False
     )
+
+    def __post_init__(self) -> None:
+        if self.human is not None:
+            self.persons = self.persons | {self.human}
+
+    @property
+    def played(self) -> bool:
+        """Whether people play in it (it is not only watched)."""
+        return bool(self.persons)
 
     # --- building -------------------------------------------------------------------
 
@@ -309,12 +321,13 @@ class Session:
             SessionError: not a played session, another seat, not its turn, game over
                 (403/409); InputError: unreadable or illegal action (the state is unchanged).
         """
-        if self.human is None:
+        if not self.persons:
             raise SessionError("this game is watched, not played: nobody can move in it", 409)
-        if seat != self.human:
+        if seat not in self.persons:
             names = self.game.seat_names
+            mine = self.human if self.human is not None else min(self.persons)
             raise SessionError(
-                f"you play {names[self.human]} (seat {self.human}), not "
+                f"you play {names[mine]} (seat {mine}), not "
                 f"{names[seat] if 0 <= seat < len(names) else seat}",
                 403,
             )

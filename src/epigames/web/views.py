@@ -109,7 +109,7 @@ def log_entries(
         if is_decision:
             dec = decisions[index]
             shown = perspective is None or perspective == dec.seat
-            human = session.human == dec.seat
+            human = dec.seat in session.persons
             # A thought is put into words when read (`Thought.text`): once per entry.
             said = dec.thought.text if shown else ""
             entries.append(
@@ -218,7 +218,10 @@ def frame_json(
         "frame": frame,
         "last_frame": session.last_frame,
         "perspective": perspective,
-        "human": session.human,
+        # At a table (several people) the person is the seat the request is seen from.
+        "human": session.human
+        if session.human is not None or perspective not in session.persons
+        else perspective,
         "current_player": player,
         "current_label": player_label(game, player),
         "terminal": terminal,
@@ -238,12 +241,12 @@ def frame_json(
         data["legal_actions"] = [
             game.action_to_string(a) for a in state.observation(perspective).legal_actions
         ]
-    if session.human is None or session.finished:
+    if not session.played or session.finished:
         data["seed"] = str(session.seed)  # digits: a JSON number loses them past 2^53
         data["strategies"] = list(session.strategies)
     else:
         data["strategies"] = [
-            "you" if s == session.human else name for s, name in enumerate(session.strategies)
+            "you" if s == perspective else name for s, name in enumerate(session.strategies)
         ]
     data["origin"] = session.origin
     return data

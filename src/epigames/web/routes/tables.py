@@ -1,0 +1,150 @@
+"""Routes of tables (`web.tables`): several people at one game, each with a seat token.
+
+A request names its seat by its token (a query parameter, or the body of a move): the
+answer is what that seat may see, as `frame_json` gives it from the seat's perspective.
+Changes are pushed over a WebSocket (`/ws`), with a long poll (`/changes`) where a
+WebSocket cannot connect; both send the table's public status only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from pydantic import Field
+
+from epigames.web import views
+from epigames.web.routes.common import Body, Name, Seed, Text
+from epigames.web.session import SessionError
+from epigames.web.tables import Table, TableStore
+
+router = APIRouter(prefix="/api/tables")
+
+#: The longest a long poll waits for a change before it answers with the status as is.
+POLL_SECONDS = 20.0
+
+Token = Annotated[str, Query(min_length=8, max_length=64)]
+
+
+async def table_store(request: Request) -> TableStore:
+    """The app's tables (`create_app` keeps them in `app.state.tables`)."""
+    store: TableStore = request.app.state.tables
+    return store
+
+
+Tables = Annotated[TableStore, Depends(table_store)]
+
+
+class NewTable(Body):
+    """A table: per seat, a strategy name or `person`."""
+
+    game: Text = Field(examples=["klaverjas"])
+    seats: list[Name] = Field(min_length=1, max_length=8)
+    seed: Seed | None = None
+
+
+class TableMove(Body):
+    """A person's move at a table: the seat's token and the action's text."""
+
+    token: Annotated[str, Field(min_length=8, max_length=64)]
+    action: Text
+
+
+def _seat_info(table: Table, seat: int) -> dict[str, Any]:
+    return {**table.status(), "seat": seat, "seat_name": table.session.game.seat_names[seat]}
+
+
+@router.post("", status_code=201)
+async def new_table(body: NewTable, tables: Tables) -> dict[str, Any]:
+    """Open a table; the answer holds each person seat's token, to hand to its player."""
+    table, tokens = await run_in_threadpool(tables.create, body.game, body.seats, body.seed)
+    names = table.session.game.seat_names
+    return {
+        **table.status(),
+        "tokens": [{"seat": s, "seat_name": names[s], "token": t} for s, t in tokens.items()],
+    }
+
+
+@router.get("/{tid}")
+def table_info(tid: str, token: Token, tables: Tables) -> dict[str, Any]:
+    """The table's status and the token's seat."""
+    table = tables.get(tid)
+    return _seat_info(table, table.seat_of(token))
+
+
+@router.get("/{tid}/frames/{frame}")
+def table_frame(
+    tid: str,
+    frame: int,
+    token: Token,
+    tables: Tables,
+    since: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """One frame as the token's seat sees it (the whole game once it is over)."""
+    table = tables.get(tid)
+    seat = table.seat_of(token)
+    with table.session.lock:
+        # Once the game is over, everyone may see everything: the hands, every thought.
+        perspective = None if table.session.finished else seat
+        return views.frame_json(table.session, frame, perspective, since)
+
+
+@router.post("/{tid}/moves")
+def table_move(tid: str, body: TableMove, tables: Tables) -> dict[str, Any]:
+    """The token's seat moves; the agents then play to a person's turn."""
+    table = tables.play(tid, body.token, body.action)
+    return _seat_info(table, table.seat_of(body.token))
+
+
+@router.get("/{tid}/changes")
+async def table_changes(
+    tid: str,
+    token: Token,
+    tables: Tables,
+    after: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """The status once the version passes `after` (or after `POLL_SECONDS` as it is)."""
+    table = tables.get(tid)
+    seat = table.seat_of(token)
+    await table.wait(after, POLL_SECONDS)
+    return _seat_info(table, seat)
+
+
+@router.websocket("/{tid}/ws")
+async def table_socket(websocket: WebSocket, tid: str, token: str = "") -> None:
+    """Push the status on connect and after every change, until the client goes."""
+    tables: TableStore = websocket.app.state.tables
+    try:
+        table = tables.get(tid)
+        seat = table.seat_of(token)
+    except SessionError as exc:
+        await websocket.close(code=4403 if exc.status == 403 else 4404, reason=str(exc))
+        return
+    await websocket.accept()
+    # The client sends nothing we need, but reading is how its going away is noticed.
+    gone = asyncio.ensure_future(_drain(websocket))
+    version = -1
+    try:
+        while not gone.done():
+            if table.version > version:
+                info = _seat_info(table, seat)
+                version = info["version"]
+                await websocket.send_json(info)
+            change = asyncio.ensure_future(table.wait(version, POLL_SECONDS))
+            await asyncio.wait({gone, change}, return_when=asyncio.FIRST_COMPLETED)
+            change.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client went while we were sending
+    finally:
+        gone.cancel()
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and drop) what the client sends until it disconnects."""
+    try:
+        while True:
+            await websocket.receive_text()
+    except (WebSocketDisconnect, RuntimeError):
+        return
