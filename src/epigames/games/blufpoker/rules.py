@@ -348,8 +348,12 @@ class BlufpokerState(EventLog, State, HasPictures):
 
     def returns(self) -> tuple[float, ...]:
         """-1 for the loser and 0 for the others once over; 0 for everyone before."""
+        return _RETURNS[len(self._penalties)][self._loser]
+
+    def winners(self) -> tuple[int, ...]:
+        """Every seat but the loser once over (the highest returns); none before."""
         loser = self._loser
-        return tuple(-1.0 if s == loser else 0.0 for s in range(len(self._penalties)))
+        return () if loser < 0 else _WINNERS[len(self._penalties)][loser]
 
     def clone(self) -> BlufpokerState:
         """An independent copy; events, dice and actions are shared immutable values."""
@@ -674,6 +678,17 @@ def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
     s._end_round(seat if loser < 0 else loser)
     return True
 
+
+#: Per number of seats, the returns with each seat the loser, and last (the index of
+#: "no loser yet", -1) everyone's 0; and the winners with each seat the loser.
+_RETURNS = {
+    n: (*(tuple(-1.0 if s == loser else 0.0 for s in range(n)) for loser in range(n)), (0.0,) * n)
+    for n in range(1, len(SEAT_NAMES) + 1)
+}
+_WINNERS = {
+    n: tuple(tuple(s for s in range(n) if s != loser) for loser in range(n))
+    for n in range(1, len(SEAT_NAMES) + 1)
+}
 
 # (dice, part of them) → the rest: whether a roll or a keep names dice there are, by lookup.
 _PARTS = DIFFERENCES
