@@ -210,3 +210,31 @@ def test_a_table_that_no_longer_replays_is_left_out_and_kept(tables_db: Path) ->
     again.close()
     with sqlite3.connect(tables_db) as db:
         assert db.execute("SELECT COUNT(*) FROM moves").fetchone() == (1,)
+
+
+def test_pictures_and_questions_are_answered_from_the_token_seat(tclient: TestClient) -> None:
+    """The Kripke panel's requests: the seat's picture, matrix and answers, nobody else's."""
+    table = open_table(tclient, "kwartet(players=3,kinds=4)", [PERSON, PERSON, "greedy"], seed=6)
+    tid = table["table"]
+    tokens = {t["seat"]: t["token"] for t in table["tokens"]}
+    live = tclient.app.state.tables.get(tid).session  # type: ignore[attr-defined]
+    replay = replay_session(str(live.game), live.history)
+    subject = frame(tclient, tid, tokens[1])["subjects"][0]
+    for seat, token in tokens.items():
+        base = f"/api/tables/{tid}/frames/0"
+        pic = tclient.get(base + "/picture", params={"token": token, "subject": subject}).json()
+        expected = views.picture_json(views.get_picture(replay, 0, subject, seat))
+        assert pic == {**expected, "frame": 0}
+        rows = tclient.get(base + "/matrix", params={"token": token}).json()["rows"]
+        assert all(set(r["probabilities"]) == {live.game.seat_names[seat]} for r in rows)
+        text = f"K_{seat} holds({seat}, {subject})"
+        body = {"token": token, "frame": 0, "formula": text}
+        answer = tclient.post(f"/api/tables/{tid}/ask", json=body).json()
+        assert answer["perspective"] == live.game.seat_names[seat]
+        assert "value" not in answer and "knowers" not in answer  # the truth stays hidden
+        judged = tclient.post(
+            f"/api/tables/{tid}/formula", json={**body, "subject": subject, "formula": text}
+        )
+        assert judged.status_code == 200, judged.text
+    bad = {"token": tokens[0], "frame": 0, "formula": "K_0 (p &"}
+    assert tclient.post(f"/api/tables/{tid}/ask", json=bad).status_code == 422

@@ -12,6 +12,7 @@ from pydantic import Field
 from epigames.games.ask import ask, ask_seat, read_formula
 from epigames.web import views
 from epigames.web.routes.common import Body, Name, Perspective, Store
+from epigames.web.session import Session
 
 router = APIRouter(prefix="/api/sessions")
 
@@ -48,10 +49,7 @@ def picture(
 ) -> dict[str, Any]:
     """The Kripke model of one subject (a card, the cup) at a frame."""
     with store.using(sid) as session:
-        seat = views.seen_as(session, perspective)
-        result = views.picture_json(views.get_picture(session, frame, subject, seat))
-        result["frame"] = session.check_frame(frame)
-        return result
+        return picture_answer(session, frame, subject, views.seen_as(session, perspective))
 
 
 @router.get("/{sid}/frames/{frame}/matrix")
@@ -66,9 +64,7 @@ def formula(sid: str, body: FormulaQuery, store: Store) -> dict[str, Any]:
     """Evaluate a formula on a subject's picture; syntax errors are 422 with a caret."""
     with store.using(sid) as session:
         seat = views.seen_as(session, body.perspective)
-        pic = views.get_picture(session, body.frame, body.subject, seat)
-        state = session.state_at(session.check_frame(body.frame))
-        return views.formula_json(pic, read_formula(state, body.formula, pic.model.atoms))
+        return formula_answer(session, body.frame, body.subject, body.formula, seat)
 
 
 @router.post("/{sid}/ask")
@@ -82,34 +78,60 @@ def ask_state(sid: str, body: StateQuery, store: Store) -> dict[str, Any]:
     """
     with store.using(sid) as session:
         seat = views.seen_as(session, body.perspective)
-        state = session.state_at(session.check_frame(body.frame))
-        names = session.game.seat_names
-        if seat is None:
-            answer = ask(state, body.formula, WEB_COMBINATIONS)
-            knowers = [names[s] for s in answer.knowers]
-            value = "true" if answer.value else "false"
-            return {
-                "formula": str(answer.formula),
-                "perspective": None,
-                "value": answer.value,
-                "knowers": knowers,
-                "worlds": answer.worlds,
-                "kind": answer.kind,
-                "answer": f"{value} in the true state; known by: {', '.join(knowers) or 'nobody'}",
-            }
-        seen = ask_seat(state, seat, body.formula, WEB_COMBINATIONS)
-        others = {names[s]: tell for s, tell in enumerate(seen.others) if s != seat}
-        verdict = {
-            "true": f"true in every world {names[seat]} considers possible: {names[seat]} knows it",
-            "false": f"false in every world {names[seat]} considers possible",
-            "unknown": f"{names[seat]} cannot tell: true in some worlds it considers possible, "
-            "false in others",
-        }[seen.verdict]
+        return ask_answer(session, body.frame, body.formula, seat)
+
+
+# What the routes answer once they know the session and the perspective; the tables'
+# routes (`routes.tables`) answer the same from a seat token's perspective.
+
+
+def picture_answer(session: Session, frame: int, subject: str, seat: int | None) -> dict[str, Any]:
+    """A subject's picture at a frame from a perspective, with the frame it is of."""
+    result = views.picture_json(views.get_picture(session, frame, subject, seat))
+    result["frame"] = session.check_frame(frame)
+    return result
+
+
+def formula_answer(
+    session: Session, frame: int, subject: str, text: str, seat: int | None
+) -> dict[str, Any]:
+    """A formula judged on a subject's picture from a perspective."""
+    pic = views.get_picture(session, frame, subject, seat)
+    state = session.state_at(session.check_frame(frame))
+    return views.formula_json(pic, read_formula(state, text, pic.model.atoms))
+
+
+def ask_answer(session: Session, frame: int, text: str, seat: int | None) -> dict[str, Any]:
+    """A formula about a frame's state: the truth and who knows it (spectator), or what
+    the seat can tell."""
+    state = session.state_at(session.check_frame(frame))
+    names = session.game.seat_names
+    if seat is None:
+        answer = ask(state, text, WEB_COMBINATIONS)
+        knowers = [names[s] for s in answer.knowers]
+        value = "true" if answer.value else "false"
         return {
-            "formula": str(seen.formula),
-            "perspective": names[seat],
-            "verdict": seen.verdict,
-            "knows": seen.verdict == "true",
-            "others": others,
-            "answer": verdict,
+            "formula": str(answer.formula),
+            "perspective": None,
+            "value": answer.value,
+            "knowers": knowers,
+            "worlds": answer.worlds,
+            "kind": answer.kind,
+            "answer": f"{value} in the true state; known by: {', '.join(knowers) or 'nobody'}",
         }
+    seen = ask_seat(state, seat, text, WEB_COMBINATIONS)
+    others = {names[s]: tell for s, tell in enumerate(seen.others) if s != seat}
+    verdict = {
+        "true": f"true in every world {names[seat]} considers possible: {names[seat]} knows it",
+        "false": f"false in every world {names[seat]} considers possible",
+        "unknown": f"{names[seat]} cannot tell: true in some worlds it considers possible, "
+        "false in others",
+    }[seen.verdict]
+    return {
+        "formula": str(seen.formula),
+        "perspective": names[seat],
+        "verdict": seen.verdict,
+        "knows": seen.verdict == "true",
+        "others": others,
+        "answer": verdict,
+    }

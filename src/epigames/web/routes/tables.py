@@ -16,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import Field
 
 from epigames.web import views
+from epigames.web.routes import pictures
 from epigames.web.routes.common import Body, Name, Seed, Text
 from epigames.web.session import SessionError
 from epigames.web.tables import Table, TableStore
@@ -52,6 +53,30 @@ class TableMove(Body):
     action: Text
 
 
+class TableFormula(Body):
+    """A formula about one subject's picture at a frame, from a seat token's view."""
+
+    token: Annotated[str, Field(min_length=8, max_length=64)]
+    frame: int
+    subject: Name
+    formula: str = Field(min_length=1, max_length=1000)
+
+
+class TableAsk(Body):
+    """A formula about the game state at a frame, from a seat token's view."""
+
+    token: Annotated[str, Field(min_length=8, max_length=64)]
+    frame: int
+    formula: str = Field(min_length=1, max_length=1000)
+
+
+def _seen(tables: TableStore, tid: str, token: str) -> tuple[Table, int | None]:
+    """The table and the perspective a token gives: its seat, everything once it is over."""
+    table = tables.get(tid)
+    seat = table.seat_of(token)
+    return table, None if table.session.finished else seat
+
+
 def _seat_info(table: Table, seat: int) -> dict[str, Any]:
     return {**table.status(), "seat": seat, "seat_name": table.session.game.seat_names[seat]}
 
@@ -83,12 +108,48 @@ def table_frame(
     since: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
     """One frame as the token's seat sees it (the whole game once it is over)."""
-    table = tables.get(tid)
-    seat = table.seat_of(token)
+    # Once the game is over, everyone may see everything: the hands, every thought.
+    table, perspective = _seen(tables, tid, token)
     with table.session.lock:
-        # Once the game is over, everyone may see everything: the hands, every thought.
-        perspective = None if table.session.finished else seat
         return views.frame_json(table.session, frame, perspective, since)
+
+
+@router.get("/{tid}/frames/{frame}/picture")
+def table_picture(
+    tid: str,
+    frame: int,
+    token: Token,
+    subject: Annotated[str, Query(min_length=1, max_length=40)],
+    tables: Tables,
+) -> dict[str, Any]:
+    """A subject's Kripke picture as the token's seat sees it."""
+    table, seat = _seen(tables, tid, token)
+    with table.session.lock:
+        return pictures.picture_answer(table.session, frame, subject, seat)
+
+
+@router.get("/{tid}/frames/{frame}/matrix")
+def table_matrix(tid: str, frame: int, token: Token, tables: Tables) -> dict[str, Any]:
+    """The knowledge matrix as the token's seat sees it."""
+    table, seat = _seen(tables, tid, token)
+    with table.session.lock:
+        return views.matrix_json(table.session, frame, seat)
+
+
+@router.post("/{tid}/formula")
+def table_formula(tid: str, body: TableFormula, tables: Tables) -> dict[str, Any]:
+    """A formula on a subject's picture, from the token's seat."""
+    table, seat = _seen(tables, tid, body.token)
+    with table.session.lock:
+        return pictures.formula_answer(table.session, body.frame, body.subject, body.formula, seat)
+
+
+@router.post("/{tid}/ask")
+def table_ask(tid: str, body: TableAsk, tables: Tables) -> dict[str, Any]:
+    """A formula about the state: what the token's seat can tell (the truth once over)."""
+    table, seat = _seen(tables, tid, body.token)
+    with table.session.lock:
+        return pictures.ask_answer(table.session, body.frame, body.formula, seat)
 
 
 @router.post("/{tid}/moves")
