@@ -23,6 +23,12 @@ def test_quick_run_prints_a_row_per_game_and_observation_with_its_goal() -> None
     ]
     rows = table_rows(text)
     ours = [cells for cells in rows if cells[0] in names]
+    # The floor, an env with no game behind it, once a round.
+    assert len(report.floor_runs) == report.rounds
+    assert all(run.cpu > 0 and run.wall > 0 for run in report.floor_runs)
+    assert [cells[:2] for cells in rows if "floor" in cells[0]] == [
+        ["an env that does nothing (the floor)", "constant"]
+    ]
     assert [(cells[0], cells[1]) for cells in ours] == [
         (row.game, row.observation) for row in report.rows
     ]
@@ -63,6 +69,9 @@ def test_the_trainer_loop_plays_the_decisions_asked_over_several_episodes() -> N
     aec = env("kwartet(players=3,kinds=3)")
     episodes = bench.trainer_loop(aec, 300)
     assert episodes > 1  # a 3-kind game is shorter than 300 asks: the loop reset it
+    null = bench.null_env(players=3, length=10)
+    assert bench.trainer_loop(null, 95) == 10  # 10 decisions an episode: the 10th begun
+    assert null.unwrapped.decisions == 5
 
 
 def test_without_a_baseline_the_table_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -72,4 +81,4 @@ def test_without_a_baseline_the_table_says_so(monkeypatch: pytest.MonkeyPatch) -
     assert report.baseline.make is None and "nothing_v0" in report.baseline.reason
     assert not report.baseline_runs and [row.ratio() for row in report.rows] == [None, None]
     assert "No baseline: nothing_v0" in " ".join(text.split())
-    assert [cells[4] for cells in table_rows(text)] == ["—", "—"]
+    assert [cells[4] for cells in table_rows(text)] == ["—", "—", "—"]  # the floor too

@@ -15,25 +15,39 @@ of the baseline, and a game's ratio divides its median by the median of those ba
 runs. Rates are decisions per CPU second (`time.process_time`, one core: the goals of
 issue 35, ≥ 20,000 with `hand` and ≥ 5,000 with `knowledge`) and per wall-clock second.
 
-Where the time goes (cProfile of this loop, 3,000 decisions each, 28 November, with the
-adapter as of this module's first commit):
+A third row, the floor, runs the same loop on an env with no game behind it (`null_env`):
+what PettingZoo's AEC API and the loop cost, about 15 to 20 µs a decision here. At
+20,000 decisions a second (50 µs each) that leaves some 30 µs for the game and the adapter.
 
-- Kwartet, `hand` (6.4k steps/s): over half of a step was the action mask
-  (`ActionSpace.mask` looked up each of about 58 legal asks in a dict keyed by `Ask`
-  dataclasses, whose generated `__hash__` and `__eq__` are Python code), and each step
-  listed the legal actions twice (the mask, then `_play` checking the chosen action by a
-  linear scan with `__eq__`). The rules (`legal_asks`, `apply`) and the observation's
-  public part were under a fifth; PettingZoo's wrappers (`last`, `OrderEnforcingWrapper`
-  attribute look-ups) about a tenth.
-- Klaverjas, `knowledge` (2.7k steps/s): `CardKnowledge.matrices` (the card engine's
-  exact possible-holder and probability matrices, per observation) was 45% of the time;
-  drawing chance outcomes another 7% (`Generator.choice` with a probability vector built
-  anew for each card dealt, about 50 µs a card); the public parts about 6%.
-- Sevens, `hand` (3.8k steps/s): the game's own rules (`playable`, rebuilding its deck
-  and sorting cards on every `legal_actions`) were most of it.
+Where the time goes: cProfile of this loop (tottime by where the code lives; cProfile
+inflates small calls, so read the shares, not the times), 28 November, compiled card
+engine. Before the adapter's fixes of that day (commit 5fc8486):
 
-So with `hand` the adapter itself (masks, chance, checking legality) cost as much as the
-rules; with `knowledge` the card engine's matrices dominate, one solve per observation.
+- Kwartet, `hand`: over half was the action mask. `ActionSpace.mask` looked up each of
+  some 60 legal asks in a dict keyed by `Ask` dataclasses, whose `__hash__` and `__eq__`
+  run in Python; and each step listed the legal actions twice (the mask, then the step
+  scanning them with `__eq__` for the chosen action).
+- Klaverjas and Sevens, `hand`: each dealt card cost ~15-50 µs in `Generator.choice` with a
+  probability vector built anew; Sevens also listed its legal moves twice a step.
+
+The masks now find indices by the identity of action objects met before, the step reads
+the mover's mask instead of listing again, chance draws the same index without `choice`'s
+checks, and the knowledge is written into the vector without a stacked copy. After:
+
+| loop | adapter | game rules | game views, public parts | card engine | PettingZoo | numpy, loop |
+|---|---|---|---|---|---|---|
+| Kwartet `hand` | 31% | 28% | 8% | – | 13% | 11% |
+| Klaverjas `hand` | 25% | 18% | 19% | – | 14% | 9% |
+| Sevens `hand` | 11% | 37% (+9% enum look-ups) | 16% | 6% | 5% | 5% |
+| Kwartet `knowledge` | 14% | 13% | 4% | 45% | 5% | 6% |
+| Klaverjas `knowledge` | 11% | 9% | 6% | 48% | 8% | 5% |
+
+With `knowledge`, the card engine's exact matrices (`Knowledge.matrices`, one solve per
+observation) are half the time; with `hand`, the time is spread: the rules and the views
+(the games' own), the adapter's bookkeeping (encoding, masks, rewards; no single part
+above a tenth) and PettingZoo's own API. The goals are out of reach of the adapter alone:
+with an adapter that cost nothing, Kwartet and Klaverjas with `hand` would still take
+some 65 µs a decision at the load of these runs (7 to 10 on 2 cores), not 50.
 """
 
 from __future__ import annotations
@@ -44,7 +58,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.table import Table
@@ -112,6 +126,8 @@ class Report:
     rounds: int
     baseline: Baseline
     baseline_runs: list[Speed] = field(default_factory=list)
+    #: The floor: `null_env` in the same loop, once a round.
+    floor_runs: list[Speed] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)
 
 
@@ -193,6 +209,71 @@ def measure(make: Callable[[], Any], steps: int) -> Speed:
     return Speed(steps / cpu, steps / wall)
 
 
+def null_env(players: int = 4, length: int = 200, actions: int = 200) -> Any:
+    """An AEC env that does nothing, in PettingZoo's order-enforcing wrapper: the floor.
+
+    Seats take turns for `length` decisions with every one of `actions` legal and the same
+    observation; what the trainer loop costs on it is what PettingZoo's AEC API (`last`,
+    `step`, rewards, the wrapper's checks) and the loop itself cost, with no game behind.
+    """
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    class NullEnv(AECEnv):  # type: ignore[misc]  # pettingzoo has no type hints
+        metadata: ClassVar[dict[str, Any]] = {"render_modes": [], "name": "null_v0"}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = [f"player_{seat}" for seat in range(players)]
+            mask = np.ones(actions, dtype=np.int8)
+            self.constant = {"observation": np.zeros(8, np.float32), "action_mask": mask}
+            space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (8,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+                }
+            )
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+            self.decisions = 0
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            return self.constant
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+            self.agent_selection = self.agents[0]
+            self.decisions = 0
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0.0
+            self.decisions += 1
+            if self.decisions >= length:
+                self.terminations = dict.fromkeys(self.agents, True)
+            seat = self.possible_agents.index(agent)
+            self.agent_selection = self.possible_agents[(seat + 1) % players]
+            self._accumulate_rewards()
+
+    return OrderEnforcingWrapper(NullEnv())
+
+
 def _ours_env(game: str, observation: str) -> Callable[[], Any]:
     from epigames.adapters.pettingzoo import env
 
@@ -212,6 +293,7 @@ def run(console: Console, quick: bool = False) -> Report:
         f"the start {_load()} on {os.cpu_count()} CPUs"
     )
     for round_ in range(rounds):
+        report.floor_runs.append(measure(null_env, steps))
         for name in names:
             # Even rounds time the baseline just before the game, odd ones just after.
             if round_ % 2 == 0:
@@ -269,6 +351,16 @@ def _print(console: Console, report: Report) -> None:
             "1.00",
             "",
         )
+    floor = statistics.median(r.cpu for r in report.floor_runs)
+    base = [r.cpu for r in report.baseline_runs]
+    table.add_row(
+        "an env that does nothing (the floor)",
+        "constant",
+        f"{floor:,.0f}",
+        f"{statistics.median(r.wall for r in report.floor_runs):,.0f}",
+        f"{floor / statistics.median(base):.2f}" if base else "—",
+        "",
+    )
     for row in report.rows:
         ratio = row.ratio("cpu")
         table.add_row(
@@ -286,7 +378,9 @@ def _print(console: Console, report: Report) -> None:
             "pygame (pip install pygame; texas_holdem_v4 also needs rlcard)."
         )
     console.print(
-        "Decisions: actions taken by the seat to move (dead steps at an episode's end are "
+        "The floor: an AEC env with no game behind it (null_env: the same observation and "
+        "mask every time) in PettingZoo's wrapper, once a round: what the API and the loop "
+        "cost. Decisions: actions taken by the seat to move (dead steps at an episode's end are "
         "timed, not counted); each run on a fresh env after an untimed warm-up. CPU time: "
         "process_time around the loop (the goals are per CPU second, one core); wall "
         "clock: perf_counter around the same loop. × baseline: the game's median over the "
