@@ -15,7 +15,7 @@ of the baseline, and a game's ratio divides its median by the median of those ba
 runs. Rates are decisions per CPU second (`time.process_time`, one core: the goals of
 issue 35, ≥ 20,000 with `hand` and ≥ 5,000 with `knowledge`) and per wall-clock second.
 
-A third row, the floor, runs the same loop on an env with no game behind it (`null_env`):
+Another row, the floor, runs the same loop on an env with no game behind it (`null_env`):
 what PettingZoo's AEC API and the loop cost, about 15 to 20 µs a decision here. At
 20,000 decisions a second (50 µs each) that leaves some 30 µs for the game and the adapter.
 
