@@ -24,6 +24,7 @@ hand was four cards of one rank), so counts, probabilities and samples stay exac
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import random
@@ -71,6 +72,7 @@ from epigames.games.kemps.events import (
     TeamTurnEnded,
     TurnEnded,
 )
+from epigames.games.kemps.makers import field_maker
 from epigames.games.kemps.picture import nobody_as_places, report_picture
 from epigames.logic.formula import Formula
 from epigames.logic.picture import KripkePicture
@@ -85,13 +87,29 @@ def layout_for(ranks: int, seat_names: tuple[str, ...]) -> CardLayout:
     return CardLayout.with_locations(kemps_deck(ranks), seat_names, (TABLE, DECK, DISCARD, OUT))
 
 
-@functools.cache
 def rank_masks(layout: CardLayout) -> tuple[int, ...]:
     """The bitmask of each rank's four cards."""
+    # The last layout asked about, found by identity: a cache keyed by the layout would
+    # hash it (a frozen dataclass's Python `__hash__` over every card), and the knowledge
+    # of every decision asks.
+    last = _LAST_RANKS
+    if last and last[0][0] is layout:
+        return last[0][1]
+    masks = _rank_masks(layout)
+    _LAST_RANKS[:] = [(layout, masks)]
+    return masks
+
+
+@functools.cache
+def _rank_masks(layout: CardLayout) -> tuple[int, ...]:
     cards = layout.cards
     return tuple(
         layout.card_mask(cards[i : i + OF_A_KIND]) for i in range(0, len(cards), OF_A_KIND)
     )
+
+
+#: `(layout, rank_masks(layout))` of the last layout `rank_masks` was asked about.
+_LAST_RANKS: list[tuple[CardLayout, tuple[int, ...]]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +167,18 @@ def _no_kemps_in(
     known: Sequence[NotAll],
 ) -> list[NotAll]:
     """`_no_kemps` over the public information's parts."""
+    return _no_kemps_masks(rank_masks(layout), holding, lacking, removed, seat, known)
+
+
+def _no_kemps_masks(
+    ranks: Sequence[int],
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    removed: int,
+    seat: int,
+    known: Sequence[NotAll],
+) -> list[NotAll]:
+    """`_no_kemps_in` with the layout's `rank_masks`."""
     elsewhere = removed
     for h, mask in enumerate(holding):
         if h != seat:
@@ -156,7 +186,7 @@ def _no_kemps_in(
     elsewhere |= lacking[seat]
     held = holding[seat]
     found = []
-    for mask in rank_masks(layout):
+    for mask in ranks:
         # A rank with a card the seat is known not to have says nothing new.
         # So does one when the seat is known to hold a card of another rank.
         if not mask & elsewhere and not held & ~mask and (seat, mask) not in known:
@@ -208,8 +238,14 @@ class KempsKnowledge(CardKnowledge):
     @classmethod
     def of(cls, public: PublicKemps, seat: int, hand: Sequence[Hashable]) -> KempsKnowledge:
         """The knowledge of `seat` holding `hand` under the public facts."""
-        layout = public.public.layout
-        return cls(public.public, seat, layout.card_mask(hand), not_all=public.not_all)
+        info = public.public
+        mask = info.layout.card_mask(hand)
+        if cls is KempsKnowledge:
+            # Made through the fields' own setters, as `cards.knowledge._plain` makes a
+            # `CardKnowledge`: the dataclass's `__init__` is Python code, and one is made
+            # for every decision of a strategy that reads knowledge.
+            return _make_kemps(info, seat, mask, (), (), public.not_all, *_NO_CACHES)
+        return cls(info, seat, mask, not_all=public.not_all)
 
     def _possible_masks(self) -> tuple[int, ...]:
         # The engine solves for possible holders directly (a transportation problem, by
@@ -266,6 +302,12 @@ class KempsKnowledge(CardKnowledge):
             for c, h in enumerate(self.known_holders())
             if h >= 0
         }
+
+
+#: `KempsKnowledge(*fields)`, every field of `CardKnowledge` in order, through their setters.
+_make_kemps = field_maker(KempsKnowledge, CardKnowledge)
+#: The caches of a new knowledge (the fields `__init__` does not take): empty.
+_NO_CACHES = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
 
 
 def _never_broken(public: PublicInfo, agent: int, hand: int, facts: Sequence[NotAll]) -> bool:
@@ -515,6 +557,10 @@ class PublicTracker:
     def __init__(self, layout: CardLayout) -> None:
         self._layout = layout
         self._bits = _card_bits(layout)
+        # Read by every step: kept here rather than found through cached functions.
+        self._ranks = rank_masks(layout)
+        self._public_holders = tuple(sorted(layout.public))
+        self._at = Places.of(len(layout.players))
         self._done = 0
         self._started = False
         self._counts: list[int] = []
@@ -606,7 +652,7 @@ class PublicTracker:
         done = True
         if kind is Swapped:
             assert isinstance(event, Swapped)
-            table, seat = Places.of(event.players).table, event.seat
+            table, seat = self._at.table, event.seat
             done = self._move(event.taken, table, seat) and self._move(event.put, seat, table)
         elif kind is TurnEnded:
             assert isinstance(event, TurnEnded)
@@ -614,26 +660,26 @@ class PublicTracker:
             return True
         elif kind is TableDealt:
             assert isinstance(event, TableDealt)
-            at = Places.of(event.players)
+            at = self._at
             done = all([self._move(c, at.deck, at.table) for c in event.cards])
         elif kind is TableCleared:
             assert isinstance(event, TableCleared)
-            at = Places.of(event.players)
+            at = self._at
             done = all([self._move(c, at.table, at.discard) for c in event.cards]) and (
                 not event.reshuffled or self._reshuffle(at.discard, at.deck)
             )
         elif kind is Kemps:
             assert isinstance(event, Kemps)
-            done = self._leave(event.seat, event.cards, event.reshuffled, event.players)
+            done = self._leave(event.seat, event.cards, event.reshuffled)
         elif kind is NewHand:
             assert isinstance(event, NewHand)
-            done = self._draw(event.seat, event.n, Places.of(event.players).deck)
+            done = self._draw(event.seat, event.n, self._at.deck)
         elif kind is Called:
             assert isinstance(event, Called)
             if not event.right:
                 self._no_kemps(event.target)
                 return True
-            done = self._leave(event.target, event.cards, event.reshuffled, event.players)
+            done = self._leave(event.target, event.cards, event.reshuffled)
         elif kind is TeamTurnEnded or kind is Passed or kind is GameOver:
             return True  # no facts
         else:  # an event Kemps does not publish: through its facts
@@ -699,11 +745,9 @@ class PublicTracker:
         counts[src] = 0
         return True
 
-    def _leave(
-        self, seat: int, cards: tuple[Hashable, ...], reshuffled: bool, players: int
-    ) -> bool:
+    def _leave(self, seat: int, cards: tuple[Hashable, ...], reshuffled: bool) -> bool:
         """A Kemps or a right call: the seat held the cards, they go out, then a reshuffle."""
-        at = Places.of(players)
+        at = self._at
         return (
             all([self._holds(c, seat) for c in cards])
             and all([self._move(c, seat, at.out) for c in cards])
@@ -734,13 +778,13 @@ class PublicTracker:
         return True
 
     def _no_kemps(self, seat: int) -> None:
-        layout, not_all = self._layout, self._not_all
-        not_all.extend(_no_kemps_in(layout, self._holding, self._lacking, 0, seat, not_all))
+        not_all = self._not_all
+        not_all.extend(_no_kemps_masks(self._ranks, self._holding, self._lacking, 0, seat, not_all))
 
     def _checked(self) -> bool:
         """`PublicInfo.check_public_locations` passes."""
         holding, counts = self._holding, self._counts
-        return all([holding[h].bit_count() == counts[h] for h in self._layout.public])
+        return all(holding[h].bit_count() == counts[h] for h in self._public_holders)
 
 
 __all__ = [

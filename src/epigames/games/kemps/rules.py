@@ -345,7 +345,10 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if self.current_player != CHANCE:
             return []
         # The pairs are made only if read: a match draws by index (a deal is ~90 draws).
-        return UniformOutcomes(tuple(self._records.deck))
+        # Made without `UniformOutcomes.__init__` (Python code) for every draw.
+        outcomes = _new_object(UniformOutcomes)
+        _set_outcomes(outcomes, tuple(self._records.deck))
+        return outcomes
 
     def apply(self, action: Hashable) -> None:
         """Draw a card (chance), swap with the table, or end the turn.
@@ -606,8 +609,15 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         r.put_down = r.put_down | {card}
         r.swaps += 1
         # The team game's player still chooses between `done` and the signal.
-        last = r.swaps >= self.game.max_swaps and not self.game.team_game
-        self._publish(_swapped(p, slot, taken, card, self.game.players, last, self._names))
+        game = self.game
+        last = r.swaps >= game.max_swaps and not game.team_game
+        # `_publish` of a public announcement, written out: a swap is a third of the moves.
+        event = _swapped(p, slot, taken, card, game.players, last, self._names)
+        self._events.append(event)
+        self._audience.append(-1)
+        r.announcements.append(event)
+        if r.told:
+            r.update_signals(event)
         if last:
             self._end_turn(p)
 
@@ -647,7 +657,22 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
                 return
             self._finish(capped=False)
             return
-        self._publish(_turn_ended(p, swaps, self._names))
+        # `_publish` of a public announcement and `_after_turn`'s usual case, written out:
+        # every turn ends here but those with a Kemps.
+        event = _turn_ended(p, swaps, self._names)
+        self._events.append(event)
+        self._audience.append(-1)
+        r.announcements.append(event)
+        if r.told:
+            r.update_signals(event)
+        game = self.game
+        idle = 0 if changed else self._idle + 1
+        turns = self._turns + 1
+        if turns < game.max_turns and idle < game.redeal_after:
+            self._idle, self._turns = idle, turns
+            self._seat = seat = (self._seat + 1) % game.players
+            self.current_player = seat
+            return
         self._after_turn(changed)
 
     def _new_hand(self, seat: int, changed: bool) -> None:
@@ -727,6 +752,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._publish(ev.GameOver(self._records.scores, capped, names=self._names))
 
 
+#: `UniformOutcomes(outcomes)` in two calls in C: the object and its one slot.
+_new_object = object.__new__
+_set_outcomes = vars(UniformOutcomes)["outcomes"].__set__
 #: No cards put down yet this turn.
 _NONE: frozenset[Card] = frozenset()
 #: Cards sort by their index (suit, then rank), as `Card.__lt__` does, but in C.

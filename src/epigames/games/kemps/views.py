@@ -9,6 +9,7 @@ from epigames.games.core import cached_property
 from epigames.games.kemps import observation
 from epigames.games.kemps.actions import OF_A_KIND, KempsAction, legal_moves
 from epigames.games.kemps.knowledge import (
+    HoldsAll,
     KempsKnowledge,
     PublicKemps,
     PublicTracker,
@@ -37,34 +38,66 @@ class KempsView(RecordView[PublicTracker]):
         # The seat's log is read from the shared one only if asked for (`log`): up to the
         # shared log's length now.
         self._state = state
-        self._log_source = state._events
-        self._log_length = len(self._log_source)
-        announcements = records.announcements
-        self._announcements = announcements
-        self._announced = len(announcements)
-        self._tracker = records.tracker
+        self._log_length = len(state._events)
+        # The records' announcements (append-only) and tracker, and how many there are now.
+        self._records = records
+        self._announced = len(records.announcements)
         # The records' values are replaced, never changed: keeping them is a snapshot.
         self._hand = records.hands[seat]
         #: The table's cards, slot by slot (public).
         self.table: Final = records.table
-        #: Cards per seat (public).
-        self.hand_sizes: Final = tuple(map(len, records.hands))
-        #: Cards in the deck and in the discard pile (public counts).
-        self.deck_size: Final = len(records.deck) + len(records.drawn)
-        self.discard_size: Final = len(records.discard)
-        #: The cards out of the game, in the order they left (public).
-        self.out: Final = records.out
-        #: Each seat's Kemps so far (public).
-        self.scores: Final = records.scores
-        #: Swaps made in the turn under way, and the cards put down in it.
+        #: Swaps made in the turn under way.
         self.swaps: Final = records.swaps
-        self.put_down: Final = records.put_down
         #: Turns completed (public).
         self.turns: Final = records.turns
         #: Team game: the seats the call window under way still asks (empty: no window).
         self.window: Final = records.window
-        #: Team game: what the partner's signals told this seat, still true now.
-        self.told: Final = records.signals[seat]
+        # The rest, read less often, in one tuple (the hands' list is copied: its items
+        # are replaced in place): see the properties below.
+        self._rest: Final = (
+            tuple(records.hands),
+            len(records.deck) + len(records.drawn),
+            len(records.discard),
+            records.out,
+            records.scores,
+            records.put_down,
+            records.signals[seat],
+        )
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards per seat (public)."""
+        return tuple(map(len, self._rest[0]))
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (public count)."""
+        return self._rest[1]
+
+    @property
+    def discard_size(self) -> int:
+        """Cards in the discard pile (public count)."""
+        return self._rest[2]
+
+    @property
+    def out(self) -> tuple[Card, ...]:
+        """The cards out of the game, in the order they left (public)."""
+        return self._rest[3]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each seat's Kemps so far (public)."""
+        return self._rest[4]
+
+    @property
+    def put_down(self) -> frozenset[Card]:
+        """The cards put down in the turn under way (they may not be taken back)."""
+        return self._rest[5]
+
+    @property
+    def told(self) -> tuple[HoldsAll, ...]:
+        """Team game: what the partner's signals told this seat, still true now."""
+        return self._rest[6]
 
     @cached_property
     def log(self) -> tuple[Event, ...]:
@@ -87,7 +120,8 @@ class KempsView(RecordView[PublicTracker]):
     @cached_property
     def public(self) -> PublicKemps:
         """The public facts so far (the card engine's and the not-all facts)."""
-        return self._tracker.at(self._announcements, self._announced)
+        records = self._records
+        return records.tracker.at(records.announcements, self._announced)
 
     @cached_property
     def knowledge(self) -> KempsKnowledge:
@@ -100,9 +134,10 @@ class KempsView(RecordView[PublicTracker]):
         Raises:
             ValueError: before the first deal is over.
         """
-        if self.told:
-            return SplitKnowledge.split(self.public, self.seat, self.hand, self.told)
-        return KempsKnowledge.of(self.public, self.seat, self.hand)
+        told = self._rest[6]
+        if told:
+            return SplitKnowledge.split(self.public, self._seat, self._hand, told)
+        return KempsKnowledge.of(self.public, self._seat, self._hand)
 
     @cached_property
     def legal_actions(self) -> tuple[KempsAction, ...]:

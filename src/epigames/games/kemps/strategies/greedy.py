@@ -171,13 +171,22 @@ def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
 
 def _card_ranks(cards: int) -> int:
     """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
-    ranks, r = 0, 0
-    while cards:
-        if cards & 0xF:
-            ranks |= 1 << r
-        cards >>= OF_A_KIND
-        r += 1
+    # Each rank's four bits folded onto its lowest, then four ranks at a time squeezed
+    # into four bits by a table: a handful of int operations instead of a loop per rank.
+    folded = cards | cards >> 1
+    folded = (folded | folded >> 2) & _LOWEST
+    ranks, shift = 0, 0
+    while folded:
+        ranks |= _SQUEEZE[folded & 0xFFFF] << shift
+        folded >>= 16
+        shift += 4
     return ranks
+
+
+#: The lowest bit of every rank's four (enough for any number of ranks a deck has here).
+_LOWEST = int("0001" * 64, 2)
+#: Four ranks' lowest bits (bits 0, 4, 8, 12) → the four ranks as bits 0 to 3.
+_SQUEEZE = {sum(1 << 4 * r for r in range(4) if packed >> r & 1): packed for packed in range(16)}
 
 
 def _rank_set(mask: int) -> set[Rank]:
@@ -232,21 +241,20 @@ def plan_turn(
     (made from the log when not given).
     """
     hand, table = view.hand, view.table
-    seen = (*hand, *table)
     # Ranks as ints (`Card.index % 13`, found in a dict: an enum's hash is Python code,
     # and so is a card's `==`), counted in the order they are first seen, hand first:
-    # ties go to that order.
+    # ties go to that order. Sets of ranks are masks of rank ints.
     rank_of = _RANK_OF
-    ranks = list(map(rank_of.__getitem__, seen))
     counts = [0] * _RANKS
     order: list[int] = []
-    for r in ranks:
+    for card in (*hand, *table):
+        r = rank_of[card]
         if not counts[r]:
             order.append(r)
         counts[r] += 1
     avoided: tuple[Rank, ...] = ()
-    # Ranks as masks of rank indices: the do-not-collect list and the ranks that may be
-    # in another hand (or, with `seed_compat`, that the program's base says may be).
+    # The do-not-collect list and the ranks that may be in another hand (or, with
+    # `seed_compat`, that the program's base says may be).
     dnc = elsewhere = 0
     if kb_based:
         if seed_compat:
@@ -266,46 +274,51 @@ def plan_turn(
     # keeps first-seen order among equal counts, as `Counter.most_common`.
     if len(order) > 1:
         order.sort(key=counts.__getitem__, reverse=True)
-    n, total = 1, counts[order[0]]
-    while n < len(order):
-        total += counts[order[n]]
+    first = order[0]
+    total = counts[first]
+    chosen = 1 << first
+    collect = [_RANK[first]]
+    for r in order[1:]:
+        total += counts[r]
         if total > OF_A_KIND:
             break
-        n += 1
-    chosen = order[:n]
-    collect = tuple([_RANK[r] for r in chosen])
-    size = len(hand)
-    discards = [card for card, r in zip(hand, ranks, strict=False) if r not in chosen]
-    _shuffle(discards, rng)
-    if not blocking:
-        # Each wanted table card is taken from its own slot, in table order.
-        swaps = []
-        if discards:
-            for slot in range(len(table)):
-                if ranks[size + slot] in chosen:
-                    swaps.append(swap(slot, discards.pop(0)))
-                    if not discards:
-                        break
-        return _plan(tuple(swaps), collect, (), avoided)
-    # The program's bug passes a card where a rank is expected: always false.
-    blocks = dnc if seed_compat else dnc | elsewhere
-    return _plan_blocking(hand, table, ranks, chosen, discards, blocks, collect, avoided)
+        chosen |= 1 << r
+        collect.append(_RANK[r])
+    discards = []
+    for card in hand:
+        if not chosen >> rank_of[card] & 1:
+            discards.append(card)
+    if len(discards) > 1:
+        _shuffle(discards, rng)
+    if blocking:
+        # The program's bug passes a card where a rank is expected: always false.
+        blocks = dnc if seed_compat else dnc | elsewhere
+        return _plan_blocking(hand, table, chosen, discards, blocks, tuple(collect), avoided)
+    # Each wanted table card is taken from its own slot, in table order.
+    swaps = []
+    if discards:
+        for slot, card in enumerate(table):
+            if chosen >> rank_of[card] & 1:
+                swaps.append(swap(slot, discards.pop(0)))
+                if not discards:
+                    break
+    return _plan(tuple(swaps), tuple(collect), (), avoided)
 
 
 def _plan_blocking(
     hand: tuple[Card, ...],
     table: tuple[Card, ...],
-    ranks: list[int],
-    chosen: list[int],
+    chosen: int,
     discards: list[Card],
     blocks: int,
     collect: tuple[Rank, ...],
     avoided: tuple[Rank, ...],
 ) -> Plan:
-    """`plan_turn`'s blocking part: take the chosen ranks' table cards, then block the
-    ranks of `blocks` (a mask of rank indices) with the discards left."""
+    """`plan_turn`'s blocking part: take the table cards of the `chosen` ranks, then
+    block the ranks of `blocks` with the discards left (both masks of rank ints)."""
     # The turn's swaps as `SwapSheet` makes them, on the table's card indices (a card is
     # found among ints in C, not by its `==`); the hand is kept as a set.
+    rank_of = _RANK_OF
     slots = [card.index for card in table]
     planned: list[Swap] = []
     put_down: set[Card] = set()
@@ -321,18 +334,18 @@ def _plan_blocking(
         in_hand.add(card)
 
     if discards:
-        size = len(hand)
-        for slot, card in enumerate(table):
-            if ranks[size + slot] in chosen:
+        for card in table:
+            if chosen >> rank_of[card] & 1:
                 take(card)
                 if not discards:
                     break
     blocked: list[Card] = []
     if blocks:
-        for card, r in zip((*hand, *table), ranks, strict=True):
+        for card in (*hand, *table):
             if not discards:
                 break
-            if not blocks >> r & 1 or r in chosen:
+            r = rank_of[card]
+            if not blocks >> r & 1 or chosen >> r & 1:
                 continue
             if card in in_hand:
                 _remove(discards, card)  # it blocks already: keep it
@@ -435,6 +448,9 @@ class ReportPlayer(Strategy):
         super().__init__(rng)
         self._plan: TurnPlan | None = None
         self._turn = -1
+        # The game's swaps per turn and whether it is the team game, read at each plan.
+        self._limit = 0
+        self._team = False
         self._seed_kb: SeedKnowledge | None = None
 
     def plan(self, view: KempsView) -> TurnPlan:
@@ -457,15 +473,18 @@ class ReportPlayer(Strategy):
         if swaps == 0 or plan is None or self._turn != view.turns:
             plan = self._plan = self.plan(view)
             self._turn = view.turns
+            game = view.kemps_game
+            self._limit, self._team = game.max_swaps, game.team_game
         moves = plan.swaps
-        game = view.kemps_game
-        if swaps < len(moves) and swaps < game.max_swaps:
+        if swaps < len(moves) and swaps < self._limit:
             action = moves[swaps]
-            taken = view.table[action.slot]
+            args = (plan, view.table[action.slot], action.card)
             text = "{} I take {} and put down {}."
-            return _decision(Decision, (action, plan.thought(text, plan, taken, action.card)))
+            if type(plan) is Plan:  # `Plan.thought`, written out
+                return _decision(Decision, (action, _thought(text, (), args)))
+            return _decision(Decision, (action, plan.thought(text, *args)))
         thought = plan.thought("{} I end my turn.", plan)
-        if game.team_game:
+        if self._team:
             return end_turn(view, thought)
         return _decision(Decision, (DONE, thought))
 
