@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import random
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -28,6 +28,7 @@ from epigames.games.core import (
     load_game,
 )
 from epigames.games.events import Event
+from epigames.games.outcomes import WeightedOutcomes
 from epigames.games.strategy import (
     NO_THOUGHT,
     SearchStrategy,
@@ -276,33 +277,6 @@ def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Rando
         if r < total:
             return outcome
     return outcomes[-1][0]  # rounding left `total` a hair below 1
-
-
-class WeightedOutcomes(tuple[tuple[Hashable, float], ...]):
-    """`(outcome, probability)` pairs (a tuple of them) that keep their running totals.
-
-    For a table of chance outcomes that a game makes once and hands out many times (the
-    throws of one, two or three dice): `sample_outcome` then finds the outcome by binary
-    search over the totals instead of summing the pairs. The totals are summed in order,
-    as `sample_outcome` sums plain pairs, so both draw the same outcome.
-
-    Attributes:
-        choices: the outcomes, in order.
-        totals: the running totals of their probabilities.
-    """
-
-    choices: tuple[Hashable, ...]
-    totals: tuple[float, ...]
-
-    def __new__(cls, pairs: Iterable[tuple[Hashable, float]]) -> WeightedOutcomes:
-        self = super().__new__(cls, pairs)
-        totals, total = [], 0.0
-        for _, probability in self:
-            total += probability
-            totals.append(total)
-        self.choices = tuple(outcome for outcome, _ in self)
-        self.totals = tuple(totals)
-        return self
 
 
 _TOTALS: dict[int, tuple[float, ...]] = {}

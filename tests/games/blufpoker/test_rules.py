@@ -10,7 +10,8 @@ from epigames.errors import IllegalActionError, InputError
 from epigames.games import CHANCE, TERMINAL, load_game, play_match
 from epigames.games.blufpoker import BELIEVE, BIDS, CALL, STOP, Keep, Roll, RollDice, Throw
 from epigames.games.blufpoker.events import Called, Cup, Opened, PokerDone, Stopped
-from epigames.games.match import WeightedOutcomes, sample_outcome
+from epigames.games.match import sample_outcome
+from epigames.games.outcomes import WeightedOutcomes
 from tests.games.blufpoker.helpers import BLUFF, scripted, snapshot
 
 

@@ -91,8 +91,8 @@ from epigames.games.core import (
     register_game,
 )
 from epigames.games.events import Event
-from epigames.games.match import WeightedOutcomes
 from epigames.games.observation import Axis, Part
+from epigames.games.outcomes import WeightedOutcomes
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
 
