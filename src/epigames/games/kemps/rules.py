@@ -357,10 +357,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
             IllegalActionError: not legal here; the state is unchanged.
         """
         p = self.current_player
-        kind = type(action)
         if p == CHANCE:
-            if kind is Card:
-                assert isinstance(action, Card)
+            if type(action) is Card:
                 ids = self._deck_ids
                 try:
                     at = ids.index(action.index)
@@ -385,6 +383,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         if r.window:
             self._answer(p, action)
             return
+        kind = type(action)
         if kind is Swap:
             assert isinstance(action, Swap)
             slot, card = action.slot, action.card
