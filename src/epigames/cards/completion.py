@@ -169,7 +169,7 @@ def _convolve(ranks: npt.NDArray[np.int64], cost: _Cost, frame: _Frame) -> npt.N
     return np.minimum(out, _INF)
 
 
-def _listed(split: Split, component: Sequence[int]) -> list[Placement] | None:
+def _listed(split: Split, component: Sequence[int]) -> tuple[Placement, ...] | None:
     """The placements of a component of several items, when it is small enough to list
     and its facts are laminar; None otherwise."""
     if sum(split.items[i].size for i in component) > MAX_LISTED_CARDS or not laminar(

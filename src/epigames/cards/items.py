@@ -10,8 +10,10 @@ hold a named card are *touched*, the others *untouched*.
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import cast
 
 from epigames.cards.symbolic import CardStructure
 
@@ -192,27 +194,72 @@ class Split:
         inside = set(component)
         return [f for f in self.facts if f.items <= inside]
 
-    def placements(self, component: Sequence[int], limit: int) -> list[Placement] | None:
+    def placements(self, component: Sequence[int], limit: int) -> tuple[Placement, ...] | None:
         """Every placement of a component's items that keeps its facts and the rooms;
         None past `limit` candidates."""
-        items = [self.items[i] for i in component]
-        spreads = [list(_spread(it.size, it.allowed, self.room)) for it in items]
-        size = 1
-        for s in spreads:
-            size *= len(s)
-        if size > limit:
-            return None
-        facts = self.component_facts(component)
-        sizes = [it.size for it in self.items]
-        index = {i: k for k, i in enumerate(component)}
-        found = []
-        for placement in itertools.product(*spreads):
-            totals = [sum(col) for col in zip(*placement, strict=True)]
-            if any(n > r for n, r in zip(totals, self.room, strict=True)):
+        items = tuple(self.items[i] for i in component)
+        key = (tuple(component), items, self.room, tuple(self.component_facts(component)), limit)
+        found = _PLACED.get(key, _PLACED)
+        if found is _PLACED:
+            found = _placements(*key)
+            if found is None or len(found) <= _KEEP_AT_MOST:
+                with _PLACED_LOCK:  # the web app's threads share it
+                    if len(_PLACED) >= _KEPT:
+                        del _PLACED[next(iter(_PLACED))]  # the oldest
+                    _PLACED[key] = found
+        return cast("tuple[Placement, ...] | None", found)
+
+
+# A seat's pictures and counts list the same few components over and over (a six-player
+# Kwartet picture asks ~16 times, mostly for components listed before; 6,024 calls, 81
+# distinct, over 48 pictures): the result depends on nothing but the arguments, so the
+# small ones are kept.
+_PLACED: dict[object, object] = {}
+_PLACED_LOCK = threading.Lock()
+#: How many results are kept, and the most placements a kept result has.
+_KEPT, _KEEP_AT_MOST = 4096, 2000
+
+
+def _placements(
+    component: tuple[int, ...],
+    items: tuple[Item, ...],
+    room: Counts,
+    facts: tuple[Fact, ...],
+    limit: int,
+) -> tuple[Placement, ...] | None:
+    spreads = [list(_spread(it.size, it.allowed, room)) for it in items]
+    size = 1
+    for s in spreads:
+        size *= len(s)
+    if size > limit:
+        return None
+    index = {i: k for k, i in enumerate(component)}
+    sizes = [0] * (max(component) + 1)
+    for i, it in zip(component, items, strict=True):
+        sizes[i] = it.size
+    # Items are placed in order, as `itertools.product` would list them; a branch is cut
+    # as soon as a room overflows or a fact whose items are all placed fails.
+    due: list[list[Fact]] = [[] for _ in component]
+    for fact in facts:
+        due[max(index[i] for i in fact.items)].append(fact)
+    found: list[Placement] = []
+    chosen: list[Counts] = []
+
+    def extend(k: int, left: Counts) -> None:
+        if k == len(spreads):
+            found.append(tuple(chosen))
+            return
+        for counts in spreads[k]:
+            rest = tuple(r - n for r, n in zip(left, counts, strict=True))
+            if min(rest) < 0:
                 continue
-            if all(f.holds(placement, sizes, index) for f in facts):
-                found.append(placement)
-        return found
+            chosen.append(counts)
+            if all(f.holds(chosen, sizes, index) for f in due[k]):
+                extend(k + 1, rest)
+            chosen.pop()
+
+    extend(0, room)
+    return tuple(found)
 
 
 def _spread(size: int, allowed: Sequence[bool], room: Sequence[int]) -> Iterator[Counts]:

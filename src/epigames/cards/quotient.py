@@ -195,7 +195,7 @@ def _model(q: Question) -> KripkeModel | bool | None:
     if not rest.ok:
         return None
     touched = split.components[: split.touched]
-    options: list[list[Placement]] = []
+    options: list[tuple[Placement, ...]] = []
     for component in touched:
         found = split.placements(component, most)
         if found is None:
