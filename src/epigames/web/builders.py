@@ -8,7 +8,7 @@ an unguessable id; `watch_session` and `play_session` let a `Match` drive it, so
 from __future__ import annotations
 
 import secrets
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 
 from epigames.errors import InputError
 from epigames.games import Game, Match, check_strategy, load_game
@@ -19,8 +19,11 @@ from epigames.web.session import HUMAN, Session
 MAX_SEED = 2**63 - 1
 
 
-def check_strategies(game: Game, strategies: Sequence[str], human: int | None) -> tuple[str, ...]:
-    """One known strategy per seat (the person's seat may say `human` or anything).
+def check_strategies(
+    game: Game, strategies: Sequence[str], persons: Collection[int] = (), person: str = ""
+) -> tuple[str, ...]:
+    """One known strategy per seat; the seats in `persons` may say anything (`person`, the
+    word for them, is named in the error) and become `HUMAN`.
 
     Raises:
         InputError: wrong count or an unknown strategy.
@@ -30,10 +33,10 @@ def check_strategies(game: Game, strategies: Sequence[str], human: int | None) -
     if len(names) != n:
         raise InputError(
             f"{game} has {n} seats ({', '.join(game.seat_names)}) but {len(names)} "
-            f"strategies were given; give one per seat"
+            f"were given; give one per seat (a strategy{f' or {person!r}' if person else ''})"
         )
     for seat, name in enumerate(names):
-        if seat == human:
+        if seat in persons:
             names[seat] = HUMAN
         else:
             check_strategy(game.name, name)
@@ -59,7 +62,7 @@ def watch_session(
     The same (game, strategies, seed) gives the same game as a tournament or the CLI.
     """
     game = load_game(game_text)
-    names = check_strategies(game, strategies, None)
+    names = check_strategies(game, strategies)
     session = Session(_new_id(), game, names, seed, origin=origin, ahead=ahead, budget=budget)
     session.drive(Match(game, names, seed))
     return session
@@ -95,7 +98,7 @@ def play_session(
     game = load_game(game_text)
     if not 0 <= human < game.num_players:
         raise InputError(f"no seat {human} in {game}; seats are 0..{game.num_players - 1}")
-    names = check_strategies(game, strategies, human)
+    names = check_strategies(game, strategies, (human,))
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)
     session = Session(_new_id(), game, names, seed, human=human, budget=budget)

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from epigames.errors import EpigamesError, InputError
-from epigames.games import Match, check_strategy, load_game
+from epigames.games import Match, load_game
 from epigames.web.budget import UNLIMITED
+from epigames.web.builders import check_strategies
 from epigames.web.middleware import log
 from epigames.web.session import HUMAN, Session, SessionError
 
@@ -191,21 +192,12 @@ class TableStore:
                 person seat; SessionError: the store is full (429).
         """
         game = load_game(game_text)
-        n = game.num_players
-        if len(seats) != n:
-            raise InputError(
-                f"{game} has {n} seats ({', '.join(game.seat_names)}) but {len(seats)} "
-                f"were given; give a strategy or {PERSON!r} for each"
-            )
         persons = frozenset(s for s, name in enumerate(seats) if name == PERSON)
+        strategies = check_strategies(game, seats, persons, PERSON)
         if not persons:
             raise InputError(f"a table needs a person: make at least one seat {PERSON!r}")
-        for seat, name in enumerate(seats):
-            if seat not in persons:
-                check_strategy(game.name, name)
         if len(self._tables) >= MAX_TABLES:
             raise SessionError(f"the server holds {MAX_TABLES} tables; try again later", 429)
-        strategies = tuple(HUMAN if s in persons else name for s, name in enumerate(seats))
         seed = secrets.randbelow(2**63) if seed is None else seed
         tid = secrets.token_urlsafe(9)
         tokens = {seat: secrets.token_urlsafe(18) for seat in sorted(persons)}
