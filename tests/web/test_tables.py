@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from epigames.errors import InputError
-from epigames.web import views
+from epigames.web import tables, views
 from epigames.web.app import create_app
 from epigames.web.builders import replay_session
 from epigames.web.session import SessionError
@@ -205,7 +205,7 @@ def test_a_table_that_no_longer_replays_is_left_out_and_kept(tables_db: Path) ->
         db.execute("INSERT INTO moves VALUES (?, 0, 0, 'no such move')", (broken.id,))
     again = TableStore(tables_db)
     assert again.get(good.id).session.last_frame == good.session.last_frame
-    with pytest.raises(SessionError, match="no table"):
+    with pytest.raises(SessionError, match="can no longer be replayed"):
         again.get(broken.id)
     again.close()
     with sqlite3.connect(tables_db) as db:
@@ -238,3 +238,22 @@ def test_pictures_and_questions_are_answered_from_the_token_seat(tclient: TestCl
         assert judged.status_code == 200, judged.text
     bad = {"token": tokens[0], "frame": 0, "formula": "K_0 (p &"}
     assert tclient.post(f"/api/tables/{tid}/ask", json=bad).status_code == 422
+
+
+def test_a_finished_table_leaves_memory_and_comes_back_when_asked(
+    tables_db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finished games do not count against the limit nor stay in memory; their frames stay."""
+    monkeypatch.setattr(tables, "ENDED_IN_MEMORY", 0)
+    store = TableStore(tables_db)
+    table, tokens = store.create("kwartet(players=3,kinds=3)", [PERSON, "greedy", "greedy"], 7)
+    session = table.session
+    while not session.finished:
+        action = session.head.observation(0).legal_actions[0]
+        store.play(table.id, tokens[0], session.game.action_to_string(action))
+    assert len(store) == 0 and table.id not in store._tables and table.id not in store._ended
+    back = store.get(table.id)  # replayed from the database
+    assert back is not table and back.session.history == session.history
+    assert back.session.finished
+    store.close()
+    assert len(TableStore(tables_db)) == 0  # a restart replays only the games in progress

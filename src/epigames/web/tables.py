@@ -10,7 +10,8 @@ Every table and every person's move is a row in an SQLite file (standard library
 move is committed before it is answered, so a server killed at any moment loses no move
 it acknowledged. When the store opens, each table is rebuilt by replaying it: the agents
 are seeded, so playing the match again and applying the stored moves in order gives the
-same game, frame for frame.
+same game, frame for frame. A finished table leaves memory (the last few stay): it is
+replayed from the file when asked for again, and a restart replays only games in progress.
 
 Each table has a `version` that grows with every move; `wait` lets a request or a
 WebSocket sleep until it changes, so moves reach every browser at once. What is pushed is
@@ -25,6 +26,7 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,12 +43,16 @@ __all__ = ["PERSON", "Table", "TableStore"]
 
 #: What a seat of a new table says when a person is to play it.
 PERSON = "person"
-#: Most tables a store holds.
+#: Most games in progress a store holds.
 MAX_TABLES = 1_000
+#: Most finished tables kept in memory (the least recently used; the others are replayed
+#: from the database when asked for again).
+ENDED_IN_MEMORY = 64
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, game TEXT NOT NULL, strategies TEXT NOT NULL, seed TEXT NOT NULL
+    id TEXT PRIMARY KEY, game TEXT NOT NULL, strategies TEXT NOT NULL, seed TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, token_hash TEXT NOT NULL UNIQUE,
@@ -159,20 +165,35 @@ class TableStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
-            rows = self._db.execute("SELECT id, game, strategies, seed FROM tables").fetchall()
+            rows = self._db.execute(
+                "SELECT id, game, strategies, seed FROM tables WHERE finished = 0"
+            ).fetchall()
         except sqlite3.DatabaseError as exc:
             raise InputError(f"{target} is not a tables database ({exc})") from None
         self._lock = threading.Lock()
-        self._tables: dict[str, Table] = {}
+        self._tables: dict[str, Table] = {}  # the games in progress
+        self._ended: OrderedDict[str, Table] = OrderedDict()  # a few finished ones
         for row in rows:
             try:
-                self._tables[row[0]] = self._reopen(*row)
+                self._keep(self._reopen(*row))
             except (EpigamesError, ValueError) as exc:
                 # Kept in the file, untouched: a later version may replay it again.
                 log.error("table %s could not be replayed and is left out: %s", row[0], exc)
 
     def __len__(self) -> int:
+        """How many games in progress the store holds."""
         return len(self._tables)
+
+    def _keep(self, table: Table) -> None:
+        """Hold a table in memory: with the games in progress, or among the last ended."""
+        if not table.session.finished:
+            self._tables[table.id] = table
+            return
+        self._tables.pop(table.id, None)
+        self._ended[table.id] = table
+        self._ended.move_to_end(table.id)
+        while len(self._ended) > ENDED_IN_MEMORY:
+            self._ended.popitem(last=False)
 
     def close(self) -> None:
         """Close the database (the tables stay in it)."""
@@ -206,15 +227,15 @@ class TableStore:
         with self._lock:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?)",
-                (tid, str(game), json.dumps(strategies), str(seed)),
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
+                (tid, str(game), json.dumps(strategies), str(seed), int(table.session.finished)),
             )
             self._db.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?)",
                 [(tid, seat, _hash(t)) for seat, t in tokens.items()],
             )
             self._db.execute("COMMIT")
-            self._tables[tid] = table
+            self._keep(table)
         return table, tokens
 
     def get(self, tid: str) -> Table:
@@ -223,9 +244,21 @@ class TableStore:
         Raises:
             SessionError: no such table (404).
         """
-        table = self._tables.get(tid)
-        if table is None:
+        table = self._tables.get(tid) or self._ended.get(tid)
+        if table is not None:
+            return table
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, game, strategies, seed FROM tables WHERE id = ?", (tid,)
+            ).fetchone()
+        if row is None:
             raise SessionError(f"no table {tid!r}", 404)
+        try:
+            table = self._reopen(*row)
+        except (EpigamesError, ValueError) as exc:
+            raise SessionError(f"table {tid!r} can no longer be replayed: {exc}", 404) from None
+        with self._lock:
+            self._keep(table)
         return table
 
     def play(self, tid: str, token: str, action: str) -> Table:
@@ -244,9 +277,14 @@ class TableStore:
             n = table.moves
             session.play(seat, action)
             with self._lock:
+                self._db.execute("BEGIN")
                 self._db.execute(
                     "INSERT INTO moves VALUES (?, ?, ?, ?)", (tid, n, seat, action.strip())
                 )
+                if session.finished:
+                    self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (tid,))
+                self._db.execute("COMMIT")
+                self._keep(table)
             table.moves = n + 1
         table.changed()
         return table
