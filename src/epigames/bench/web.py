@@ -325,6 +325,16 @@ def _start_server(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+def _stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if it has not stopped within 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def _wait_ready(port: int, proc: subprocess.Popen[bytes]) -> None:
     async def ping() -> bool:
         conn = Connection("127.0.0.1", port)
@@ -410,11 +420,7 @@ def run_sessions(console: Console, quick: bool) -> None:
             memory.append((f"after closing {round_}", _rss_mb(proc.pid)))
         load.append(os.getloadavg()[0])
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        _stop_server(proc)
     elapsed["start game"] = elapsed["step"] = load_time
     console.print(table(stats, elapsed, cpu), markup=False, highlight=False, soft_wrap=True)
     console.print(
@@ -858,12 +864,7 @@ def run_tables(console: Console, quick: bool) -> TablesReport:
             asyncio.run(_drive_tables(port, proc.pid, report))
             report.load = (load, os.getloadavg()[0])
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            _stop_server(proc)
     _print_tables(console, report)
     return report
 
