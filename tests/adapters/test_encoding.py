@@ -101,6 +101,17 @@ def test_states_a_seat_cannot_tell_apart_look_the_same(game: str) -> None:
         np.testing.assert_array_equal(enc.encode(mine), enc.encode(theirs))
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_seat_has_the_same_public_state(game: str) -> None:
+    """The public arrays hold nothing private: a table's spectators are shown seat 0's."""
+    players = load_game(game).num_players
+    for state in _positions(game, seed=5, limit=200):
+        first = state.observation(0).public_state()
+        for seat in range(1, players):
+            other = state.observation(seat).public_state()
+            assert all(np.array_equal(first[name], other[name]) for name in first)
+
+
 def test_the_check_fails_without_the_public_state() -> None:
     """The check above finds what the seat and its cards alone (the old observation) miss."""
     game = "klaverjas(ranks=3,deals=1)"

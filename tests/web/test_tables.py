@@ -198,11 +198,14 @@ def test_a_file_that_is_not_a_tables_database_is_refused_by_name(tmp_path: Path)
 
 def test_a_table_that_no_longer_replays_is_left_out_and_kept(tables_db: Path) -> None:
     store = TableStore(tables_db)
-    good, _ = store.create("kwartet(players=3,kinds=4)", [PERSON, "greedy", "greedy"], seed=3)
-    broken, _ = store.create("kwartet(players=3,kinds=4)", [PERSON, "greedy", "greedy"], 4)
+    good, _, _ = store.create("kwartet(players=3,kinds=4)", [PERSON, "greedy", "greedy"], seed=3)
+    broken, _, _ = store.create("kwartet(players=3,kinds=4)", [PERSON, "greedy", "greedy"], 4)
     store.close()
     with sqlite3.connect(tables_db) as db:  # a move the game refuses, as if the rules changed
-        db.execute("INSERT INTO moves VALUES (?, 0, 0, 'no such move')", (broken.id,))
+        db.execute(
+            "INSERT INTO moves (table_id, n, seat, action) VALUES (?, 0, 0, 'no such move')",
+            (broken.id,),
+        )
     again = TableStore(tables_db)
     assert again.get(good.id).session.last_frame == good.session.last_frame
     with pytest.raises(SessionError, match="can no longer be replayed"):
@@ -246,7 +249,7 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(
     """Finished games do not count against the limit nor stay in memory; their frames stay."""
     monkeypatch.setattr(tables, "ENDED_IN_MEMORY", 0)
     store = TableStore(tables_db)
-    table, tokens = store.create("kwartet(players=3,kinds=3)", [PERSON, "greedy", "greedy"], 7)
+    table, tokens, _ = store.create("kwartet(players=3,kinds=3)", [PERSON, "greedy", "greedy"], 7)
     session = table.session
     while not session.finished:
         action = session.head.observation(0).legal_actions[0]

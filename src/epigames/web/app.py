@@ -48,6 +48,19 @@ def _sweeper(store: SessionStore, stop: threading.Event, every: float) -> None:
         store.sweep()
 
 
+#: How often the tables' turn clocks are looked at, in seconds.
+CLOCK_TICK = 1.0
+
+
+def _clock(tables: TableStore, stop: threading.Event) -> None:
+    """Play the moves of people whose turn clock ran out, even when no request comes."""
+    while not stop.wait(CLOCK_TICK):
+        try:
+            tables.expire(time.time())
+        except Exception:  # the clock must outlive one table's failure
+            log.exception("a table's turn clock failed")
+
+
 def _add_error_handlers(app: FastAPI, results: TournamentDir) -> None:
     """Errors as JSON `{"detail": …}` with their status (see the module docstring)."""
 
@@ -115,6 +128,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         every = max(1.0, min(60.0, store.idle_seconds / 4))
         threading.Thread(target=_sweeper, args=(store, stop, every), daemon=True).start()
+        threading.Thread(target=_clock, args=(table_store, stop), daemon=True).start()
         yield
         stop.set()
         store.budget.stop.set()

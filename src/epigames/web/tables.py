@@ -16,16 +16,25 @@ replayed from the file when asked for again, and a restart replays only games in
 Each table has a `version` that grows with every move; `wait` lets a request or a
 WebSocket sleep until it changes, so moves reach every browser at once. What is pushed is
 the table's public status only (`status`); each client then asks for its own seat's frame.
+
+A table also has a watch token for spectators (public information while the game runs),
+an optional turn clock (a person who lets it run out has that move played by an agent),
+and stand-ins: a person may hand their seat to an agent and take it back later. Every
+move a stand-in or the clock plays is stored like a person's, with who made it, so a
+replay needs no agent but the match's own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
+import random
 import secrets
 import sqlite3
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,12 +43,13 @@ from typing import Any
 
 from epigames.errors import EpigamesError, InputError
 from epigames.games import Match, load_game
+from epigames.games.strategy import SearchStrategy, Strategy, make_strategy
 from epigames.web.budget import UNLIMITED
 from epigames.web.builders import check_strategies
 from epigames.web.middleware import log
 from epigames.web.session import HUMAN, Session, SessionError
 
-__all__ = ["PERSON", "Table", "TableStore"]
+__all__ = ["CLOCK_SECONDS", "PERSON", "Table", "TableStore"]
 
 #: What a seat of a new table says when a person is to play it.
 PERSON = "person"
@@ -48,6 +58,10 @@ MAX_TABLES = 1_000
 #: Most finished tables kept in memory (the least recently used; the others are replayed
 #: from the database when asked for again).
 ENDED_IN_MEMORY = 64
+#: The shortest and longest turn clock a table may have, in seconds.
+CLOCK_SECONDS = (10, 3600)
+#: Who made a stored move: the person, the agent they handed their seat to, the clock.
+BY_PERSON, BY_AGENT, BY_CLOCK = "person", "agent", "clock"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -63,6 +77,16 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, n)
 );
 """
+#: Columns added since the first tables files: a file without them gets them on opening.
+_ADDED = (
+    ("tables", "clock", "INTEGER"),
+    ("tables", "watch_hash", "TEXT"),
+    ("seats", "agent", "TEXT"),
+    ("moves", "by", f"TEXT NOT NULL DEFAULT '{BY_PERSON}'"),
+)
+
+
+_TABLE_ROW = "SELECT id, game, strategies, seed, clock, watch_hash FROM tables"
 
 
 def _hash(token: str) -> str:
@@ -79,6 +103,10 @@ class Table:
         seats: token hash -> seat.
         moves: how many person moves it holds (the next move's number in the database).
         version: grows with every change; `wait` sleeps until it does.
+        watch: the spectators' token's hash ("" for none).
+        clock: seconds a person has for a move, or None for no clock.
+        deadline: when the person to move runs out (`time.time()`), or None.
+        agents: person seats an agent plays now (seat -> strategy name).
     """
 
     id: str
@@ -86,6 +114,11 @@ class Table:
     seats: dict[str, int]
     moves: int = 0
     version: int = 0
+    watch: str = ""
+    clock: int | None = None
+    deadline: float | None = None
+    agents: dict[int, str] = field(default_factory=dict)
+    _stand_ins: dict[int, Strategy] = field(default_factory=dict, repr=False)
     _waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[int]]] = field(
         default_factory=list, repr=False
     )
@@ -99,8 +132,20 @@ class Table:
         """
         seat = self.seats.get(_hash(token))
         if seat is None:
+            if self.watch and _hash(token) == self.watch:
+                raise SessionError("a spectator cannot do this: it takes a seat's token", 403)
             raise SessionError("this seat token does not belong to this table", 403)
         return seat
+
+    def viewer(self, token: str) -> int | None:
+        """The seat a token plays, or None for the spectators' token.
+
+        Raises:
+            SessionError: neither (403).
+        """
+        if self.watch and _hash(token) == self.watch:
+            return None
+        return self.seat_of(token)
 
     def status(self) -> dict[str, Any]:
         """What every browser at the table may know: no card, roll or thought."""
@@ -115,7 +160,34 @@ class Table:
             "last_frame": session.last_frame,
             "to_move": state.current_player,
             "finished": session.finished,
+            "clock": self.clock,
+            "deadline": self.deadline,
+            "agents": {str(seat): name for seat, name in sorted(self.agents.items())},
         }
+
+    def _set_deadline(self) -> None:
+        """Start the clock for the person to move (none for an agent or at the end)."""
+        to_move = self.session.head.current_player
+        running = to_move in self.session.persons and to_move not in self.agents
+        if self.clock is None or self.session.finished or not running:
+            self.deadline = None
+        else:
+            self.deadline = time.time() + self.clock
+
+    def stand_in(self, seat: int, name: str, salt: str) -> Strategy:
+        """A strategy for a person seat that decides from that seat's view only.
+
+        Its randomness is seeded from the table, the seat and `salt`, so the same request
+        gets the same answer.
+        """
+        session = self.session
+        agent = make_strategy(
+            session.game.name, name, random.Random(f"{session.seed}/{seat}/{salt}/{name}")
+        )
+        if isinstance(agent, SearchStrategy):
+            # It searches worlds resampled from the seat's view, never the true state.
+            agent.bind(functools.partial(_resample, session, seat))
+        return agent
 
     def changed(self) -> None:
         """Count a change and wake everything waiting for one (from any thread)."""
@@ -143,6 +215,10 @@ class Table:
                     self._waiters.remove((loop, future))
 
 
+def _resample(session: Session, seat: int, rng: random.Random) -> Any:
+    return session.head.resample(seat, rng)
+
+
 def _settle(future: asyncio.Future[int], version: int) -> None:
     if not future.done():
         future.set_result(version)
@@ -165,9 +241,11 @@ class TableStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
-            rows = self._db.execute(
-                "SELECT id, game, strategies, seed FROM tables WHERE finished = 0"
-            ).fetchall()
+            for name, column, kind in _ADDED:
+                have = {row[1] for row in self._db.execute(f"PRAGMA table_info({name})")}
+                if column not in have:
+                    self._db.execute(f"ALTER TABLE {name} ADD COLUMN {column} {kind}")
+            rows = self._db.execute(f"{_TABLE_ROW} WHERE finished = 0").fetchall()
         except sqlite3.DatabaseError as exc:
             raise InputError(f"{target} is not a tables database ({exc})") from None
         self._lock = threading.Lock()
@@ -201,42 +279,61 @@ class TableStore:
             self._db.close()
 
     def create(
-        self, game_text: str, seats: Sequence[str], seed: int | None = None
-    ) -> tuple[Table, dict[int, str]]:
+        self,
+        game_text: str,
+        seats: Sequence[str],
+        seed: int | None = None,
+        clock: int | None = None,
+    ) -> tuple[Table, dict[int, str], str]:
         """A new table: `seats` holds a strategy name or `PERSON` per seat.
 
+        Args:
+            game_text: the game and its setting.
+            seats: a strategy name or `PERSON` per seat.
+            seed: the match seed (None: a random one).
+            clock: seconds a person has for each move (`CLOCK_SECONDS`), or None.
+
         Returns:
-            The table and, per person seat, its token (to hand to whoever plays it).
+            The table, per person seat its token (to hand to whoever plays it), and the
+            spectators' token.
 
         Raises:
-            InputError: an unknown game or strategy, the wrong number of seats, or no
-                person seat; SessionError: the store is full (429).
+            InputError: an unknown game or strategy, the wrong number of seats, no person
+                seat, or a clock out of range; SessionError: the store is full (429).
         """
         game = load_game(game_text)
         persons = frozenset(s for s, name in enumerate(seats) if name == PERSON)
         strategies = check_strategies(game, seats, persons, PERSON)
         if not persons:
             raise InputError(f"a table needs a person: make at least one seat {PERSON!r}")
+        low, high = CLOCK_SECONDS
+        if clock is not None and not low <= clock <= high:
+            raise InputError(f"clock {clock} s: a turn clock is {low} to {high} seconds, or none")
         if len(self._tables) >= MAX_TABLES:
             raise SessionError(f"the server holds {MAX_TABLES} tables; try again later", 429)
         seed = secrets.randbelow(2**63) if seed is None else seed
         tid = secrets.token_urlsafe(9)
         tokens = {seat: secrets.token_urlsafe(18) for seat in sorted(persons)}
+        watch = secrets.token_urlsafe(18)
         table = Table(tid, self._session(tid, str(game), strategies, seed), {})
         table.seats = {_hash(t): seat for seat, t in tokens.items()}
+        table.watch, table.clock = _hash(watch), clock
+        table._set_deadline()
         with self._lock:
             self._db.execute("BEGIN")
             self._db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?)",
-                (tid, str(game), json.dumps(strategies), str(seed), int(table.session.finished)),
-            )
+                "INSERT INTO tables (id, game, strategies, seed, finished, clock, watch_hash)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (tid, str(game), json.dumps(strategies), str(seed), int(table.session.finished),
+                 clock, table.watch),
+            )  # fmt: skip
             self._db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?)",
+                "INSERT INTO seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
                 [(tid, seat, _hash(t)) for seat, t in tokens.items()],
             )
             self._db.execute("COMMIT")
             self._keep(table)
-        return table, tokens
+        return table, tokens, watch
 
     def get(self, tid: str) -> Table:
         """The table with this id.
@@ -248,9 +345,7 @@ class TableStore:
         if table is not None:
             return table
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, strategies, seed FROM tables WHERE id = ?", (tid,)
-            ).fetchone()
+            row = self._db.execute(f"{_TABLE_ROW} WHERE id = ?", (tid,)).fetchone()
         if row is None:
             raise SessionError(f"no table {tid!r}", 404)
         try:
@@ -272,22 +367,137 @@ class TableStore:
         """
         table = self.get(tid)
         seat = table.seat_of(token)
-        session = table.session
-        with session.lock:
-            n = table.moves
-            session.play(seat, action)
-            with self._lock:
-                self._db.execute("BEGIN")
-                self._db.execute(
-                    "INSERT INTO moves VALUES (?, ?, ?, ?)", (tid, n, seat, action.strip())
-                )
-                if session.finished:
-                    self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (tid,))
-                self._db.execute("COMMIT")
-                self._keep(table)
-            table.moves = n + 1
+        with table.session.lock:
+            if seat in table.agents:
+                name = table.agents[seat]
+                raise SessionError(f"{name} plays this seat now; take it back first", 409)
+            self._move(table, seat, action, BY_PERSON)
+            self._drive(table)
         table.changed()
         return table
+
+    def _move(self, table: Table, seat: int, action: str, by: str) -> None:
+        """Play a person seat's move and store it before anything else happens."""
+        session = table.session
+        n = table.moves
+        session.play(seat, action)
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute(
+                "INSERT INTO moves (table_id, n, seat, action, by) VALUES (?, ?, ?, ?, ?)",
+                (table.id, n, seat, action.strip(), by),
+            )
+            if session.finished:
+                self._db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table.id,))
+            self._db.execute("COMMIT")
+            self._keep(table)
+        table.moves = n + 1
+        table._set_deadline()
+
+    def _agent_move(self, table: Table, seat: int, name: str, by: str) -> None:
+        """Let a stand-in `name` make the seat's move from the seat's view."""
+        agent = table._stand_ins.get(seat)
+        if agent is None or by == BY_CLOCK:
+            agent = table.stand_in(seat, name, f"move {table.moves}")
+            if by == BY_AGENT:
+                table._stand_ins[seat] = agent
+        session = table.session
+        decision = agent.choose(session.head.observation(seat))
+        self._move(table, seat, session.game.action_to_string(decision.action), by)
+
+    def _drive(self, table: Table) -> None:
+        """Let the stand-ins play while a seat handed to one is to move."""
+        session = table.session
+        while not session.finished and session.head.current_player in table.agents:
+            seat = session.head.current_player
+            self._agent_move(table, seat, table.agents[seat], BY_AGENT)
+
+    def hand_over(self, tid: str, token: str, strategy: str) -> Table:
+        """An agent plays the token's seat from now on (its person left the table).
+
+        Raises:
+            SessionError: unknown table (404) or token (403), the game over (409);
+                InputError: an unknown strategy.
+        """
+        table = self.get(tid)
+        seat = table.seat_of(token)
+        session = table.session
+        with session.lock:
+            if session.finished:
+                raise SessionError("the game is over; nobody needs to play this seat", 409)
+            table.stand_in(seat, strategy, "check")  # an unknown name fails here
+            self._set_agent(table, seat, strategy)
+            table._set_deadline()
+            self._drive(table)
+        table.changed()
+        return table
+
+    def take_back(self, tid: str, token: str) -> Table:
+        """The token's person plays its seat again (no change if it already does).
+
+        Raises:
+            SessionError: unknown table (404) or token (403).
+        """
+        table = self.get(tid)
+        seat = table.seat_of(token)
+        with table.session.lock:
+            if seat in table.agents:
+                self._set_agent(table, seat, None)
+                table._set_deadline()
+        table.changed()
+        return table
+
+    def _set_agent(self, table: Table, seat: int, strategy: str | None) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE seats SET agent = ? WHERE table_id = ? AND seat = ?",
+                (strategy, table.id, seat),
+            )
+        table._stand_ins.pop(seat, None)
+        if strategy is None:
+            table.agents.pop(seat, None)
+        else:
+            table.agents[seat] = strategy
+
+    def coach(self, tid: str, token: str, strategy: str) -> dict[str, Any]:
+        """What `strategy` would play at the token's seat now, and why, from its view.
+
+        Raises:
+            SessionError: unknown table (404) or token (403), not the seat's turn (409);
+                InputError: an unknown strategy.
+        """
+        table = self.get(tid)
+        seat = table.seat_of(token)
+        session = table.session
+        with session.lock:
+            state = session.head
+            if session.finished or state.current_player != seat:
+                raise SessionError("the coach answers at your turn only", 409)
+            agent = table.stand_in(seat, strategy, f"coach {session.last_frame}")
+            decision = agent.choose(state.observation(seat))
+        return {
+            "strategy": strategy,
+            "action": session.game.action_to_string(decision.action),
+            "thought": decision.thought.text,
+        }
+
+    def expire(self, now: float) -> int:
+        """Play, with the game's default strategy, the move of every person whose clock ran
+        out by `now`; returns how many moves were played."""
+        with self._lock:
+            late = [t for t in self._tables.values() if t.deadline and t.deadline <= now]
+        played = 0
+        for table in late:
+            session = table.session
+            with session.lock:
+                if table.deadline is None or table.deadline > now or session.finished:
+                    continue  # a move came in meanwhile
+                seat = session.head.current_player
+                self._agent_move(table, seat, session.game.default_strategy, BY_CLOCK)
+                self._drive(table)
+            table.changed()
+            played += 1
+        return played
 
     @staticmethod
     def _session(tid: str, game: str, strategies: tuple[str, ...], seed: int) -> Session:
@@ -297,14 +507,28 @@ class TableStore:
         session.drive(Match(loaded, strategies, seed, humans=tuple(sorted(persons))))
         return session
 
-    def _reopen(self, tid: str, game: str, strategies: str, seed: str) -> Table:
+    def _reopen(
+        self,
+        tid: str,
+        game: str,
+        strategies: str,
+        seed: str,
+        clock: int | None,
+        watch: str | None,
+    ) -> Table:
         """A stored table rebuilt: the match played again with its stored moves."""
         session = self._session(tid, game, tuple(json.loads(strategies)), int(seed))
-        query = "SELECT token_hash, seat FROM seats WHERE table_id = ?"
-        seats = dict(self._db.execute(query, (tid,)).fetchall())
+        query = "SELECT token_hash, seat, agent FROM seats WHERE table_id = ?"
+        rows = self._db.execute(query, (tid,)).fetchall()
         moves = self._db.execute(
             "SELECT seat, action FROM moves WHERE table_id = ? ORDER BY n", (tid,)
         ).fetchall()
         for seat, action in moves:
             session.play(seat, action)
-        return Table(tid, session, seats, moves=len(moves))
+        table = Table(tid, session, {token: seat for token, seat, _ in rows}, moves=len(moves))
+        table.watch, table.clock = watch or "", clock
+        table.agents = {seat: agent for _, seat, agent in rows if agent is not None}
+        # A stand-in to move when the server stopped plays on; the clock starts again.
+        self._drive(table)
+        table._set_deadline()
+        return table

@@ -1,8 +1,11 @@
 """JSON for the web client, built per perspective: a frame, a Kripke picture, a formula.
 
-A perspective is `None` (the spectator, who sees everything) or a seat. For a seat, every
-response is built from `state.observation(seat)` and `state.picture(subject, seat)` only;
-nothing is built from the true state and filtered afterwards.
+A perspective is `None` (the spectator, who sees everything), a seat, or `PUBLIC` (a
+table's spectator while its game runs: the public events and the public state only). For a
+seat, every response is built from `state.observation(seat)` and
+`state.picture(subject, seat)` only; nothing is built from the true state and filtered
+afterwards. `PUBLIC` gets the public state arrays (`View.public_state`, the same for every
+seat) and no view, picture or thought.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from epigames.logic.picture import Exact
 from epigames.logic.syntax import atom_text, to_text
 from epigames.web.guide import Guide
 from epigames.web.session import Session, SessionError
+
+#: The perspective of a table's spectator while the game runs: public information only.
+PUBLIC = -1
 
 #: Most worlds a picture response carries (a Blufpoker cup can have thousands of rolls).
 MAX_WORLDS = 120
@@ -181,6 +187,8 @@ def table(state: State, perspective: int | None) -> dict[str, Any]:
     counts (hand sizes, scores, …) of the others.
     """
     game = state.game
+    if perspective == PUBLIC:
+        return {"views": {}, "public": public_json(state)}
     seats = range(game.num_players) if perspective is None else [perspective]
     views = {}
     for s in seats:
@@ -191,6 +199,23 @@ def table(state: State, perspective: int | None) -> dict[str, Any]:
     return {"views": views}
 
 
+def public_json(state: State) -> list[dict[str, Any]]:
+    """The public state (`Game.public_parts`) as the entries that are not zero, each with
+    the labels of its position on every axis."""
+    # Every seat's public arrays are the same; seat 0's view is as good as any.
+    arrays = state.observation(0).public_state()
+    parts = []
+    for part in state.game.public_parts():
+        values = arrays[part.name]
+        entries = [
+            {"at": [axis.labels[i] for axis, i in zip(part.axes, index, strict=True)],
+             "value": float(values[index])}
+            for index in zip(*values.nonzero(), strict=True)
+        ] if part.axes else [{"at": [], "value": float(values)}]  # fmt: skip
+        parts.append({"name": part.name, "help": part.help, "entries": entries})
+    return parts
+
+
 def frame_json(
     session: Session, frame: int, perspective: int | None, since: int = 0, guide: bool = False
 ) -> dict[str, Any]:
@@ -199,7 +224,7 @@ def frame_json(
     Args:
         session: the game.
         frame: which frame.
-        perspective: None (spectator) or a seat.
+        perspective: None (spectator), a seat, or `PUBLIC`.
         since: log entries before this index are left out (the client has them).
         guide: explain each log entry in plain words (the guided game).
     """
@@ -209,7 +234,11 @@ def frame_json(
     player = state.current_player
     length, start, log = log_entries(session, frame, perspective, since, guide)
     terminal = state.is_terminal()
-    subjects = list(state.picture_subjects()) if isinstance(state, HasPictures) else []
+    subjects = (
+        list(state.picture_subjects())
+        if isinstance(state, HasPictures) and perspective != PUBLIC
+        else []
+    )
     data: dict[str, Any] = {
         "session": session.id,
         "game": str(game),

@@ -2,8 +2,10 @@
 
 A request names its seat by its token (a query parameter, or the body of a move): the
 answer is what that seat may see, as `frame_json` gives it from the seat's perspective.
-Changes are pushed over a WebSocket (`/ws`), with a long poll (`/changes`) where a
-WebSocket cannot connect; both send the table's public status only.
+The spectators' token sees the public perspective (`views.PUBLIC`) while the game runs.
+Once it is over, every token sees everything. Changes are pushed over a WebSocket (`/ws`),
+with a long poll (`/changes`) where a WebSocket cannot connect; both send the table's
+public status only.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from epigames.web import views
 from epigames.web.routes import pictures
 from epigames.web.routes.common import Body, Name, Seed, Text
 from epigames.web.session import SessionError
-from epigames.web.tables import Table, TableStore
+from epigames.web.tables import CLOCK_SECONDS, Table, TableStore
 
 router = APIRouter(prefix="/api/tables")
 
@@ -44,6 +46,7 @@ class NewTable(Body):
     game: Text = Field(examples=["klaverjas"])
     seats: list[Name] = Field(min_length=1, max_length=8)
     seed: Seed | None = None
+    clock: Annotated[int, Field(ge=CLOCK_SECONDS[0], le=CLOCK_SECONDS[1])] | None = None
 
 
 class TableMove(Body):
@@ -51,6 +54,19 @@ class TableMove(Body):
 
     token: Annotated[str, Field(min_length=8, max_length=64)]
     action: Text
+
+
+class TableAgent(Body):
+    """A seat handed to an agent: the seat's token and the strategy that plays it."""
+
+    token: Annotated[str, Field(min_length=8, max_length=64)]
+    strategy: Name
+
+
+class TableToken(Body):
+    """A seat's token."""
+
+    token: Annotated[str, Field(min_length=8, max_length=64)]
 
 
 class TableFormula(Body):
@@ -71,32 +87,57 @@ class TableAsk(Body):
 
 
 def _seen(tables: TableStore, tid: str, token: str) -> tuple[Table, int | None]:
-    """The table and the perspective a token gives: its seat, everything once it is over."""
+    """The table and the perspective a token gives: its seat (`views.PUBLIC` for the
+    spectators' token), everything once the game is over."""
     table = tables.get(tid)
-    seat = table.seat_of(token)
-    return table, None if table.session.finished else seat
+    seat = table.viewer(token)
+    if table.session.finished:
+        return table, None
+    return table, views.PUBLIC if seat is None else seat
 
 
-def _seat_info(table: Table, seat: int) -> dict[str, Any]:
-    return {**table.status(), "seat": seat, "seat_name": table.session.game.seat_names[seat]}
+def _pictured(tables: TableStore, tid: str, token: str) -> tuple[Table, int | None]:
+    """`_seen` for what only a seat has: pictures, the matrix and formulas.
+
+    Raises:
+        SessionError: the spectators' token while the game runs (403).
+    """
+    table, seat = _seen(tables, tid, token)
+    if seat == views.PUBLIC:
+        raise SessionError(
+            "spectators see the public information only while the game runs: "
+            "no Kripke picture, matrix or formula until it ends",
+            403,
+        )
+    return table, seat
+
+
+def _seat_info(table: Table, seat: int | None) -> dict[str, Any]:
+    """The status, with the seat the token plays (None for a spectator)."""
+    name = None if seat is None else table.session.game.seat_names[seat]
+    return {**table.status(), "seat": seat, "seat_name": name}
 
 
 @router.post("", status_code=201)
 async def new_table(body: NewTable, tables: Tables) -> dict[str, Any]:
-    """Open a table; the answer holds each person seat's token, to hand to its player."""
-    table, tokens = await run_in_threadpool(tables.create, body.game, body.seats, body.seed)
+    """Open a table; the answer holds each person seat's token, to hand to its player,
+    and the spectators' token (`watch`)."""
+    table, tokens, watch = await run_in_threadpool(
+        tables.create, body.game, body.seats, body.seed, body.clock
+    )
     names = table.session.game.seat_names
     return {
         **table.status(),
         "tokens": [{"seat": s, "seat_name": names[s], "token": t} for s, t in tokens.items()],
+        "watch": watch,
     }
 
 
 @router.get("/{tid}")
 def table_info(tid: str, token: Token, tables: Tables) -> dict[str, Any]:
-    """The table's status and the token's seat."""
+    """The table's status and the token's seat (None for a spectator)."""
     table = tables.get(tid)
-    return _seat_info(table, table.seat_of(token))
+    return _seat_info(table, table.viewer(token))
 
 
 @router.get("/{tid}/frames/{frame}")
@@ -123,7 +164,7 @@ def table_picture(
     tables: Tables,
 ) -> dict[str, Any]:
     """A subject's Kripke picture as the token's seat sees it."""
-    table, seat = _seen(tables, tid, token)
+    table, seat = _pictured(tables, tid, token)
     with table.session.lock:
         return pictures.picture_answer(table.session, frame, subject, seat)
 
@@ -131,7 +172,7 @@ def table_picture(
 @router.get("/{tid}/frames/{frame}/matrix")
 def table_matrix(tid: str, frame: int, token: Token, tables: Tables) -> dict[str, Any]:
     """The knowledge matrix as the token's seat sees it."""
-    table, seat = _seen(tables, tid, token)
+    table, seat = _pictured(tables, tid, token)
     with table.session.lock:
         return views.matrix_json(table.session, frame, seat)
 
@@ -139,7 +180,7 @@ def table_matrix(tid: str, frame: int, token: Token, tables: Tables) -> dict[str
 @router.post("/{tid}/formula")
 def table_formula(tid: str, body: TableFormula, tables: Tables) -> dict[str, Any]:
     """A formula on a subject's picture, from the token's seat."""
-    table, seat = _seen(tables, tid, body.token)
+    table, seat = _pictured(tables, tid, body.token)
     with table.session.lock:
         return pictures.formula_answer(table.session, body.frame, body.subject, body.formula, seat)
 
@@ -147,7 +188,7 @@ def table_formula(tid: str, body: TableFormula, tables: Tables) -> dict[str, Any
 @router.post("/{tid}/ask")
 def table_ask(tid: str, body: TableAsk, tables: Tables) -> dict[str, Any]:
     """A formula about the state: what the token's seat can tell (the truth once over)."""
-    table, seat = _seen(tables, tid, body.token)
+    table, seat = _pictured(tables, tid, body.token)
     with table.session.lock:
         return pictures.ask_answer(table.session, body.frame, body.formula, seat)
 
@@ -156,6 +197,31 @@ def table_ask(tid: str, body: TableAsk, tables: Tables) -> dict[str, Any]:
 def table_move(tid: str, body: TableMove, tables: Tables) -> dict[str, Any]:
     """The token's seat moves; the agents then play to a person's turn."""
     table = tables.play(tid, body.token, body.action)
+    return _seat_info(table, table.seat_of(body.token))
+
+
+@router.get("/{tid}/coach")
+def table_coach(
+    tid: str,
+    token: Token,
+    strategy: Annotated[str, Query(min_length=1, max_length=80)],
+    tables: Tables,
+) -> dict[str, Any]:
+    """What `strategy` would play at the token's seat now, and why: from its view only."""
+    return tables.coach(tid, token, strategy)
+
+
+@router.post("/{tid}/agent")
+def table_agent(tid: str, body: TableAgent, tables: Tables) -> dict[str, Any]:
+    """An agent plays the token's seat from now on (its person leaves the table)."""
+    table = tables.hand_over(tid, body.token, body.strategy)
+    return _seat_info(table, table.seat_of(body.token))
+
+
+@router.post("/{tid}/back")
+def table_back(tid: str, body: TableToken, tables: Tables) -> dict[str, Any]:
+    """The token's person plays its seat again."""
+    table = tables.take_back(tid, body.token)
     return _seat_info(table, table.seat_of(body.token))
 
 
@@ -168,7 +234,7 @@ async def table_changes(
 ) -> dict[str, Any]:
     """The status once the version passes `after` (or after `POLL_SECONDS` as it is)."""
     table = tables.get(tid)
-    seat = table.seat_of(token)
+    seat = table.viewer(token)
     await table.wait(after, POLL_SECONDS)
     return _seat_info(table, seat)
 
@@ -179,7 +245,7 @@ async def table_socket(websocket: WebSocket, tid: str, token: str = "") -> None:
     tables: TableStore = websocket.app.state.tables
     try:
         table = tables.get(tid)
-        seat = table.seat_of(token)
+        seat = table.viewer(token)
     except SessionError as exc:
         await websocket.close(code=4403 if exc.status == 403 else 4404, reason=str(exc))
         return
