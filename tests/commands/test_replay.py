@@ -107,7 +107,7 @@ def test_a_changed_decision_or_result_is_a_difference() -> None:
         (lambda lines: [lines[0], *lines[2:]], "step 2 where step 1 was expected"),
         (
             lambda lines: [lines[0].replace(f'"format": {FORMAT}', '"format": 1'), *lines[1:]],
-            "format 1, which has no chance lines",
+            "format 1; this version replays format",
         ),
         (
             lambda lines: [lines[0], '{"type": "oops", "step": 1}', *lines[1:]],

@@ -27,7 +27,15 @@ from epigames.games import (
     split_strategy_names,
     strategy_choices,
 )
-from epigames.games.transcript import FORMAT, event_line, knowledge_record
+from epigames.games.transcript import (
+    FORMAT,
+    ChanceLine,
+    DecisionLine,
+    MatchLine,
+    ResultLine,
+    event_line,
+    knowledge_record,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -158,6 +166,8 @@ class Step:
         known: agent seat → `known_facts` after the action, for the agents shown; empty
             while nobody has knowledge (during the deal) or when not asked for.
         records: agent seat → `knowledge_record` at the asked detail, like `known`.
+        legal: the legal actions (as texts) the deciding seat chose from, when asked for;
+            empty for a chance outcome.
     """
 
     state: State
@@ -166,20 +176,33 @@ class Step:
     events: range
     known: dict[int, Known]
     records: dict[int, dict[str, Any]]
+    legal: list[str]
 
 
 def match_steps(
-    match: Match, agents: Sequence[int], knowledge: bool, detail: str | None = None
+    match: Match,
+    agents: Sequence[int],
+    knowledge: bool,
+    detail: str | None = None,
+    *,
+    legal: bool = False,
 ) -> Iterator[Step]:
     """Play a match action by action; with `knowledge`, read each agent's view after each
-    (with `detail`, also its `knowledge_record`).
+    (with `detail`, also its `knowledge_record`); with `legal`, note each decision's legal
+    actions before it is made.
 
     Only `agents`' views are built, so with one seat nothing derived from other seats'
     hands is computed at all.
     """
     state = match.state
+    game = match.game
     while not match.over:
         start = len(state.events)
+        choices = (
+            [game.action_to_string(a) for a in state.legal_actions()]
+            if legal and state.current_player != CHANCE
+            else []
+        )
         entry = match.step_action()
         known: dict[int, Known] = {}
         records: dict[int, dict[str, Any]] = {}
@@ -192,7 +215,7 @@ def match_steps(
                 else:
                     known[seat] = known_facts(view)
         number = len(state.history)
-        yield Step(state, number, entry, range(start, len(state.events)), known, records)
+        yield Step(state, number, entry, range(start, len(state.events)), known, records, choices)
 
 
 def newly_known(before: Known | None, after: Known, seat_name: str) -> dict[str, list[str]]:
@@ -215,12 +238,12 @@ def knowledge_detail(trace_knowledge: bool | str | None) -> str | None:
     return trace_knowledge or None
 
 
-def transcript_header(match: Match, viewer: int | None) -> dict[str, Any]:
+def transcript_header(match: Match, viewer: int | None) -> MatchLine:
     """The `match` line: the game, seed, seats, strategies, viewer, and what the facts'
     holder codes mean (`holder_labels`: seats first, then a card game's piles; `holders`:
     the short names knowledge lines use)."""
     game = match.game
-    header: dict[str, Any] = {
+    header: MatchLine = {
         "type": "match",
         "format": FORMAT,
         "game": str(game),
@@ -251,26 +274,27 @@ def json_lines(
     """
     game = match.game
     names = game.seat_names
-    lines: list[dict[str, Any]] = [transcript_header(match, viewer)]
+    lines: list[dict[str, Any]] = [dict(transcript_header(match, viewer))]
     agents = range(game.num_players) if viewer is None else [viewer]
     events = match.state.events
     history = match.state.history
     detail = knowledge_detail(trace_knowledge)
-    for step in match_steps(match, agents, False, detail):
+    for step in match_steps(match, agents, False, detail, legal=True):
         entry, number = step.entry, step.number
         if entry is None and viewer is None:
             outcome = game.action_to_string(history[number - 1])
-            lines.append({"type": "chance", "step": number, "outcome": outcome})
+            chance: ChanceLine = {"type": "chance", "step": number, "outcome": outcome}
+            lines.append(dict(chance))
         if entry is not None and (viewer is None or entry.seat == viewer):
-            lines.append(
-                {
-                    "type": "decision",
-                    "step": number,
-                    "seat": entry.seat,
-                    "action": game.action_to_string(entry.action),
-                    "thought": entry.thought.text,
-                }
-            )
+            decision: DecisionLine = {
+                "type": "decision",
+                "step": number,
+                "seat": entry.seat,
+                "action": game.action_to_string(entry.action),
+                "legal": step.legal,
+                "thought": entry.thought.text,
+            }
+            lines.append(dict(decision))
         for index in step.events:
             event = events[index]
             if viewer is None or event.visible_to(viewer):
@@ -287,14 +311,13 @@ def json_lines(
                 }
             )
     result = match.result()
-    lines.append(
-        {
-            "type": "result",
-            "returns": list(result.returns),
-            "winners": list(result.winners),
-            "moves": result.moves,
-        }
-    )
+    end: ResultLine = {
+        "type": "result",
+        "returns": list(result.returns),
+        "winners": list(result.winners),
+        "moves": result.moves,
+    }
+    lines.append(dict(end))
     return lines
 
 

@@ -18,8 +18,11 @@ CardT = TypeVar("CardT", bound=Hashable)
 class Dealt(PrivateObservation, Generic[CardT], kind="dealt"):
     """After the deal, a seat sees its own hand (and only its own).
 
-    Kwartet (`⟨1,2⟩` cards) and Klaverjas (`J♥` cards) both log it; each game
+    Kwartet (`⟨1,2⟩` cards), Klaverjas and Kemps (`J♥` cards) log it; each game
     re-exports it from its own package.
+
+    Attributes:
+        cards: the seat's hand, in the game's card order.
     """
 
     cards: tuple[CardT, ...]

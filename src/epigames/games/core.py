@@ -105,6 +105,9 @@ class Game(abc.ABC):
     #: and its agents, given to the seats in turn (empty: `default_strategy`).
     showcase: ClassVar[str] = ""
     showcase_agents: ClassVar[tuple[str, ...]] = ()
+    #: Every event class the game logs: the JSON Schema of its transcripts
+    #: (`epigames.games.schema`) is made from these, so a game lists each one.
+    event_types: ClassVar[tuple[type[Event], ...]] = ()
 
     @classmethod
     def showcase_match(cls) -> tuple[Game, tuple[str, ...]]:

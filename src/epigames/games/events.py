@@ -143,6 +143,9 @@ class Passed(PublicAnnouncement, kind="pass"):
     """A seat lets its chance go by (no trump in bidding, no call in a call window).
 
     A game subclasses it only to say it in its own words: ``says="does not call."``.
+
+    Attributes:
+        seat: the seat that passes.
     """
 
     #: What the seat is said to do, after its name.
@@ -162,7 +165,11 @@ class Passed(PublicAnnouncement, kind="pass"):
 
 @dataclass(frozen=True, slots=True)
 class PrivateObservation(Event, kind="observation"):
-    """An event only `seat` observes (e.g. its own hand after the deal)."""
+    """An event only `seat` observes (e.g. its own hand after the deal).
+
+    Attributes:
+        seat: the seat that observes it, the only one.
+    """
 
     seat: int
 
@@ -182,6 +189,9 @@ class GroupObservation(Event, kind="group"):
     The members also know who else is in the group, so within it the event becomes common
     knowledge; the other seats do not see that it happened. `public` stays False even when
     the group holds every seat: an event does not know how many seats the game has.
+
+    Attributes:
+        seats: the seats that observe it, in increasing order in JSON.
     """
 
     seats: frozenset[int]

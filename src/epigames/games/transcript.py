@@ -4,11 +4,15 @@ check that re-runs a transcript through the rules (`epigames replay`).
 `epigames play --json` prints one JSON object a line (format `FORMAT`): a `match` header
 (the game string, the seats, and for a card game its holders: the location codes of the
 facts, seats first), then for every step (every action applied, chance outcomes included,
-numbered from 1) its `chance` or `decision` line, the `event` lines it caused and, when
-asked, a `knowledge` line, all carrying the step's number in `step`; a `result` line ends
-it. A full transcript (no `--seat`) holds every chance outcome and every decision, so
-`check_transcript` can feed them back through `State.apply` and compare every event and
-the result; it works the same for every registered game.
+numbered from 1) its `chance` or `decision` line (with the legal actions the seat chose
+from), the `event` lines it caused and, when asked, a `knowledge` line, all carrying the
+step's number in `step`; a `result` line ends it. A full transcript (no `--seat`) holds
+every chance outcome and every decision, so `check_transcript` can feed them back through
+`State.apply` and compare every legal set, every event and the result; it works the same
+for every registered game.
+
+The lines' shapes are the typed dicts below (`MatchLine` …) and, for events, the game's
+event classes (`Game.event_types`): `epigames.games.schema` makes a JSON Schema of both.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final, Literal, NotRequired, TypedDict
 
 from epigames.errors import EpigamesError, InputError
 from epigames.games.core import CHANCE, TERMINAL, Game, State, load_game
@@ -25,8 +29,15 @@ from epigames.games.knowledge import AnyKnowledge
 __all__ = [
     "DETAILS",
     "FORMAT",
+    "LINE_TYPES",
+    "ChanceLine",
+    "DecisionLine",
     "Difference",
+    "EventLine",
+    "KnowledgeLine",
+    "MatchLine",
     "ReplayReport",
+    "ResultLine",
     "TranscriptError",
     "check_transcript",
     "event_line",
@@ -34,8 +45,10 @@ __all__ = [
 ]
 
 #: The transcript format `epigames play --json` writes (1: no chance lines, `index`,
-#: `after` and `move` numberings; 2: chance lines and one `step` number).
-FORMAT = 2
+#: `after` and `move` numberings; 2: chance lines and one `step` number; 3: the legal
+#: actions on every decision line, and events that name every card's seat and call one
+#: thing by one name).
+FORMAT: Final = 3
 #: How much a knowledge line says: the subjects whose value the seat knows and the number
 #: of worlds it considers possible (`known`), or also every card's possible places with
 #: their exact probabilities (`full`).
@@ -46,9 +59,124 @@ class TranscriptError(InputError):
     """A transcript that cannot be read or replayed: the message names the line."""
 
 
+class MatchLine(TypedDict):
+    """The first line: which game, and how to read the rest.
+
+    Attributes:
+        type: always `match`.
+        format: the transcript format (`FORMAT`); `epigames replay` reads only its own.
+        game: the canonical game string, every parameter given (`load_game` reads it).
+        seed: the match seed: the same seed and strategies play the same game.
+        seats: the seats' display names; seat `i` of every other line is `seats[i]`.
+        strategies: the strategy at each seat, in seat order.
+        viewer: the seat whose view this is (`--seat`), or null for the full transcript.
+        holder_labels: what the holder codes of the facts mean, in plain words: the seats
+            first, then a card game's piles (`the table`, `the deck`).
+        holders: a card game's short holder names, as knowledge lines use them (holder
+            code `i` is `holders[i]`); absent in a game without cards.
+    """
+
+    type: Literal["match"]
+    format: Literal[3]
+    game: str
+    seed: int
+    seats: list[str]
+    strategies: list[str]
+    viewer: int | None
+    holder_labels: list[str]
+    holders: NotRequired[list[str]]
+
+
+class ChanceLine(TypedDict):
+    """A chance outcome (a card dealt or drawn, dice rolled); full transcripts only.
+
+    Attributes:
+        type: always `chance`.
+        step: the step's number: every action applied, chance outcomes included, from 1.
+        outcome: the outcome as the game writes it (`Game.parse_action` reads it back).
+    """
+
+    type: Literal["chance"]
+    step: int
+    outcome: str
+
+
+class DecisionLine(TypedDict):
+    """A seat's decision: what it could do, what it did and why.
+
+    Attributes:
+        type: always `decision`.
+        step: the step's number: every action applied, chance outcomes included, from 1.
+        seat: the seat that decides (the one to move).
+        action: the action chosen, as the game writes it; one of `legal`.
+        legal: every legal action of the seat at this point, in the rules' order.
+        thought: the strategy's reason in words (not checked by `epigames replay`).
+    """
+
+    type: Literal["decision"]
+    step: int
+    seat: int
+    action: str
+    legal: list[str]
+    thought: str
+
+
+class EventLine(TypedDict):
+    """An event the step caused: these two keys, then the event's own (`Event.to_dict`).
+
+    Attributes:
+        type: always `event`.
+        step: the number of the step (chance outcome or decision) that caused it.
+    """
+
+    type: Literal["event"]
+    step: int
+
+
+class KnowledgeLine(TypedDict):
+    """What each shown seat knows after a step (`--trace-knowledge`), keyed by seat name.
+
+    Attributes:
+        type: always `knowledge`.
+        step: the step after which the seats know this.
+        known: per seat, every subject whose value it knows (a card: its holder's short
+            name; Blufpoker's cup: the roll).
+        worlds: per seat, how many worlds (deals, rolls) it considers possible.
+        possible: per seat (`--trace-knowledge-full`, card games), every card's possible
+            holders with the exact probability of each, as a fraction (`"1/3"`).
+    """
+
+    type: Literal["knowledge"]
+    step: int
+    known: dict[str, dict[str, str]]
+    worlds: dict[str, int]
+    possible: NotRequired[dict[str, dict[str, dict[str, str]]]]
+
+
+class ResultLine(TypedDict):
+    """The last line: how the match ended.
+
+    Attributes:
+        type: always `result`.
+        returns: what each seat scores (`State.returns`), in seat order.
+        winners: the winning seats (every seat of a winning team).
+        moves: the number of decisions (chance outcomes not counted).
+    """
+
+    type: Literal["result"]
+    returns: list[float]
+    winners: list[int]
+    moves: int
+
+
+#: Every line type of a transcript, in the order they first appear.
+LINE_TYPES: Final = (MatchLine, ChanceLine, DecisionLine, EventLine, KnowledgeLine, ResultLine)
+
+
 def event_line(step: int, data: dict[str, Any]) -> dict[str, Any]:
     """The transcript line of an event (`Event.to_dict()`) caused by `step`."""
-    return {"type": "event", "step": step, **data}
+    head: EventLine = {"type": "event", "step": step}
+    return {**head, **data}
 
 
 def knowledge_record(game: Game, knowledge: AnyKnowledge, detail: str) -> dict[str, Any]:
@@ -105,6 +233,8 @@ class _Read:
     header: dict[str, Any]
     #: (step, line, "chance" or "decision", action text, seat or None)
     actions: list[tuple[int, int, str, str, int | None]] = field(default_factory=list)
+    #: step → the legal actions its decision line gives
+    legal: dict[int, list[str]] = field(default_factory=dict)
     #: step → [(line, event line)]
     events: dict[int, list[tuple[int, dict[str, Any]]]] = field(default_factory=dict)
     result: tuple[int, dict[str, Any]] | None = None
@@ -164,6 +294,14 @@ def _read(lines: Iterable[str], source: str) -> _Read:
                     "(every step has one chance or decision line, in order)"
                 )
             read.actions.append((step, number, kind, text, seat))
+            legal = data.get("legal")
+            if kind == "decision":
+                if not isinstance(legal, list) or not all(isinstance(a, str) for a in legal):
+                    raise TranscriptError(
+                        f"{source} line {number}: a decision line needs its 'legal' actions "
+                        f"(a list of texts), not {legal!r}"
+                    )
+                read.legal[step] = legal
         elif kind == "event":
             step = _step_of(data, number, source)
             read.events.setdefault(step, []).append((number, data))
@@ -191,9 +329,9 @@ def _header(data: dict[str, Any], number: int, source: str) -> dict[str, Any]:
         )
     if data.get("format") != FORMAT:
         raise TranscriptError(
-            f"{source} is a transcript of format {data.get('format', 1)!r}, which has no "
-            f"chance lines; write it again with this version's 'epigames play --json' "
-            f"(format {FORMAT})"
+            f"{source} is a transcript of format {data.get('format', 1)!r}; this version "
+            f"replays format {FORMAT} (legal actions on every decision line, and chance "
+            "lines since format 2): write it again with this version's 'epigames play --json'"
         )
     viewer = data.get("viewer")
     if viewer is not None:
@@ -243,8 +381,9 @@ def _delta(theirs: dict[str, Any] | None, ours: dict[str, Any] | None) -> tuple[
 def check_transcript(lines: Iterable[str], source: str = "the transcript") -> ReplayReport:
     """Re-run a full JSON-lines transcript through the rules and find where it differs.
 
-    Every chance outcome and decision is applied in step order; the events each step
-    causes must be the transcript's event lines of that step, and the end its `result`.
+    Every chance outcome and decision is applied in step order; each decision's `legal`
+    actions must be the rules' legal actions there, the events each step causes must be
+    the transcript's event lines of that step, and the end its `result`.
     Thoughts and knowledge lines are not checked (no strategy is run).
 
     Raises:
@@ -267,6 +406,12 @@ def check_transcript(lines: Iterable[str], source: str = "the transcript") -> Re
             return differ(
                 step, line, f"{mover} to move ({text!r})", f"{_who(game, player)} to move"
             )
+        if step in read.legal:
+            legal = [game.action_to_string(a) for a in state.legal_actions()]
+            if read.legal[step] != legal:
+                return differ(
+                    step, line, f"legal actions {_short(read.legal[step])}", _short(legal)
+                )
         try:
             action = game.parse_action(text)
             start = len(state.events)

@@ -19,7 +19,7 @@ def test_json_lines_of_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     lines = [json.loads(line) for line in out.splitlines()]
     assert lines[0]["type"] == "match" and lines[0]["strategies"] == PLAYERS.split(",")
     kinds = {line.get("kind") for line in lines if line["type"] == "event"}
-    assert {"deal", "dealt", "swap", "kemps", "game_over"} <= kinds
+    assert {"deal", "dealt", "swap", "kemps", "end"} <= kinds
 
 
 def test_a_seat_sees_only_its_own_hand(capsys: pytest.CaptureFixture[str]) -> None:

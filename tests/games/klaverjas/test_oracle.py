@@ -166,7 +166,7 @@ def run_match(spec: str, seed: int) -> tuple[int, int, int]:
                 deals += 1
             elif isinstance(event, TrumpChosen):
                 assert oracle is not None
-                oracle.trump = event.suit
+                oracle.trump = event.trump
                 oracle.trick = Trick.start((state.observation(0).table.dealer + 1) % 4)
             elif isinstance(event, CardPlayed):
                 assert oracle is not None

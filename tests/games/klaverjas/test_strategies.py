@@ -258,7 +258,7 @@ def test_counted_deals_equal_brute_force(spec: str) -> None:
                     oracle = Enumeration(game)
                 elif isinstance(event, TrumpChosen):
                     assert oracle is not None
-                    oracle.trump = event.suit
+                    oracle.trump = event.trump
                     oracle.trick = Trick.start((state.observation(0).table.dealer + 1) % 4)
                 elif isinstance(event, CardPlayed):
                     assert oracle is not None

@@ -22,7 +22,7 @@ from typing import Any
 
 from epigames.cards.fact_types import HolderNames, NamedFact
 from epigames.games.blufpoker.dice import Dice, Roll, dice_text
-from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
+from epigames.games.events import Event, Fact, PrivateObservation, PublicAnnouncement
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,3 +442,18 @@ class GameOver(PublicAnnouncement, kind="end"):
     def facts(self) -> tuple[Fact, ...]:
         """Every seat's penalties."""
         return tuple(Penalty(s, n) for s, n in enumerate(self.penalties))
+
+
+#: Every event a Blufpoker game logs (`Game.event_types`).
+EVENTS: tuple[type[Event], ...] = (
+    Opened,
+    CupSeen,
+    Called,
+    Believed,
+    DiceRolled,
+    Stopped,
+    BidMade,
+    PokerThrow,
+    PokerDone,
+    GameOver,
+)

@@ -66,6 +66,7 @@ from epigames.games.blufpoker.dice import (
     sort_dice,
 )
 from epigames.games.blufpoker.events import (
+    EVENTS,
     Believed,
     BidMade,
     Called,
@@ -106,6 +107,7 @@ class BlufpokerGame(Game):
     """Blufpoker: bluff about three dice under a cup; the first to collect the penalties loses."""
 
     name: ClassVar[str] = "blufpoker"
+    event_types: ClassVar[tuple[type[Event], ...]] = EVENTS
     # Two penalties: a first game of 20 to 110 moves.
     showcase: ClassVar[str] = "blufpoker(players=3,penalties=2)"
     showcase_agents: ClassVar[tuple[str, ...]] = ("bayes",)

@@ -82,7 +82,13 @@ class OneRank(CardFact, name="one_rank"):
 
 @dataclass(frozen=True, slots=True)
 class GameDealt(PublicAnnouncement, kind="deal"):
-    """The first deal: the table face up, four cards to each seat, the rest the deck."""
+    """The first deal: the table face up, four cards to each seat, the rest the deck.
+
+    Attributes:
+        table: the table's cards, face up, slot 1 first.
+        hand_sizes: every seat's number of cards (4), in seat order.
+        deck_size: the cards left face down in the deck.
+    """
 
     table: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
@@ -113,7 +119,18 @@ class GameDealt(PublicAnnouncement, kind="deal"):
 class Swapped(PublicAnnouncement, kind="swap"):
     """A seat takes the table card of a slot (0-based here, counted from 1 in its JSON and
     text, as in the actions) and puts a hand card in its place; `ends_turn` when it is the
-    last swap a turn allows, which ends the turn with no `done`."""
+    last swap a turn allows, which ends the turn with no `done`.
+
+    Attributes:
+        seat: the seat that swaps.
+        slot: the table slot, counted from 1 in JSON (as in `swap 3 7♥`).
+        taken: the table card the seat takes into its hand.
+        put: the hand card the seat puts on the table in its place.
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+        ends_turn: whether this is the last swap the turn allows (`max_swaps`): the
+            turn ends without `done`, and the step's next event ends it.
+    """
 
     seat: int
     slot: int
@@ -144,7 +161,12 @@ class Swapped(PublicAnnouncement, kind="swap"):
 
 @dataclass(frozen=True, slots=True)
 class TurnEnded(PublicAnnouncement, kind="turn"):
-    """A seat ends its turn without a Kemps: its hand is not four of a kind."""
+    """A seat ends its turn without a Kemps: its hand is not four of a kind.
+
+    Attributes:
+        seat: the seat whose turn ends.
+        swaps: the swaps it made this turn.
+    """
 
     seat: int
     swaps: int
@@ -163,7 +185,12 @@ class TurnEnded(PublicAnnouncement, kind="turn"):
 @dataclass(frozen=True, slots=True)
 class TeamTurnEnded(PublicAnnouncement, kind="turn"):
     """A seat ends its turn in the team game: nobody may call for itself, so it says nothing
-    of the hand."""
+    of the hand.
+
+    Attributes:
+        seat: the seat whose turn ends.
+        swaps: the swaps it made this turn.
+    """
 
     seat: int
     swaps: int
@@ -176,7 +203,12 @@ class TeamTurnEnded(PublicAnnouncement, kind="turn"):
 
 @dataclass(frozen=True, slots=True)
 class Signalled(GroupObservation, kind="signal"):
-    """A seat makes its team's secret signal: seen by the team alone (`seats`)."""
+    """A seat makes its team's secret signal: seen by the team alone (`seats`).
+
+    Attributes:
+        seats: the team: the seats that see the signal, in increasing order.
+        seat: the seat that signals (its four cards are of one rank).
+    """
 
     seat: int
 
@@ -199,7 +231,21 @@ class Passed(SeatPassed, says="does not call."):
 @dataclass(frozen=True, slots=True)
 class Called(PublicAnnouncement, kind="call"):
     """A call and its outcome: "Kemps!" for a partner or "Stop Kemps" against an opponent
-    (`stop`); when right, the target's four cards (`cards`) leave the game."""
+    (`stop`); when right, the target's four cards (`cards`) leave the game.
+
+    Attributes:
+        seat: the seat that calls.
+        target: the seat called for (a partner) or against (an opponent).
+        stop: whether it is "Stop Kemps" against an opponent (else "Kemps!" for a partner).
+        cards: the target's four cards of one rank when the call is right (they leave the
+            game); empty when it is wrong.
+        scores: every seat's score after the call, in seat order (partners share their
+            team's: +1 for each right call, -1 for each wrong one).
+        reshuffled: whether the discard pile was shuffled into the deck (too few cards
+            left there for the target's new hand).
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+    """
 
     seat: int
     target: int
@@ -242,7 +288,17 @@ class Called(PublicAnnouncement, kind="call"):
 
 @dataclass(frozen=True, slots=True)
 class Kemps(PublicAnnouncement, kind="kemps"):
-    """A seat calls Kemps: its four cards of one rank leave the game, and it scores."""
+    """A seat calls Kemps: its four cards of one rank leave the game, and it scores.
+
+    Attributes:
+        seat: the seat that calls Kemps.
+        cards: its four cards of one rank, which leave the game.
+        score: the seat's score (its number of Kemps) after this one.
+        reshuffled: whether the discard pile was shuffled into the deck (too few cards
+            left there for the seat's new hand).
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+    """
 
     seat: int
     cards: tuple[Card, ...]
@@ -269,7 +325,14 @@ class Kemps(PublicAnnouncement, kind="kemps"):
 
 @dataclass(frozen=True, slots=True)
 class NewHand(PublicAnnouncement, kind="new_hand"):
-    """After a Kemps, the seat draws a new hand face down from the deck."""
+    """After a Kemps, the seat draws a new hand face down from the deck.
+
+    Attributes:
+        seat: the seat that draws.
+        n: how many cards it draws (4); which ones, only it sees (its `dealt` event).
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+    """
 
     seat: int
     n: int
@@ -289,7 +352,14 @@ class NewHand(PublicAnnouncement, kind="new_hand"):
 @dataclass(frozen=True, slots=True)
 class TableCleared(PublicAnnouncement, kind="clear"):
     """Nobody changed the table for a while: it goes to the discard pile (and the pile
-    into the deck when the deck is short of a new table)."""
+    into the deck when the deck is short of a new table).
+
+    Attributes:
+        cards: the table's cards, slot 1 first, which go to the discard pile.
+        reshuffled: whether the discard pile was then shuffled into the deck.
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+    """
 
     cards: tuple[Card, ...]
     reshuffled: bool
@@ -311,7 +381,13 @@ class TableCleared(PublicAnnouncement, kind="clear"):
 
 @dataclass(frozen=True, slots=True)
 class TableDealt(PublicAnnouncement, kind="table"):
-    """A new table is dealt face up from the deck."""
+    """A new table is dealt face up from the deck.
+
+    Attributes:
+        cards: the new table's cards, slot 1 first.
+        players: the number of seats, which the facts' holder codes of the piles follow
+            (the table is code `players`, then the deck, the discard pile, out of the game).
+    """
 
     cards: tuple[Card, ...]
     players: int
@@ -329,8 +405,15 @@ class TableDealt(PublicAnnouncement, kind="table"):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(PublicAnnouncement, kind="game_over"):
-    """The game ends: no cards left for a new hand, or the turn cap was reached."""
+class GameOver(PublicAnnouncement, kind="end"):
+    """The game ends: no cards left for a new hand, the target reached (team game) or the
+    turn cap reached.
+
+    Attributes:
+        scores: every seat's score, in seat order (Kemps made; in the team game the
+            team's calls, shared by the partners).
+        capped: whether the game stopped at the turn cap (`max_turns`).
+    """
 
     scores: tuple[int, ...]
     capped: bool
@@ -343,7 +426,25 @@ class GameOver(PublicAnnouncement, kind="game_over"):
         return f"Game over{why}: {scores}."
 
 
+#: Every event a Kemps game logs (`Game.event_types`).
+EVENTS: tuple[type[Event], ...] = (
+    Dealt,
+    GameDealt,
+    Swapped,
+    TurnEnded,
+    TeamTurnEnded,
+    Signalled,
+    Passed,
+    Called,
+    Kemps,
+    NewHand,
+    TableCleared,
+    TableDealt,
+    GameOver,
+)
+
 __all__ = [
+    "EVENTS",
     "Called",
     "Dealt",
     "GameDealt",

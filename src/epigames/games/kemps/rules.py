@@ -100,6 +100,7 @@ class KempsGame(Game):
     (with `teams`, the real team game)."""
 
     name: ClassVar[str] = "kemps"
+    event_types: ClassVar[tuple[type[Event], ...]] = ev.EVENTS
     # Random agents rarely collect four of a kind from 52 cards: their games run to
     # `max_turns` (about 37,000 moves); greedy ones end in about 90.
     default_strategy: ClassVar[str] = "greedy"

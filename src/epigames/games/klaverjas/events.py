@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from epigames.cards import Card, Count, Lacks, Moved, Suit
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
 from epigames.games.events import (
+    Event,
     Fact,
     Passed as Passed,  # in bidding: no trump chosen
     PublicAnnouncement,
@@ -19,7 +20,14 @@ TABLE_HOLDER = PLAYERS
 
 @dataclass(frozen=True, slots=True)
 class DealDone(PublicAnnouncement, kind="deal"):
-    """A deal is dealt: its number (from 1), the dealer, and every seat's hand size."""
+    """A deal is dealt: its number (from 1), the dealer, and every seat's hand size.
+
+    Attributes:
+        deal: the deal's number, from 1.
+        dealer: the seat that dealt; the next seat clockwise (dealer + 1 mod 4) is the
+            eldest hand, who chooses trump or bids first and leads the first trick.
+        hand_sizes: every seat's number of cards, in seat order.
+    """
 
     deal: int
     dealer: int
@@ -40,25 +48,30 @@ class DealDone(PublicAnnouncement, kind="deal"):
 
 @dataclass(frozen=True, slots=True)
 class TrumpChosen(PublicAnnouncement, kind="trump"):
-    """Trump is fixed for the deal, by a seat or by chance (`chooser` -1).
+    """Trump is fixed for the deal, by a seat or by chance (`chooser` -1); play starts.
 
     Attributes:
         chooser: the seat that chose, or -1 when it was drawn at random.
-        suit: the trump suit.
-        playing: the playing team (0 North–South, 1 East–West).
+        trump: the trump suit.
+        playing: the playing team (0 North–South, 1 East–West), which must take more
+            than half of the points.
+        leader: the seat that leads the first trick (the eldest hand); the winner of a
+            trick leads the next.
     """
 
     chooser: int
-    suit: Suit
+    trump: Suit
     playing: int
+    leader: int
 
     @property
     def text(self) -> str:
-        """E.g. `North chooses ♥ as trump; North–South play.`"""
+        """E.g. `North chooses ♥ as trump; North–South play; North leads.`"""
         team = TEAM_NAMES[self.playing]
+        leads = f"{self.name_of(self.leader)} leads"
         if self.chooser < 0:
-            return f"{self.suit} is drawn as trump; {team} play."
-        return f"{self.name_of(self.chooser)} chooses {self.suit} as trump; {team} play."
+            return f"{self.trump} is drawn as trump; {team} play; {leads}."
+        return f"{self.name_of(self.chooser)} chooses {self.trump} as trump; {team} play; {leads}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +82,7 @@ class CardPlayed(PublicAnnouncement, kind="card"):
         seat: who plays.
         card: the card.
         lacks: the cards still in play that the rules show the seat cannot hold, given
-            that this play was legal (see `play.inference`).
+            that this play was legal (see `play.inference`); empty when it tells nothing.
         reason: those claims in words (empty when the play tells nothing).
     """
 
@@ -93,36 +106,57 @@ class CardPlayed(PublicAnnouncement, kind="card"):
 
 @dataclass(frozen=True, slots=True)
 class TrickWon(PublicAnnouncement, kind="trick"):
-    """A trick is complete: who took it, its card points (10 more for the last) and roem."""
+    """A trick is complete: who played which card, who took it, its points and roem.
+
+    Attributes:
+        winner: the seat that takes the trick (and leads the next).
+        cards: the trick's cards in the order they were played.
+        played_by: the seat that played each card of `cards` (the first led).
+        points: the card points of the trick, for the winner's team; on the last trick
+            of a deal the 10 for the last trick included.
+        roem: the roem in the trick, for the winner's team (0 when none).
+        last: whether it is the deal's last trick (its `points` include the 10).
+    """
 
     winner: int
     cards: tuple[Card, ...]
+    played_by: tuple[int, ...]
     points: int
     roem: int
     last: bool = False
 
     @property
     def text(self) -> str:
-        """E.g. `South takes the trick (21 points, 20 roem).`"""
+        """E.g. `South takes the trick (21 points, 20 roem).`, `… the last trick (23 points
+        with the 10 for it).`"""
         roem = f", {self.roem} roem" if self.roem else ""
-        last = " and the last trick" if self.last else ""
-        return f"{self.name_of(self.winner)} takes the trick{last} ({self.points} points{roem})."
+        who = self.name_of(self.winner)
+        if self.last:
+            return f"{who} takes the last trick ({self.points} points with the 10 for it{roem})."
+        return f"{who} takes the trick ({self.points} points{roem})."
 
 
 @dataclass(frozen=True, slots=True)
 class DealScored(PublicAnnouncement, kind="score"):
-    """The deal's outcome per team (0 North–South, 1 East–West).
+    """The deal's outcome per team (0 North–South, 1 East–West), pairs in team order.
+
+    `points` and `roem` are what the teams took in tricks, before nat and pit; `scores`
+    is what they score, after them.
 
     Attributes:
         deal: the deal's number, from 1.
         trump: the trump suit.
-        playing: the playing team.
-        points: card points won (the last trick's 10 included).
-        roem: roem won.
-        scores: what each team scores for the deal.
-        nat: the playing team went down (defenders score everything).
-        pit: the playing team took every trick (100 extra).
-        totals: the match totals after this deal.
+        playing: the playing team (0 North–South, 1 East–West).
+        points: card points taken in tricks per team, the 10 for the last trick included
+            (they add up to the deck's points plus 10); before nat and pit.
+        roem: roem taken in tricks per team; before nat and pit.
+        scores: what each team scores for the deal, after nat and pit: points plus roem;
+            when nat, 0 for the playing team and every point and roem of the deal for the
+            defenders; when pit, 100 more for the playing team.
+        nat: whether the playing team went down: its points plus roem were not more than
+            the defenders'.
+        pit: whether the playing team took every trick (and is not nat).
+        totals: the match totals per team after this deal (the sums of `scores`).
     """
 
     deal: int
@@ -148,7 +182,11 @@ class DealScored(PublicAnnouncement, kind="score"):
 
 @dataclass(frozen=True, slots=True)
 class MatchOver(PublicAnnouncement, kind="end"):
-    """The match is over: the teams' totals."""
+    """The match is over: the teams' totals.
+
+    Attributes:
+        totals: the match totals per team (0 North–South, 1 East–West); the higher wins.
+    """
 
     totals: tuple[int, int]
 
@@ -158,3 +196,16 @@ class MatchOver(PublicAnnouncement, kind="end"):
         a, b = self.totals
         verdict = "A tie" if a == b else f"{TEAM_NAMES[0 if a > b else 1]} win"
         return f"Match over: {TEAM_NAMES[0]} {a}, {TEAM_NAMES[1]} {b}. {verdict}."
+
+
+#: Every event a Klaverjas match logs (`Game.event_types`).
+EVENTS: tuple[type[Event], ...] = (
+    Dealt,
+    DealDone,
+    Passed,
+    TrumpChosen,
+    CardPlayed,
+    TrickWon,
+    DealScored,
+    MatchOver,
+)

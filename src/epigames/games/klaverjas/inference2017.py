@@ -106,7 +106,7 @@ class Seed2017Inference:
             if isinstance(event, DealDone):
                 leader = (event.dealer + 1) % PLAYERS
             elif isinstance(event, TrumpChosen):
-                inference.trump = event.suit
+                inference.trump = event.trump
                 trick = Trick.start(leader)
             elif isinstance(event, CardPlayed):
                 assert trick is not None and inference.trump is not None

@@ -212,7 +212,7 @@ class Records:
             self.table = table._replace(passes=table.passes + 1)
         elif isinstance(event, TrumpChosen):
             self.table = table._replace(
-                trump=event.suit, playing=event.playing, trick=Trick.start(table.eldest)
+                trump=event.trump, playing=event.playing, trick=Trick.start(table.eldest)
             )
         elif isinstance(event, DealScored):
             self.table = table._replace(totals=event.totals)

@@ -42,6 +42,7 @@ from epigames.games.core import (
     replayed,
 )
 from epigames.games.dealing import redeal
+from epigames.games.events import Event
 from epigames.games.klaverjas import events, observation
 from epigames.games.klaverjas.actions import BIDS, Bid, parse_action
 from epigames.games.klaverjas.knowledge import layout_for
@@ -95,6 +96,7 @@ class KlaverjasGame(Game):
     """Klaverjas: a Dutch trick-taking game for two teams of two."""
 
     name: ClassVar[str] = "klaverjas"
+    event_types: ClassVar[tuple[type[Event], ...]] = events.EVENTS
     # One whole deal: 33 moves.
     showcase: ClassVar[str] = "klaverjas(deals=1)"
     showcase_agents: ClassVar[tuple[str, ...]] = ("tactics",)
@@ -412,7 +414,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         playing = self.game.fixed_playing
         if playing is None:
             playing = team_of(table.eldest if chooser < 0 else chooser)
-        self._publish(events.TrumpChosen(chooser, suit, playing, names=self._names))
+        self._publish(events.TrumpChosen(chooser, suit, playing, table.eldest, names=self._names))
         self._player = table.eldest
 
     def _play(self, seat: int, card: Card) -> None:
@@ -450,7 +452,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         cards = trick.cards
         points = trick_points(cards, trump) + (10 if last else 0)
         bonus = roem(cards, trump, game.four_kind)
-        self._publish(events.TrickWon(winner, cards, points, bonus, last, names=self._names))
+        seats = tuple([play.seat for play in trick.plays])
+        self._publish(events.TrickWon(winner, cards, seats, points, bonus, last, names=self._names))
         if last:
             self._score_deal()
         else:

@@ -6,13 +6,17 @@ from dataclasses import dataclass
 
 from epigames.cards.fact_types import Count, Holds, HoldsAtLeastOne, Lacks, Moved, Removed
 from epigames.games.card_events import Dealt as Dealt  # shared with the other card games
-from epigames.games.events import Fact, PublicAnnouncement
+from epigames.games.events import Event, Fact, PublicAnnouncement
 from epigames.games.kwartet.cards import Card, kind_cards
 
 
 @dataclass(frozen=True, slots=True)
 class DealDone(PublicAnnouncement, kind="deal"):
-    """The deal is over; everyone sees how many cards each seat got."""
+    """The deal is over; everyone sees how many cards each seat got.
+
+    Attributes:
+        hand_sizes: every seat's number of cards, in seat order.
+    """
 
     hand_sizes: tuple[int, ...]
 
@@ -105,7 +109,11 @@ class LaidDown(PublicAnnouncement, kind="quartet"):
 
 @dataclass(frozen=True, slots=True)
 class OutOfCards(PublicAnnouncement, kind="out"):
-    """A seat's hand is empty: it stops playing."""
+    """A seat's hand is empty: it stops playing.
+
+    Attributes:
+        seat: the seat out of cards; it is not asked again and asks no more.
+    """
 
     seat: int
 
@@ -122,7 +130,11 @@ class OutOfCards(PublicAnnouncement, kind="out"):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(PublicAnnouncement, kind="end"):
-    """Every kind is down; the final scores."""
+    """Every kind is down; the final scores.
+
+    Attributes:
+        scores: every seat's points (kinds laid down), in seat order; the most win.
+    """
 
     scores: tuple[int, ...]
 
@@ -139,3 +151,7 @@ class GameOver(PublicAnnouncement, kind="end"):
         names = [self.name_of(s) for s in self.winners]
         verdict = f"{names[0]} wins" if len(names) == 1 else "Tie between " + " and ".join(names)
         return f"Game over: {scores}. {verdict}."
+
+
+#: Every event a Kwartet game logs (`Game.event_types`).
+EVENTS: tuple[type[Event], ...] = (Dealt, DealDone, Asked, LaidDown, OutOfCards, GameOver)

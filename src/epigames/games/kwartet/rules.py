@@ -35,7 +35,15 @@ from epigames.games.kwartet.cards import (
     Ask,
     Card,
 )
-from epigames.games.kwartet.events import Asked, DealDone, Dealt, GameOver, LaidDown, OutOfCards
+from epigames.games.kwartet.events import (
+    EVENTS,
+    Asked,
+    DealDone,
+    Dealt,
+    GameOver,
+    LaidDown,
+    OutOfCards,
+)
 from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, legal_asks
 from epigames.games.kwartet.views import KwartetView
@@ -51,6 +59,7 @@ class KwartetGame(core.Game):
     """Kwartet: collect complete kinds (quartets) by asking opponents for cards."""
 
     name: ClassVar[str] = "kwartet"
+    event_types: ClassVar[tuple[type[core.Event], ...]] = EVENTS
     # Five kinds: a whole game of 20 to 35 asks.
     showcase: ClassVar[str] = "kwartet(players=4,kinds=5)"
     showcase_agents: ClassVar[tuple[str, ...]] = ("expert",)

@@ -133,7 +133,11 @@ def legal_moves(
 
 @dataclass(frozen=True, slots=True)
 class Dealt(PrivateObservation, kind="dealt"):
-    """The seat is dealt a card (only it sees which)."""
+    """The seat is dealt a card (only it sees which).
+
+    Attributes:
+        card: the card dealt to the seat.
+    """
 
     card: Card
 
@@ -147,27 +151,39 @@ class Dealt(PrivateObservation, kind="dealt"):
 
 
 @dataclass(frozen=True, slots=True)
-class DealDone(PublicAnnouncement, kind="deal_done"):
-    """Every card is dealt: each seat has drawn its count from the deck, unseen by others."""
+class DealDone(PublicAnnouncement, kind="deal"):
+    """Every card is dealt: each seat has drawn its count from the deck, unseen by others.
 
-    sizes: tuple[int, ...]
+    Attributes:
+        hand_sizes: every seat's number of cards, in seat order.
+        leader: the seat that moves first (South, seat 0).
+    """
+
+    hand_sizes: tuple[int, ...]
+    leader: int
 
     @property
     def text(self) -> str:
         return (
             "The cards are dealt: "
-            + ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.sizes))
+            + ", ".join(f"{self.name_of(s)} {n}" for s, n in enumerate(self.hand_sizes))
             + "."
         )
 
     @property
     def facts(self) -> tuple[Fact, ...]:
-        return tuple(Drew(s, n, len(self.sizes)) for s, n in enumerate(self.sizes))
+        sizes = self.hand_sizes
+        return tuple(Drew(s, n, len(sizes)) for s, n in enumerate(sizes))
 
 
 @dataclass(frozen=True, slots=True)
-class Played(PublicAnnouncement, kind="played"):
-    """A seat plays a card to the table."""
+class Played(PublicAnnouncement, kind="card"):
+    """A seat plays a card to the table.
+
+    Attributes:
+        seat: the seat that plays.
+        card: the card it plays.
+    """
 
     seat: int
     card: Card
@@ -182,8 +198,13 @@ class Played(PublicAnnouncement, kind="played"):
 
 
 @dataclass(frozen=True, slots=True)
-class Knocked(PublicAnnouncement, kind="knocked"):
-    """A seat cannot play: it holds none of the playable cards."""
+class Knocked(PublicAnnouncement, kind="knock"):
+    """A seat cannot play: it holds none of the playable cards.
+
+    Attributes:
+        seat: the seat that knocks.
+        playable: the cards that were playable, none of which it holds.
+    """
 
     seat: int
     playable: tuple[Card, ...]
@@ -196,6 +217,10 @@ class Knocked(PublicAnnouncement, kind="knocked"):
     @property
     def facts(self) -> tuple[Fact, ...]:
         return tuple(Lacks(self.seat, c) for c in self.playable)
+
+
+# Declared here, after the events it lists: the game class comes first in this module.
+SevensGame.event_types = (Dealt, DealDone, Played, Knocked)
 
 
 class SevensView(TableView):
@@ -260,8 +285,8 @@ class SevensState(TableState, core.State, HasPictures):
             self._publish(Dealt((len(self._history) - 1) % n, action, names=names))
             if len(self._history) == len(self.game.deck):
                 sizes = tuple(len(self._table.cards_at(s)) for s in range(n))
-                self._publish(DealDone(sizes, names=names))
-                self._player = 0
+                self._player = 0  # South leads
+                self._publish(DealDone(sizes, self._player, names=names))
             return
         if action == KNOCK:
             open_cards = tuple(playable(self.game.deck, self._on_table()))

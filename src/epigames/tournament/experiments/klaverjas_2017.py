@@ -281,7 +281,7 @@ def false_claims(opponent: str, deals: int, seed: int = SEED, game: str = PRESET
                 found = set()
             elif isinstance(event, TrumpChosen):
                 for o in observers:
-                    o.trump = event.suit
+                    o.trump = event.trump
                 trick = Trick.start(leader)
             elif isinstance(event, CardPlayed):
                 assert trick is not None
