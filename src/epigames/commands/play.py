@@ -88,7 +88,8 @@ def play(
             "--json",
             help="Print JSON lines: a header (with the holders that the facts' location "
             "codes number), then per step (every chance outcome and decision, numbered "
-            "from 1) its chance or decision line and its events, and a result line; "
+            "from 1) its chance or decision line (with the legal actions) and its events, "
+            "and a result line; 'epigames schema GAME' prints their JSON Schema and "
             "'epigames replay FILE' re-runs such a file.",
         ),
     ] = False,
