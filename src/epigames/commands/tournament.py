@@ -156,7 +156,7 @@ def _play(
     )
 
     if ray_address and backend != "ray":
-        raise InputError("--ray-address needs --backend ray")
+        raise InputError("--address needs --backend ray")
     workers = _jobs(jobs)
     # A finished tournament is only read, so it can be reported from a file that cannot
     # be written (read-only file system, another user's file).
@@ -247,6 +247,9 @@ def _run_suite(
     path = out / f"{name}.md"
     path.write_text(suite.markdown(summaries, command), encoding="utf-8")
     err.print(f"report written to {path}", highlight=False)
+    if suite.figures is not None:
+        for figure in suite.figures(summaries, out / name):
+            err.print(f"plot written to {figure}", highlight=False)
 
 
 def _show(summary: Summary, as_json: bool) -> None:
@@ -276,7 +279,13 @@ JobsOption = Annotated[
 DbOption = Annotated[Path, typer.Option("--db", help="DuckDB results file.")]
 BackendOption = Annotated[str, typer.Option("--backend", help="local or ray.")]
 RayAddressOption = Annotated[
-    str | None, typer.Option("--ray-address", help="Ray cluster address (ray backend).")
+    str | None,
+    typer.Option(
+        "--address",
+        "--ray-address",
+        help="A Ray cluster to run on, HOST:PORT of its head (`ray start --head`); "
+        "needs --backend ray.",
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")]
 FileArgument = Annotated[Path, typer.Argument(help="DuckDB results file.")]
