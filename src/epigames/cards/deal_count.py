@@ -7,6 +7,11 @@ Here a not-all fact is counted by inclusion and exclusion (minus the deals that 
 holder all of the item: those cards are then placed), items with other facts are placed
 by their spreads over the holders, and the cards left, allowed everywhere, fill the rooms
 left in a multinomial number of ways.
+
+The exclusions are folded apart from the placements: their signed ways depend only on how
+many cards they take from each holder, so they are counted once over those vectors (a few
+hundred for the six-player Kwartet deal) and then paired with each room vector the
+placements leave, instead of being spread over every one of them.
 """
 
 from __future__ import annotations
@@ -17,12 +22,16 @@ from math import factorial
 from epigames.cards.items import Split
 from epigames.cards.symbolic import CardStructure
 
-__all__ = ["MAX_COUNT_STATES", "MAX_COUNT_WORK", "count_deals"]
+__all__ = ["MAX_COUNT_PAIRS", "MAX_COUNT_STATES", "MAX_COUNT_WORK", "count_deals"]
 
 #: The most room vectors the count keeps at once; past it the card engine counts.
 MAX_COUNT_STATES = 20_000
-#: The most (room vector, placement) pairs a component may be spread over.
-MAX_COUNT_WORK = 200_000
+#: The most (room vector, placement) pairs a component may be spread over (about a
+#: microsecond each).
+MAX_COUNT_WORK = 1_000_000
+#: The most (room vector, exclusion vector) pairs summed at the end (most are cut short
+#: at the first holder without room: about 0.15 microseconds each).
+MAX_COUNT_PAIRS = 10_000_000
 
 _Rooms = tuple[int, ...]
 
@@ -37,8 +46,9 @@ def _multinomial(rooms: Sequence[int]) -> int:
 
 def count_deals(cards: CardStructure) -> int | None:
     """The number of deals that keep the public facts and not-all facts of `cards`;
-    None when it would take more than `MAX_COUNT_STATES` room vectors or
-    `MAX_COUNT_WORK` steps for a component (the card engine counts then)."""
+    None when it would take more than `MAX_COUNT_STATES` room vectors,
+    `MAX_COUNT_WORK` steps for a component or `MAX_COUNT_PAIRS` at the end (the card
+    engine counts then)."""
     split = Split.of(cards, frozenset())
     room = split.room
     with_room = [j for j, r in enumerate(room) if r]
@@ -59,24 +69,72 @@ def count_deals(cards: CardStructure) -> int | None:
         if spread is None:
             return None
         states = spread
+    cap = tuple(max(col) for col in zip(*states, strict=True))
+    taken: dict[_Rooms, int] = {tuple(0 for _ in room): 1}
     for size, at in excluded:
-        states = _exclude(states, size, at)
-        if len(states) > MAX_COUNT_STATES:
+        taken = _exclude(taken, size, at, cap)
+        if len(taken) > MAX_COUNT_STATES:
             return None
-    # The cards left (in items allowed everywhere) fill the rooms left.
-    return sum(ways * _multinomial(rooms) for rooms, ways in states.items())
+    if len(states) * len(taken) > MAX_COUNT_PAIRS:
+        return None
+    return _fill(states, taken)
 
 
-def _exclude(states: dict[_Rooms, int], size: int, at: Sequence[int]) -> dict[_Rooms, int]:
-    """Fold in an item that may lie anywhere but wholly at the holders `at`: minus the
-    deals that put all of it at one of them (two cannot both hold all of it)."""
-    out = dict(states)
+def _fill(states: dict[_Rooms, int], taken: dict[_Rooms, int]) -> int:
+    """The deals of the cards left (in items allowed everywhere) into the rooms left:
+    for every room vector and exclusion vector, their ways times the multinomial number
+    of ways to fill the rooms the exclusion leaves.
+
+    The multinomial of `rooms - used` is `(n - t)! * prod(falling(r, u)) / prod(r!)` (`n`
+    the rooms in all, `t` the cards `used` takes, `falling(r, u) = r! / (r - u)!`), so
+    per pair only the holders an exclusion takes from cost a product, and the division
+    is made once per room vector.
+    """
+    if not states:
+        return 0
+    n = sum(next(iter(states)))
+    top = max(max(rooms) for rooms in states)
+    fact = [factorial(k) for k in range(max(n, top) + 1)]
+    falling = [[fact[r] // fact[r - u] if u <= r else 0 for u in range(top + 1)]
+               for r in range(top + 1)]  # fmt: skip
+    terms = [
+        (tuple((j, u) for j, u in enumerate(used) if u), signed * fact[n - sum(used)])
+        for used, signed in taken.items()
+        if sum(used) <= n
+    ]
+    total = 0
     for rooms, ways in states.items():
+        fill = 0
+        for support, weight in terms:
+            for j, u in support:
+                if u > rooms[j]:
+                    break
+                weight *= falling[rooms[j]][u]
+            else:
+                fill += weight
+        below = 1
+        for r in rooms:
+            below *= fact[r]
+        total += ways * (fill // below)
+    return total
+
+
+def _exclude(
+    taken: dict[_Rooms, int], size: int, at: Sequence[int], cap: _Rooms
+) -> dict[_Rooms, int]:
+    """Fold in an item that may lie anywhere but wholly at the holders `at`: minus the
+    deals that put all of it at one of them (two cannot both hold all of it).
+
+    `taken` maps how many cards the exclusions so far take from each holder to their
+    signed number of ways; a holder never has room for more than `cap`.
+    """
+    out = dict(taken)
+    for used, ways in taken.items():
         for j in at:
-            if rooms[j] >= size:
-                less = (*rooms[:j], rooms[j] - size, *rooms[j + 1 :])
-                out[less] = out.get(less, 0) - ways
-    return {rooms: ways for rooms, ways in out.items() if ways}
+            if used[j] + size <= cap[j]:
+                more = (*used[:j], used[j] + size, *used[j + 1 :])
+                out[more] = out.get(more, 0) - ways
+    return {used: ways for used, ways in out.items() if ways}
 
 
 def _place(
@@ -87,17 +145,25 @@ def _place(
     placements = split.placements(component, MAX_COUNT_STATES)
     if placements is None or len(placements) * len(states) > MAX_COUNT_WORK:
         return None
-    weighted: list[tuple[_Rooms, int]] = []
+    # Placements that take as many cards from each holder are one: their ways add up.
+    merged: dict[_Rooms, int] = {}
     for placement in placements:
         used = tuple(sum(col) for col in zip(*placement, strict=True))
         ways = 1
         for row in placement:
             ways *= _multinomial(row)
-        weighted.append((used, ways))
+        merged[used] = merged.get(used, 0) + ways
+    # A component takes from a few holders: only those entries change.
+    weighted = [(tuple((j, u) for j, u in enumerate(used) if u), w) for used, w in merged.items()]
     out: dict[_Rooms, int] = {}
     for rooms, ways in states.items():
-        for used, weight in weighted:
-            left = tuple(r - u for r, u in zip(rooms, used, strict=True))
-            if min(left) >= 0:
-                out[left] = out.get(left, 0) + ways * weight
+        for support, weight in weighted:
+            left = list(rooms)
+            for j, u in support:
+                left[j] -= u
+                if left[j] < 0:
+                    break
+            else:
+                key = tuple(left)
+                out[key] = out.get(key, 0) + ways * weight
     return out
