@@ -3,8 +3,8 @@
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
 `kwartet-2020` and `quartet-2023`, data in `experiments.toml`. A `Suite` is several
 tournaments reported together, a module each: `blufpoker_2020`, `klaverjas_2017`,
-`kemps_tom`, `kemps_teams`, `kemps_2023`. `epigames experiment NAME` runs either and writes
-its Markdown report.
+`kemps_tom`, `kemps_teams`, `kemps_tom_teams`, `kemps_2023`. `epigames experiment NAME`
+runs either and writes its Markdown report.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from epigames.tournament.experiments import (
     kemps_2023,
     kemps_teams,
     kemps_tom,
+    kemps_tom_teams,
     klaverjas_2017,
 )
 from epigames.tournament.experiments.base import (
@@ -39,6 +40,7 @@ SUITES: dict[str, Suite] = {
         klaverjas_2017.SUITE,
         kemps_tom.SUITE,
         kemps_teams.SUITE,
+        kemps_tom_teams.SUITE,
         kemps_2023.SUITE,
     )
 }

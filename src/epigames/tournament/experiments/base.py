@@ -94,6 +94,8 @@ class Suite:
         configs: the checked tournaments for a number of games per tournament.
         markdown: the report from the tournaments' summaries (by name, in the order of
             `configs`) and the command that reproduces it.
+        figures: if given, writes the report's plots from the same summaries beside it:
+            called with the report's path without `.md`; returns the files written.
     """
 
     name: str
@@ -101,6 +103,7 @@ class Suite:
     games: int
     configs: Callable[[int], list[TournamentConfig]]
     markdown: Callable[[dict[str, Summary], str], str]
+    figures: Callable[[dict[str, Summary], Path], list[Path]] | None = None
 
 
 @cache

@@ -17,6 +17,10 @@ it on, and, of equal ranks, the one it shows the least of (its hidden cards tell
 anything). It puts down first the cards the opponents want least, keeps the cards
 an opponent collects, and takes such cards from the table when it has a spare card to
 give for them. A whole turn is planned at its first decision, as the report's players do.
+
+In the team game its partner is no opponent, and what the opponents can know of a four of
+a kind decides when it completes one in view and when it calls Stop Kemps: it asks the
+card engine (`tom_team`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -34,10 +37,19 @@ from epigames.cards import Card, Holds, Rank
 from epigames.cards.fact_types import CardFact, NamedFact
 from epigames.games.core import View
 from epigames.games.events import Event, Fact
-from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, PASS, Call, Swap
+from epigames.games.kemps.actions import HAND_SIZE, OF_A_KIND, PASS, SIGNAL, Swap
 from epigames.games.kemps.events import Called, Kemps, NewHand, Swapped, TeamTurnEnded, TurnEnded
 from epigames.games.kemps.strategies.greedy import ReportPlayer, SwapSheet
 from epigames.games.kemps.strategies.simple import team_move
+from epigames.games.kemps.strategies.tom_team import (
+    STOP_AT,
+    Exposure,
+    after_swaps,
+    exposure,
+    rank_cards,
+    signal_thought,
+    stop_call,
+)
 from epigames.games.kemps.views import KempsView
 from epigames.games.strategy import Decision, Thought, register_strategy
 
@@ -50,9 +62,6 @@ BLOCK_AT = 1.5
 #: Turns without a score after which `tom` stops blocking: players who all block each
 #: other (two `tom` pairs) would otherwise hold each other's cards to the turn cap.
 STUCK_AFTER = 60
-#: The team game: the chance of an opponent's four of a kind above which `tom` calls Stop
-#: Kemps. A right call scores 1 and takes the opponent's Kemps away, a wrong one costs 1.
-STOP_AT = Fraction(1, 3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,29 +269,41 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     reasons: list[Thought] = []
     concluded: list[Fact] = []
 
-    # The team game, against players who call Stop Kemps on what they know: four cards of
-    # a rank all taken in view would tell them the Kemps, and the first to call after
-    # this turn is the opponent after us.
-    stoppers = [s for s in read.opponents if s in public.stoppers]
     # A game stuck for long (every player blocking or hiding from the others) ends only at
     # the turn cap: then `tom` neither blocks nor hides, and somebody scores.
     stuck = public.quiet >= STUCK_AFTER
-    hiding = view.kemps_game.team_game and bool(stoppers) and not stuck
+    team = view.kemps_game.team_game
+    # The team game: before completing four of a kind in view, what the first opponents to
+    # call would know of it (`tom_team.exposure`), per rank that can be completed now.
+    exposures: dict[Rank, Exposure | None] = {}
+
+    def exposed(rank: Rank, takes: int) -> Exposure | None:
+        """What the first callers would know after the `takes` swaps completing `rank`."""
+        if rank not in exposures:
+            taken = [(i, c) for i, c in enumerate(table) if c.rank is rank][:takes]
+            given = [c for c in hand if c.rank is not rank]
+            moves = [(i, c, g) for (i, c), g in zip(taken, given, strict=False)]
+            after = after_swaps(view.public, me, view.game.num_players, moves)
+            cards = rank_cards(view, taken[0][1])
+            exposures[rank] = exposure(view, after, cards, public.stoppers)
+        return exposures[rank]
 
     def outlook(rank: Rank) -> tuple[float, int, int]:
         mine = sum(c.rank is rank for c in hand)
         takes = min(sum(c.rank is rank for c in table), HAND_SIZE - mine, budget)
         shown = len(read.shown(me, rank))
-        if hiding:
-            # Never the card that would show all four; a rank whose cards in hand were all
-            # taken in view cannot be finished out of sight: as good as blocked.
-            takes = max(0, min(takes, OF_A_KIND - 1 - shown))
         # Only the cards opponents took count against a rank: a card merely dealt to an
         # opponent comes back to the table when it collects something else.
         taken = sum(len(read.shown(s, rank)) for s in read.opponents)
         score = mine + takes - OPPONENT_CARD * taken
-        if read.blocker(rank) is not None or (hiding and mine == shown):
+        if read.blocker(rank) is not None:
             score -= BLOCKED
+        if team and not stuck and takes and mine + takes == OF_A_KIND:
+            seen = exposed(rank, takes)
+            if seen is not None and seen.hides:
+                # The last card stays on the table: as good as blocked this turn.
+                takes -= 1
+                score -= 1 + BLOCKED
         return score, mine + takes, mine - shown
 
     ranks = list(dict.fromkeys(c.rank for c in hand + table))
@@ -330,23 +351,27 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     sheet = SwapSheet(hand, table, spares)
     swaps = sheet.swaps
 
-    limit = OF_A_KIND - 1 - len(shown_mine) if hiding else OF_A_KIND
-    for card in [c for c in table if c.rank is target]:
+    wanted = [c for c in table if c.rank is target]
+    limit = outlooks[target][1] - sum(c.rank is target for c in hand)
+    seen = exposures.get(target)
+    if seen is not None:
+        said, name = "", names[seen.observer]
+        values: tuple[object, ...] = (name, target.text, float(seen.chance))
+        if seen.hides:
+            concluded.append(Knows(seen.observer, Holds(me, wanted[limit])))
+            said = (
+                "{} would give four {}s in my hand {:.2f} if I took {} in view, and it calls "
+                "Stop Kemps on what it knows: I leave it on the table."
+            )
+            values = (name, target.text, float(seen.chance), wanted[limit])
+        elif seen.chance > STOP_AT:
+            said = "{} could tell my four {}s ({:.2f}) but has not called Stop Kemps: I complete."
+        else:
+            said = "{}, first to call, would give four {}s in my hand only {:.2f}: I complete."
+        reasons.append(Thought(said, args=values))
+    for card in wanted[:limit]:
         if spares and len(swaps) < budget:
-            if limit <= 0:
-                knowers = _names([names[s] for s in read.opponents])
-                concluded.append(
-                    Knows(stoppers[0], Holds(me, shown_mine[0] if shown_mine else card))
-                )
-                said = (
-                    "{} would know I hold four {}s if I took {} in view, and {} calls Stop "
-                    "Kemps on what it knows: I leave it."
-                )
-                hidden = (knowers, target.text, card, names[stoppers[0]])
-                reasons.append(Thought(said, args=hidden))
-                break
             sheet.take(card)
-            limit -= 1
     # Block: take a card an opponent collects, paying with a card wanted less.
     candidates = (
         []
@@ -378,42 +403,6 @@ def plan_tom(view: KempsView, public: PublicCollections) -> TomPlan:
     else:
         reasons.append(Thought("No swap helps."))
     return TomPlan(tuple(swaps), target, tuple(reasons), tuple(concluded))
-
-
-def stop_call(view: KempsView, public: PublicCollections) -> Decision | None:
-    """Stop Kemps against the opponent most likely to hold four of a kind, when that chance
-    (exact, from the seat's knowledge) is above `STOP_AT`; None otherwise.
-
-    Only a rank of which the opponent publicly holds two or more cards is weighed: with
-    fewer shown, the rest of its hand is hidden and the chance is small.
-    """
-    game = view.kemps_game
-    knowledge = view.knowledge
-    deck = [c for c in knowledge.layout.cards if isinstance(c, Card)]
-    best: tuple[Fraction, int, Rank, list[Card]] | None = None
-    for seat in range(game.players):
-        if game.team_of(seat) == game.team_of(view.seat):
-            continue
-        # In deck order, not a set's: of equal chances the first rank wins in any process.
-        held = sorted(public.shown[seat], key=deck.index)
-        for rank in dict.fromkeys(c.rank for c in held):
-            shown = [c for c in held if c.rank is rank]
-            if len(shown) < 2:
-                continue
-            chance = knowledge.probability_holds_all(seat, [c for c in deck if c.rank is rank])
-            if best is None or chance > best[0]:
-                best = (chance, seat, rank, shown)
-    if best is None or best[0] <= STOP_AT:
-        return None
-    chance, seat, rank, shown = best
-    name = game.seat_names[seat]
-    text = (
-        "I know {} holds {} (it took them): the chance that its four cards are all {}s is "
-        "{:.2f}, above 1/3: Stop Kemps!"
-    )
-    concluded = tuple(Holds(seat, c) for c in shown)
-    args = (name, _Cards(tuple(shown)), rank.text, float(chance))
-    return Decision(Call(seat, True), Thought(text, concluded, args))
 
 
 @register_strategy(
@@ -449,9 +438,13 @@ class Tom(ReportPlayer):
             assert move is not None
             if move.action != PASS:
                 return move
-            stop = stop_call(view, self.collections(view))
+            stop = stop_call(view, self.collections(view).shown)
             return move if stop is None else stop
-        return super().choose(view)
+        decision = super().choose(view)
+        if decision.action == SIGNAL:
+            # The report's signal, with what the first opponents to call can know of it.
+            return Decision(SIGNAL, signal_thought(view, self.collections(view).stoppers))
+        return decision
 
 
-__all__ = ["Knows", "PublicCollections", "Tom", "TomPlan", "plan_tom", "stop_call"]
+__all__ = ["Knows", "PublicCollections", "Tom", "TomPlan", "plan_tom"]
