@@ -143,7 +143,7 @@ def _place(
     """Fold in a component by its placements, each weighted by the ways to choose which
     cards of each item go where; None when it has too many placements to list."""
     placements = split.placements(component, MAX_COUNT_STATES)
-    if placements is None or len(placements) * len(states) > MAX_COUNT_WORK:
+    if placements is None:
         return None
     # Placements that take as many cards from each holder are one: their ways add up.
     merged: dict[_Rooms, int] = {}
@@ -153,6 +153,8 @@ def _place(
         for row in placement:
             ways *= _multinomial(row)
         merged[used] = merged.get(used, 0) + ways
+    if len(merged) * len(states) > MAX_COUNT_WORK:
+        return None
     # A component takes from a few holders: only those entries change.
     weighted = [(tuple((j, u) for j, u in enumerate(used) if u), w) for used, w in merged.items()]
     out: dict[_Rooms, int] = {}
