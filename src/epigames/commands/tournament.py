@@ -31,7 +31,7 @@ from epigames.errors import InputError
 
 if TYPE_CHECKING:
     from epigames.tournament import RunReport, Summary, TournamentConfig
-    from epigames.tournament.experiments import Suite
+    from epigames.tournament.experiments import LearningExperiment, Suite
 
 err = Console(stderr=True)
 
@@ -252,6 +252,34 @@ def _run_suite(
             err.print(f"plot written to {figure}", highlight=False)
 
 
+def _run_learning(
+    found: LearningExperiment, games: int | None, db: Path, out: Path, jobs: int
+) -> None:
+    """Train what is not kept yet (beside `db`, in `db` with the suffix `.rl`), then write
+    the report and its plot."""
+    from epigames.adapters.reinforce import run_task
+
+    runs = db.with_suffix(".rl")
+    try:
+        written = found.run(
+            run_task,
+            games,
+            out,
+            runs,
+            jobs or os.cpu_count() or 1,
+            say=lambda line: err.print(line, highlight=False),
+        )
+    except KeyboardInterrupt:
+        err.print(
+            f"interrupted; every finished run is kept in {runs}; run the same command again "
+            "to resume",
+            highlight=False,
+        )
+        raise SystemExit(130) from None
+    for path in written:
+        err.print(f"written: {path}", highlight=False)
+
+
 def _show(summary: Summary, as_json: bool) -> None:
     from epigames.tournament.render import summary_renderable
 
@@ -437,8 +465,10 @@ def experiment_cmd(
     """Run a report's experiment and write our results beside the published ones."""
     from epigames.tournament.experiments import (
         EXPERIMENTS,
+        LEARNING,
         SUITES,
         Experiment,
+        LearningExperiment,
         Suite,
         experiment,
         experiment_config,
@@ -446,13 +476,20 @@ def experiment_cmd(
     )
 
     if list_ or not name:
-        listed: list[Experiment | Suite] = [*EXPERIMENTS.values(), *SUITES.values()]
+        listed: list[Experiment | Suite | LearningExperiment] = [
+            *EXPERIMENTS.values(),
+            *SUITES.values(),
+            *LEARNING.values(),
+        ]
         for item in listed:
             typer.echo(f"{item.name:14} {item.games:>6} games  {item.title}")
         return
     found = experiment(name)
     if isinstance(found, Suite):
         _run_suite(found, games, db, out, jobs, backend, ray_address)
+        return
+    if isinstance(found, LearningExperiment):
+        _run_learning(found, games, db, out, jobs)
         return
     exp = found
     config = experiment_config(exp, games)

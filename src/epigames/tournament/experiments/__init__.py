@@ -3,8 +3,9 @@
 An `Experiment` (`base.py`) is one tournament with the numbers its report published:
 `kwartet-2020` and `quartet-2023`, data in `experiments.toml`. A `Suite` is several
 tournaments reported together, a module each: `blufpoker_2020`, `klaverjas_2017`,
-`kemps_tom`, `kemps_teams`, `kemps_tom_teams`, `kemps_2023`. `epigames experiment NAME`
-runs either and writes its Markdown report.
+`kemps_tom`, `kemps_teams`, `kemps_tom_teams`, `kemps_2023`. A `LearningExperiment`
+trains learners instead (`rl_knowledge`). `epigames experiment NAME` runs any of them and
+writes its Markdown report.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from epigames.tournament.experiments import (
     kemps_tom,
     kemps_tom_teams,
     klaverjas_2017,
+    rl_knowledge,
 )
 from epigames.tournament.experiments.base import (
     Experiment,
@@ -30,6 +32,7 @@ from epigames.tournament.experiments.base import (
     experiments_in,
     reading,
 )
+from epigames.tournament.experiments.rl_knowledge import LearningExperiment
 
 EXPERIMENTS: dict[str, Experiment] = experiments_in(experiment_data())
 
@@ -45,26 +48,30 @@ SUITES: dict[str, Suite] = {
     )
 }
 
+LEARNING: dict[str, LearningExperiment] = {rl_knowledge.EXPERIMENT.name: rl_knowledge.EXPERIMENT}
 
-def experiment(name: str) -> Experiment | Suite:
+
+def experiment(name: str) -> Experiment | Suite | LearningExperiment:
     """The experiment called `name`.
 
     Raises:
         UnknownNameError: no such experiment.
     """
-    found = EXPERIMENTS.get(name) or SUITES.get(name)
+    found = EXPERIMENTS.get(name) or SUITES.get(name) or LEARNING.get(name)
     if found is None:
-        names = sorted([*EXPERIMENTS, *SUITES])
+        names = sorted([*EXPERIMENTS, *SUITES, *LEARNING])
         raise UnknownNameError(f"unknown experiment {name!r}; choose one of: {', '.join(names)}")
     return found
 
 
 __all__ = [
     "EXPERIMENTS",
+    "LEARNING",
     "SUITES",
     "Experiment",
     "ExperimentDataError",
     "ExperimentUnavailableError",
+    "LearningExperiment",
     "Published",
     "Suite",
     "experiment",
