@@ -57,7 +57,7 @@ PERSON = "person"
 MAX_TABLES = 1_000
 #: Most finished tables kept in memory (the least recently used; the others are replayed
 #: from the database when asked for again).
-ENDED_IN_MEMORY = 64
+ENDED_IN_MEMORY = 16
 #: The shortest and longest turn clock a table may have, in seconds.
 CLOCK_SECONDS = (10, 3600)
 #: Who made a stored move: the person, the agent they handed their seat to, the clock.
