@@ -45,6 +45,19 @@ def db_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def tables_db(tmp_path: Path) -> Path:
+    """Where a test's tables are kept (`web.tables`)."""
+    return tmp_path / "tables.sqlite"
+
+
+@pytest.fixture
+def tclient(tables_db: Path) -> Iterator[TestClient]:
+    """A client of an app whose tables are kept in `tables_db`."""
+    with TestClient(create_app(tables_db=tables_db)) as c:
+        yield c
+
+
+@pytest.fixture
 def client(db_dir: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db_dir)) as c:
         yield c

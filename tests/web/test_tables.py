@@ -21,17 +21,6 @@ from epigames.web.tables import PERSON, TableStore
 KLAVERJAS = "klaverjas(deals=2)"
 
 
-@pytest.fixture
-def tables_db(tmp_path: Path) -> Path:
-    return tmp_path / "tables.sqlite"
-
-
-@pytest.fixture
-def tclient(tables_db: Path) -> Any:
-    with TestClient(create_app(tables_db=tables_db)) as c:
-        yield c
-
-
 def open_table(client: TestClient, game: str, seats: list[str], seed: int) -> dict[str, Any]:
     response = client.post("/api/tables", json={"game": game, "seats": seats, "seed": seed})
     assert response.status_code == 201, response.text

@@ -12,23 +12,11 @@ from fastapi.testclient import TestClient
 
 from epigames.errors import InputError
 from epigames.web import views
-from epigames.web.app import create_app
 from epigames.web.builders import replay_session
 from epigames.web.tables import PERSON, TableStore
 from tests.web.test_tables import as_replayed, frame, open_table
 
 KWARTET = "kwartet(players=3,kinds=4)"
-
-
-@pytest.fixture
-def tables_db(tmp_path: Path) -> Path:
-    return tmp_path / "tables.sqlite"
-
-
-@pytest.fixture
-def tclient(tables_db: Path) -> Any:
-    with TestClient(create_app(tables_db=tables_db)) as c:
-        yield c
 
 
 def store_of(client: TestClient) -> TableStore:
