@@ -12,6 +12,7 @@ import { initTournaments } from "./tournaments.js";
 import { renderGuide } from "./guide.js";
 import { renderLearn, hasLearnPage } from "./learn.js";
 import { renderStart } from "./start.js";
+import { initTables, routeTable, leaveSeat, newTableFor, forgetCoach, renderPublic } from "./table.js";
 
 const RENDERERS = { kwartet, klaverjas, blufpoker, kemps };
 const $ = (id) => document.getElementById(id);
@@ -31,6 +32,9 @@ const S = {
   pinned: false,
   // The session whose result dialog was shown (once per game; "Result" opens it again).
   resultShown: null,
+  // A seat at a table (table.js): {tid, token}; its requests name the token, not a
+  // perspective, and the server answers with that seat's view only.
+  table: null,
 };
 
 function status(text, ok = false) {
@@ -38,6 +42,11 @@ function status(text, ok = false) {
   el.textContent = text || "";
   el.className = "status" + (ok ? " ok" : "");
 }
+
+// Where the game's requests go and whose view they ask for: this browser's session seen
+// from the chosen perspective, or a table seen by its token's seat.
+function base() { return S.table ? `/api/tables/${S.table.tid}` : `/api/sessions/${S.info.session}`; }
+function seenBy() { return S.table ? { token: S.table.token } : { perspective: perspectiveParam() }; }
 
 function renderer() {
   return (S.info && RENDERERS[S.info.game_name]) || generic;
@@ -177,12 +186,14 @@ async function watchDeal() {
   const info = S.info;
   closeResult();
   const g = S.games.find((x) => x.name === d.game_name);
-  const strats = d.strategies.map((s, i) => (i === info.human && g ? showcaseAgent(i, g) : s));
+  const strats = d.strategies.map((s, i) => ((i === info.human || s === "human") && g ? showcaseAgent(i, g) : s));
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: d.game, strategies: strats, seed: d.seed } }), null);
 }
 
 // The same game and agents again, the person in the same seat, with a new seed.
 async function playAgain() {
+  // At a table everyone needs a new link: the form for a new table, the same game in it.
+  if (S.table) { closeResult(); location.hash = `#table?game=${encodeURIComponent(S.data.game)}`; return; }
   const d = S.data;
   const human = S.info.human;
   closeResult();
@@ -211,12 +222,13 @@ function renderResult() {
   const winners = d.winners;
   const won = winners.includes(human);
   const everyone = winners.length === names.length;
-  $("result-title").textContent = everyone ? "Game over: a tie" : won ? "Game over: you win" : "Game over: you lose";
+  $("result-title").textContent = everyone ? "Game over: a tie" : human === null ? "Game over"
+    : won ? "Game over: you win" : "Game over: you lose";
   $("result-winners").textContent = !winners.length ? "Nobody wins." : everyone ? "Everyone shares the win."
     : `${winners.map((s) => names[s] + (s === human ? " (you)" : "")).join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
   const rows = names.map((name, s) => h("tr", { class: winners.includes(s) ? "winner" : "" },
     h("th", { scope: "row", style: `color:${seatInk(s)}` }, name + (s === human ? " (you)" : "")),
-    h("td", {}, s === human ? "you" : d.strategies[s]),
+    h("td", {}, s === human ? "you" : d.strategies[s] === "human" ? "a person" : d.strategies[s]),
     h("td", { class: "num" }, String(d.returns[s])),
     h("td", {}, winners.includes(s) ? "wins" : "")));
   $("result-scores").replaceChildren(
@@ -244,7 +256,7 @@ async function copySeed() {
 function renderEnd() {
   const bar = $("end-bar");
   const d = S.data;
-  if (S.info.human === null || !d.finished || d.seed === undefined) {
+  if ((S.info.human === null && !S.table) || !d.finished || d.seed === undefined) {
     bar.classList.add("hidden");
     closeResult();
     return;
@@ -256,6 +268,7 @@ function renderEnd() {
     h("span", {}, "Game over · seed ", h("code", {}, d.seed)),
     h("button", { id: "result-open", onclick: () => $("result").showModal() }, "Result and review"));
   bar.classList.remove("hidden");
+  $("play-again-btn").textContent = S.table ? "New table" : "Play again";
   if (d.terminal && S.resultShown !== S.info.session) {
     S.resultShown = S.info.session;
     $("result").showModal();
@@ -267,6 +280,28 @@ async function startPlay() {
   const human = strats.indexOf("human");
   const agents = strats.map((s, i) => (s === "human" ? showcaseAgent(i) : s));
   await openSession(() => api("/api/sessions", { method: "POST", body: { game: gameString(), strategies: agents, human_seat: human } }), human);
+}
+
+// A seat at a table (`status`: the table's status for the token, table.js): the game page
+// with the token's requests. Once the game is over the token sees everything.
+export async function openTable(status, token) {
+  const info = {
+    session: `table/${status.table}`, game: status.game, game_name: status.game.split("(")[0],
+    seat_names: status.seat_names, human: status.seat, last_frame: status.last_frame,
+    finished: status.finished, origin: null,
+  };
+  // A spectator's frames are seen from the public perspective (-1) until the end.
+  await openSession(async () => info, status.finished ? null : status.seat ?? -1, { tid: status.table, token });
+}
+
+// A table's status pushed (a move by anyone, the end): play the new frames up to it.
+export function tableChanged(st) {
+  if (!S.table || st.table !== S.table.tid) return;
+  forgetCoach();
+  if (st.finished && S.perspective !== null) { S.perspective = null; S.log = []; S.logLen = {}; }
+  S.last = Math.max(S.last, st.last_frame);
+  if (S.frame < S.last) play();
+  else if (S.data && S.data.finished !== st.finished) goto(S.last);
 }
 
 // The id of the game on the page (for tests and the console), or null.
@@ -292,17 +327,20 @@ function setBusy(on) {
   }
 }
 
-export async function openSession(create, perspective) {
+export async function openSession(create, perspective, table = null) {
   pause();
   setBusy(true);
   try {
     status("starting…", true);
     const info = await create();
     setBusy(false);
-    if (S.info && S.info.session !== info.session) api(`/api/sessions/${S.info.session}`, { method: "DELETE" }).catch(() => {});
+    if (S.info && !S.table && S.info.session !== info.session) api(`/api/sessions/${S.info.session}`, { method: "DELETE" }).catch(() => {});
+    if (!table) leaveSeat();
+    S.table = table;
+    $("page-game").classList.toggle("at-table", !!table);
     S.info = info;
     S.last = info.last_frame;
-    S.perspective = info.human !== null ? info.human : perspective;
+    S.perspective = info.human !== null && !info.finished ? info.human : perspective;
     S.log = []; S.logLen = {}; S.subject = ""; S.pinned = false; S.picture = null; S.moveError = null;
     closeResult();
     S.data = null;  // the guide explains the new game from its start
@@ -338,7 +376,7 @@ function perspectiveParam() { return S.perspective === null ? "spectator" : Stri
 // played so far; asked for END (frame -1), the server plays it to its end.
 const END = -1;
 
-function allPlayed() { return !!(S.data && S.data.finished) || S.info.human !== null; }
+function allPlayed() { return !!(S.data && S.data.finished) || S.info.human !== null || !!S.table; }
 
 async function goto(frame) {
   if (!S.info) return;
@@ -361,7 +399,8 @@ async function goto(frame) {
     S.guideFrom = !S.data ? 0 : d.frame > S.frame ? (S.logLen[S.frame] ?? null) : null;
     S.logLen[d.frame] = d.log_length;
     if (d.frame !== S.frame) S.moveError = null;
-    S.data = d; S.frame = d.frame; S.last = d.last_frame;
+    // At a table a push may have told of a later frame while this one was on its way.
+    S.data = d; S.frame = d.frame; S.last = S.table ? Math.max(S.last, d.last_frame) : d.last_frame;
     // Until the reader picks a subject, the picture shows the one the last move is about.
     if (!S.pinned) S.subject = d.focus || "";
     render();
@@ -382,8 +421,8 @@ async function goto(frame) {
 // request and answers 503 with how far it got (`last_frame`): a long game is played to its
 // end over several requests, showing how far it is, until done or cancelled (then null).
 async function playedTo(frame, since) {
-  const ask = () => api(`/api/sessions/${S.info.session}/frames/${frame}`,
-    { params: { perspective: perspectiveParam(), since: Math.min(since, S.log.length), guide: S.guide || null } });
+  const ask = () => api(`${base()}/frames/${frame}`,
+    { params: { ...seenBy(), since: Math.min(since, S.log.length), guide: S.guide || null } });
   S.cancelPlay = false;
   let reached = S.last;
   try {
@@ -427,7 +466,8 @@ function hidePlaying() {
 
 function render() {
   const d = S.data;
-  const r = renderer();
+  // A table's spectator, while the game runs, is sent the public state only.
+  const r = d.table.public ? { renderTable: renderPublic } : renderer();
   r.renderTable($("table"), d, {
     log: S.log, selectedSeat: S.selectedSeat,
     onSeatClick: d.legal_actions.length ? (s) => selectSeat(s) : null,
@@ -471,7 +511,8 @@ async function move(action) {
   S.moveError = null;
   let r;
   try {
-    r = await api(`/api/sessions/${S.info.session}/moves`, { method: "POST", body: { seat: S.info.human, action } });
+    r = S.table ? await api(`${base()}/moves`, { method: "POST", body: { token: S.table.token, action } })
+      : await api(`${base()}/moves`, { method: "POST", body: { seat: S.info.human, action } });
   } catch (e) {
     // Refused (e.g. an illegal card, with the game's reason): the game is as it was, so the
     // same frame is drawn again with the reason, and the person chooses again.
@@ -483,7 +524,7 @@ async function move(action) {
   }
   S.moving = false;
   const from = S.frame;
-  S.last = r.last_frame;
+  S.last = S.table ? Math.max(S.last, r.last_frame) : r.last_frame;
   status(r.finished ? "The game is over." : "", true);
   await goto(from + 1);
   if (S.frame < S.last) play();
@@ -516,6 +557,13 @@ function renderPerspectives() {
   const box = $("perspectives");
   box.replaceChildren();
   const info = S.info;
+  if (S.table) {
+    // A token sees one seat (everything once the game is over): nothing to choose.
+    const over = S.data && S.data.finished;
+    box.append(h("span", { class: "seen-by" }, over ? "everyone (the game is over)"
+      : info.human === null ? "a spectator (public information only)" : `${info.seat_names[info.human]} (you)`));
+    return;
+  }
   const playing = info.human !== null && !(S.data && S.data.finished);
   const opts = [[null, "Spectator"], ...info.seat_names.map((n, i) => [i, n])];
   for (const [p, label] of opts) {
@@ -548,7 +596,7 @@ function pauseLabel() {
 
 function play() {
   if (!S.info) return;
-  if (S.frame >= S.last && S.info.human === null) goto(0);
+  if (S.frame >= S.last && S.info.human === null && !S.table) goto(0);
   S.playing = true;
   $("play-pause-btn").replaceChildren(...pauseLabel());
   clearInterval(S.timer);
@@ -594,8 +642,8 @@ async function loadPicture() {
   if (!S.subject || !S.data.subjects.includes(S.subject)) return;
   const asked = ++pictureAsked;
   try {
-    const pic = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/picture`,
-      { params: { subject: S.subject, perspective: perspectiveParam() } });
+    const pic = await api(`${base()}/frames/${S.frame}/picture`,
+      { params: { subject: S.subject, ...seenBy() } });
     if (asked !== pictureAsked) return;
     const changed = S.picture && S.picture.subject === pic.subject && S.picture.world_count !== pic.world_count;
     S.picture = pic;
@@ -623,8 +671,8 @@ async function askFormula(ev) {
   const out = $("formula-result");
   if (!S.picture) { out.textContent = "Pick a card (or the cup) first."; out.className = "formula-result error"; return; }
   try {
-    const r = await api(`/api/sessions/${S.info.session}/formula`, { method: "POST",
-      body: { frame: S.frame, subject: S.subject, perspective: perspectiveParam(), formula: $("formula").value } });
+    const r = await api(`${base()}/formula`, { method: "POST",
+      body: { frame: S.frame, subject: S.subject, ...seenBy(), formula: $("formula").value } });
     // "cannot tell" is neither colour, as in Ask the game.
     out.className = "formula-result " + (r.verdict === "true" ? "true" : r.verdict === "false" ? "false" : "");
     // A drawn world may stand for several worlds of the exact model, true in some of them.
@@ -644,8 +692,8 @@ async function askState() {
   const out = $("formula-result");
   if (!S.info) return;
   try {
-    const r = await api(`/api/sessions/${S.info.session}/ask`, { method: "POST",
-      body: { frame: S.frame, perspective: perspectiveParam(), formula: $("formula").value } });
+    const r = await api(`${base()}/ask`, { method: "POST",
+      body: { frame: S.frame, ...seenBy(), formula: $("formula").value } });
     if (r.perspective === null) {
       out.className = "formula-result " + (r.value ? "true" : "false");
       out.textContent = `${r.formula}\n→ ${r.answer}\n${r.kind} consistent with the public information: ${r.worlds}`;
@@ -667,7 +715,7 @@ async function loadMatrix() {
   if (!S.matrixAgent) S.matrixAgent = S.perspective === null ? S.data.seat_names[0] : S.data.seat_names[S.perspective];
   const asked = ++matrixAsked;
   try {
-    const m = await api(`/api/sessions/${S.info.session}/frames/${S.frame}/matrix`, { params: { perspective: perspectiveParam() } });
+    const m = await api(`${base()}/frames/${S.frame}/matrix`, { params: seenBy() });
     if (asked !== matrixAsked) return;
     if (!m.agents.includes(S.matrixAgent)) S.matrixAgent = m.agents[0];
     document.querySelectorAll("#matrix-agents button").forEach((b) => {
@@ -715,6 +763,7 @@ async function startShowcase(name, play, guided) {
 }
 
 function route() {
+  if (location.hash.startsWith("#table")) { routeTable(location.hash); return; }
   const m = location.hash.match(/^#learn(?:\/(\w+))?$/);
   if (m) {
     renderLearn($("page-learn"), m[1] || $("game-select").value, (name, play) => startShowcase(name, play, true));
@@ -729,8 +778,10 @@ async function init() {
   renderStart($("tiles"), S.games, {
     watch: (name) => startShowcase(name, false, true),
     play: (name) => startShowcase(name, true, false),
+    friends: (name) => newTableFor(name),
     title,
   });
+  initTables({ games: S.games, openTable, tableChanged, status, showPage });
   $("game-select").addEventListener("change", renderParams);
   renderParams();
   $("watch-btn").addEventListener("click", startWatch);
@@ -762,7 +813,7 @@ async function init() {
   });
   document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => {
     if (t.dataset.page === "learn") location.hash = location.hash.startsWith("#learn") ? location.hash : "#learn";
-    else history.replaceState(null, "", t.dataset.page === "game" ? "#games" : location.pathname);
+    else history.replaceState(null, "", t.dataset.page === "game" ? "#games" : t.dataset.page === "tables" ? "#table" : location.pathname);
     showPage(t.dataset.page);
   }));
   $("guide-toggle").addEventListener("change", () => { setGuide($("guide-toggle").checked); if (S.info) goto(S.frame); else renderGuide($("guide"), [], false); });

@@ -4,7 +4,8 @@
 import { h } from "./api.js";
 import { hasLearnPage } from "./learn.js";
 
-// `actions`: watch(name) and play(name) start the game; title(name) is the game's title.
+// `actions`: watch(name) and play(name) start the game, friends(name) opens the form of a
+// table for several people; title(name) is the game's title.
 export function renderStart(el, games, actions) {
   el.replaceChildren(...games.map((g) => {
     const title = actions.title(g.name);
@@ -23,7 +24,9 @@ export function renderStart(el, games, actions) {
         h("button", { class: "primary", type: "button", id: `start-watch-${g.name}`,
           onclick: () => actions.watch(g.name) }, "Watch a guided game"),
         h("button", { class: "accent", type: "button", id: `start-play-${g.name}`,
-          onclick: () => actions.play(g.name) }, "Play")));
+          onclick: () => actions.play(g.name) }, "Play"),
+        h("button", { type: "button", id: `start-friends-${g.name}`,
+          onclick: () => actions.friends(g.name) }, "Play with friends")));
   }));
 }
 
