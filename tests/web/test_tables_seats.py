@@ -215,3 +215,29 @@ def test_a_tables_file_from_before_clocks_and_stand_ins_opens(tables_db: Path) -
     old = store.get("old")
     assert old.clock is None and old.agents == {} and old.watch == ""
     store.close()
+
+
+def test_a_seat_whose_person_is_away_may_be_handed_to_an_agent(tclient: TestClient) -> None:
+    """Not while its person holds a WebSocket or polls; once nobody holds it, yes."""
+    table = open_table(tclient, KWARTET, [PERSON, PERSON, "greedy"], seed=17)
+    tid = table["table"]
+    tokens = {t["seat"]: t["token"] for t in table["tokens"]}
+    hand = {"token": tokens[0], "strategy": "greedy", "seat": 1}
+    with tclient.websocket_connect(f"/api/tables/{tid}/ws?token={tokens[1]}") as ws:
+        ws.receive_json()
+        assert status(tclient, tid, tokens[0])["away"] == [0]  # seat 0 only asks
+        refused = tclient.post(f"/api/tables/{tid}/agent", json=hand)
+        assert refused.status_code == 409 and "still at the table" in refused.json()["detail"]
+    assert status(tclient, tid, tokens[0])["away"] == [0, 1]
+    answer = tclient.post(f"/api/tables/{tid}/agent", json=hand)
+    assert answer.status_code == 200 and answer.json()["agents"] == {"1": "greedy"}
+    not_a_person = tclient.post(f"/api/tables/{tid}/agent", json={**hand, "seat": 2})
+    assert not_a_person.status_code == 409
+    back = tclient.post(f"/api/tables/{tid}/back", json={"token": tokens[1]})
+    assert back.status_code == 200 and back.json()["agents"] == {}
+    # A long poll keeps a seat at the table as a WebSocket does.
+    tclient.post(f"/api/tables/{tid}/agent", json={"token": tokens[0], "strategy": "greedy"})
+    polled = tclient.get(f"/api/tables/{tid}/changes", params={"token": tokens[1], "after": 0})
+    assert polled.status_code == 200 and 1 not in polled.json()["away"]
+    leaves = tclient.post(f"/api/tables/{tid}/agent", json={**hand, "token": tokens[1]})
+    assert leaves.status_code == 200  # its own seat: a person may always leave

@@ -60,6 +60,9 @@ MAX_TABLES = 1_000
 ENDED_IN_MEMORY = 16
 #: The shortest and longest turn clock a table may have, in seconds.
 CLOCK_SECONDS = (10, 3600)
+#: A person seat with no open WebSocket and no long poll for this long is away: another
+#: person at the table may hand it to an agent (a long poll asks again within 20 s).
+AWAY_SECONDS = 45.0
 #: Who made a stored move: the person, the agent they handed their seat to, the clock.
 BY_PERSON, BY_AGENT, BY_CLOCK = "person", "agent", "clock"
 
@@ -119,6 +122,9 @@ class Table:
     deadline: float | None = None
     agents: dict[int, str] = field(default_factory=dict)
     _stand_ins: dict[int, Strategy] = field(default_factory=dict, repr=False)
+    # Open WebSockets per seat, and when each seat last asked with the long poll.
+    _sockets: dict[int, int] = field(default_factory=dict, repr=False)
+    _polled: dict[int, float] = field(default_factory=dict, repr=False)
     _waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[int]]] = field(
         default_factory=list, repr=False
     )
@@ -163,7 +169,31 @@ class Table:
             "clock": self.clock,
             "deadline": self.deadline,
             "agents": {str(seat): name for seat, name in sorted(self.agents.items())},
+            "away": self.away(),
         }
+
+    def connected(self, seat: int | None, change: int) -> None:
+        """Count a seat's WebSocket opening (+1) or closing (-1); spectators are not counted."""
+        if seat is not None:
+            with self._guard:
+                self._sockets[seat] = self._sockets.get(seat, 0) + change
+
+    def polled(self, seat: int | None) -> None:
+        """Note that a seat asked with the long poll just now."""
+        if seat is not None:
+            self._polled[seat] = time.monotonic()
+
+    def away(self) -> list[int]:
+        """The person seats nobody holds: no open WebSocket, no long poll for
+        `AWAY_SECONDS` (agents' seats are not away: an agent plays them)."""
+        now = time.monotonic()
+        return [
+            seat
+            for seat in sorted(self.session.persons)
+            if seat not in self.agents
+            and not self._sockets.get(seat)
+            and now - self._polled.get(seat, -AWAY_SECONDS) >= AWAY_SECONDS
+        ]
 
     def _set_deadline(self) -> None:
         """Start the clock for the person to move (none for an agent or at the end)."""
@@ -412,19 +442,27 @@ class TableStore:
             seat = session.head.current_player
             self._agent_move(table, seat, table.agents[seat], BY_AGENT)
 
-    def hand_over(self, tid: str, token: str, strategy: str) -> Table:
-        """An agent plays the token's seat from now on (its person left the table).
+    def hand_over(self, tid: str, token: str, strategy: str, seat: int | None = None) -> Table:
+        """An agent plays a person seat from now on: the token's own (its person leaves),
+        or another that is `away` (its person left without saying so).
 
         Raises:
-            SessionError: unknown table (404) or token (403), the game over (409);
-                InputError: an unknown strategy.
+            SessionError: unknown table (404) or token (403), the game over, or the other
+                seat not a person's or not away (409); InputError: an unknown strategy.
         """
         table = self.get(tid)
-        seat = table.seat_of(token)
+        mine = table.seat_of(token)
         session = table.session
         with session.lock:
             if session.finished:
                 raise SessionError("the game is over; nobody needs to play this seat", 409)
+            if seat is None or seat == mine:
+                seat = mine
+            elif seat not in session.persons or seat in table.agents:
+                raise SessionError(f"seat {seat} is not a person's seat to hand over", 409)
+            elif seat not in table.away():
+                name = session.game.seat_names[seat]
+                raise SessionError(f"{name} is still at the table: only they can leave it", 409)
             table.stand_in(seat, strategy, "check")  # an unknown name fails here
             self._set_agent(table, seat, strategy)
             table._set_deadline()

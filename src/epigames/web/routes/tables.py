@@ -57,10 +57,12 @@ class TableMove(Body):
 
 
 class TableAgent(Body):
-    """A seat handed to an agent: the seat's token and the strategy that plays it."""
+    """A seat handed to an agent: a seat's token, the strategy, and which seat (the
+    token's own, or another person seat that is away)."""
 
     token: Annotated[str, Field(min_length=8, max_length=64)]
     strategy: Name
+    seat: Annotated[int, Field(ge=0, le=7)] | None = None
 
 
 class TableToken(Body):
@@ -213,8 +215,9 @@ def table_coach(
 
 @router.post("/{tid}/agent")
 def table_agent(tid: str, body: TableAgent, tables: Tables) -> dict[str, Any]:
-    """An agent plays the token's seat from now on (its person leaves the table)."""
-    table = tables.hand_over(tid, body.token, body.strategy)
+    """An agent plays the token's seat from now on (its person leaves the table), or
+    another person seat whose person is away."""
+    table = tables.hand_over(tid, body.token, body.strategy, body.seat)
     return _seat_info(table, table.seat_of(body.token))
 
 
@@ -235,7 +238,9 @@ async def table_changes(
     """The status once the version passes `after` (or after `POLL_SECONDS` as it is)."""
     table = tables.get(tid)
     seat = table.viewer(token)
+    table.polled(seat)
     await table.wait(after, POLL_SECONDS)
+    table.polled(seat)
     return _seat_info(table, seat)
 
 
@@ -249,7 +254,17 @@ async def table_socket(websocket: WebSocket, tid: str, token: str = "") -> None:
     except SessionError as exc:
         await websocket.close(code=4403 if exc.status == 403 else 4404, reason=str(exc))
         return
-    await websocket.accept()
+    # Counted before the client hears back: once connected, its seat is not away.
+    table.connected(seat, +1)
+    try:
+        await websocket.accept()
+        await _push(websocket, table, seat)
+    finally:
+        table.connected(seat, -1)
+
+
+async def _push(websocket: WebSocket, table: Table, seat: int | None) -> None:
+    """Send the status now and after every change until the client goes."""
     # The client sends nothing we need, but reading is how its going away is noticed.
     gone = asyncio.ensure_future(_drain(websocket))
     version = -1
