@@ -63,8 +63,8 @@ SETTINGS = (
         "Kwartet",
         "kwartet(players=3,kinds=5)",
         ("greedy", "silent"),
-        "three players and five kinds (20 cards): a game takes about 10 ms, so thousands of "
-        "training games per seed are affordable, and there is still much to know (who was "
+        "three players and five kinds (20 cards): short games, so thousands of training "
+        "games per seed are affordable, and there is still much to know (who was "
         "asked for what, who must hold a card of a kind); the learner plays against the "
         "2020 report's greedy and silent agents",
     ),
