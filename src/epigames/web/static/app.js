@@ -539,7 +539,8 @@ function renderLog() {
   S.log.forEach((e, i) => {
     if (!e) return;
     if (e.type === "decision") {
-      const who = names[e.seat] + (e.human ? " (you)" : "");
+      // At a table every person's move is marked `human`: only this seat's is "you".
+      const who = names[e.seat] + (e.human && (!S.table || e.seat === S.info.human) ? " (you)" : "");
       // Another seat's move, seen from a seat: no label, no thought (they are its own).
       const thought = e.thought ? h("div", { class: "thought" }, `“${e.thought}”`) : null;
       ol.append(h("li", { class: "decision" + (i === lastDecision ? " latest" : ""), style: `--c:${seatColor(e.seat)};--ci:${seatInk(e.seat)}` },

@@ -280,7 +280,7 @@ function seatsList(st) {
   return h("ul", { class: "tp-seats" }, ...st.seat_names.map((name, s) => {
     const person = st.persons.includes(s);
     const by = s === st.seat ? "you" : person ? "a person" : "an agent";
-    const away = agents[s] ? ` (${agents[s]} plays for now)` : "";
+    const away = agents[s] ? ` (${agents[s]} plays for now)` : (st.away || []).includes(s) ? " (away)" : "";
     return h("li", { class: st.to_move === s && !st.finished ? "to-move" : "", style: `--ci:${seatInk(s)}` },
       h("b", {}, name), ` — ${by}${away}`, st.to_move === s && !st.finished ? h("span", { class: "tp-turn" }, " · to move") : null);
   }));
