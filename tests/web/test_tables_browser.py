@@ -13,6 +13,8 @@ import contextlib
 import json
 import random
 import re
+import subprocess
+import sys
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +37,7 @@ from tests.web.test_browser import (  # the same server, browser and checks
     server,
     set_range,
 )
-from tests.web.test_server_bounds import _start
+from tests.web.test_server_bounds import Server, _start
 from tests.web.test_tables import as_replayed
 
 __all__ = ["app", "browser", "server"]
@@ -241,6 +243,23 @@ def check_no_peeking(seats: list[Seat], table: Table) -> None:
             assert set(push) <= status_keys and push["seat"] == at.seat, push
 
 
+def start_on(port: int, *options: str) -> Server:
+    """`epigames serve` again on a given port (`_start` picks a free one): the browsers'
+    links and sockets name the old server's port."""
+    cmd = [sys.executable, "-c", "from epigames.cli import main; main()", "serve"]
+    proc = subprocess.Popen(
+        [*cmd, "--port", str(port), *options], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    server = Server(proc, port)
+    while proc.poll() is None:
+        with contextlib.suppress(OSError):
+            if server.request("GET", "/api/health")[0] == 200:
+                return server
+        with contextlib.suppress(subprocess.TimeoutExpired):  # not up yet: ask again soon
+            proc.wait(0.1)
+    raise AssertionError(f"the server did not start again: {proc.stderr.read().decode()}")  # type: ignore[union-attr]
+
+
 def sit_down(
     browser: Any, base: str, creator: Seat, links: dict[int, str], width: int
 ) -> dict[int, Seat]:
@@ -332,8 +351,7 @@ def test_a_killed_server_comes_back_and_every_browser_with_it(browser: Any, tmp_
             expect(at.page.locator("#tp-link")).to_have_attribute(
                 "data-state", "polling", timeout=WAIT_MS
             )
-        second = _start("--tables", str(db), "--port", str(first.port))
-        assert second.port == first.port
+        second = start_on(first.port, "--tables", str(db))
         for at in seats.values():
             expect(at.page.locator("#tp-link")).to_have_attribute(
                 "data-state", "live", timeout=WAIT_MS
