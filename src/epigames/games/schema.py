@@ -279,7 +279,7 @@ def schema_markdown(game: str | Game | type[Game]) -> str:
         "",
         f"Made by `epigames schema {name} --markdown` from the types that write the lines "
         f"(transcript format {FORMAT}); the JSON Schema is [{name}.schema.json]"
-        f"({name}.schema.json). [events.md](../events.md#transcripts-play---json) tells how "
+        f"({name}.schema.json). [events.md](../events.md#transcripts) tells how "
         "to read a transcript.",
     ]
     for title, line in schema["$defs"].items():
