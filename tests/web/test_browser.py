@@ -106,8 +106,8 @@ def set_game(
 ) -> None:
     pg.select_option("#game-select", game)
     for name, value in params.items():
-        pg.fill(f"[data-param='{name}']", value)
-        pg.dispatch_event(f"[data-param='{name}']", "change")
+        pg.fill(f"#params [data-param='{name}']", value)
+        pg.dispatch_event(f"#params [data-param='{name}']", "change")
     pg.wait_for_selector("#seats[data-ready='1']")  # rebuilt from /api/game for these params
     for select in pg.query_selector_all("#seats select"):
         select.select_option(agents)
@@ -600,8 +600,8 @@ def test_klaverjas_trump_call_with_the_keyboard(page: Any) -> None:
     """In bidding North speaks first: the calls take the focus; Tab and Enter name ♦."""
     expect = playwright.expect
     set_game(page, "klaverjas", {"deals": "1"})
-    page.select_option("[data-param='trump']", "bidding")
-    page.dispatch_event("[data-param='trump']", "change")
+    page.select_option("#params [data-param='trump']", "bidding")
+    page.dispatch_event("#params [data-param='trump']", "change")
     page.wait_for_selector("#seats[data-ready='1']")
     page.select_option("#seats select[data-seat='0']", "human")
     page.focus("#play-btn")
@@ -956,8 +956,8 @@ def test_play_the_kemps_team_game_with_the_keyboard(
     context, pg, errors = kemps_context(browser, server, width, monkeypatch, KEMPS_TEAM_SEED)
     params = {"players": "4", "table": "4", "ranks": "5", "max_turns": KEMPS_CAP}
     set_game(pg, "kemps", params, agents="greedy")
-    pg.check("[data-param='teams']")
-    pg.dispatch_event("[data-param='teams']", "change")
+    pg.check("#params [data-param='teams']")
+    pg.dispatch_event("#params [data-param='teams']", "change")
     pg.wait_for_selector("#seats[data-ready='1']")
     for select in pg.query_selector_all("#seats select"):
         select.select_option("greedy")

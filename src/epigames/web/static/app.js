@@ -12,6 +12,7 @@ import { initTournaments } from "./tournaments.js";
 import { renderGuide } from "./guide.js";
 import { renderLearn, hasLearnPage } from "./learn.js";
 import { renderStart } from "./start.js";
+import { paramGameString, renderParamInputs } from "./params.js";
 import { initTables, routeTable, leaveSeat, newTableFor, forgetCoach, renderPublic } from "./table.js";
 
 const RENDERERS = { kwartet, klaverjas, blufpoker, kemps };
@@ -56,41 +57,15 @@ function renderer() {
 
 function currentGame() { return S.games.find((g) => g.name === $("game-select").value); }
 
-function gameString() {
-  const g = currentGame();
-  const parts = g.params.map((p) => {
-    const el = document.querySelector(`[data-param="${p.name}"]`);
-    const v = p.type === "bool" ? (el.checked ? "true" : "false") : el.value;
-    return `${p.name}=${v}`;
-  });
-  return parts.length ? `${g.name}(${parts.join(",")})` : g.name;
-}
+function gameString() { return paramGameString($("params"), currentGame()); }
 
 // The form starts from the game's showcase (a short game that shows its agents at their
 // best, `Game.showcase`): its parameters, and its agents in the seats.
 function renderParams() {
   const g = currentGame();
-  const box = $("params");
-  box.replaceChildren();
   $("learn-link").href = `#learn/${g.name}`;
   $("learn-link").textContent = hasLearnPage(g.name) ? `Learn ${title(g.name)}` : "Learn a game";
-  for (const p of g.params) {
-    const start = p.name in g.showcase.params ? g.showcase.params[p.name] : p.default;
-    let input;
-    if (p.type === "bool") {
-      input = h("input", { type: "checkbox", "data-param": p.name });
-      input.checked = !!start;
-    } else if (p.choices) {
-      input = h("select", { "data-param": p.name }, ...p.choices.map((c) => h("option", { value: c }, c)));
-      input.value = start;
-    } else {
-      input = h("input", { type: "number", "data-param": p.name, value: start });
-      if (p.min !== null) input.min = p.min;
-      if (p.max !== null) input.max = p.max;
-    }
-    input.addEventListener("change", refreshSeats);
-    box.append(h("label", { title: p.help }, p.name.replace("_", " "), input));
-  }
+  renderParamInputs($("params"), g, refreshSeats);
   refreshSeats();
 }
 

@@ -5,6 +5,7 @@
 // and Kripke panel. A link is `#table/{tid}/{token}`: the token stays in the fragment, so
 // it never reaches the server's access log through a page load.
 import { api, h, seatColor, seatInk } from "./api.js";
+import { paramGameString, renderParamInputs } from "./params.js";
 
 const $ = (id) => document.getElementById(id);
 let ctx = null;
@@ -38,35 +39,12 @@ const ABOUT = {
 
 function currentGame() { return ctx.games.find((g) => g.name === $("tb-game").value); }
 
-function gameString() {
-  const g = currentGame();
-  const parts = g.params.map((p) => {
-    const el = document.querySelector(`#tb-params [data-param="${p.name}"]`);
-    return `${p.name}=${p.type === "bool" ? (el.checked ? "true" : "false") : el.value}`;
-  });
-  return parts.length ? `${g.name}(${parts.join(",")})` : g.name;
-}
+function gameString() { return paramGameString($("tb-params"), currentGame()); }
 
 function renderForm(game, preset) {
   const g = ctx.games.find((x) => x.name === game) || ctx.games[0];
   $("tb-game").value = g.name;
-  const box = $("tb-params");
-  box.replaceChildren();
-  for (const p of g.params) {
-    const start = preset && p.name in preset ? preset[p.name] : p.name in g.showcase.params ? g.showcase.params[p.name] : p.default;
-    let input;
-    if (p.type === "bool") {
-      input = h("input", { type: "checkbox", "data-param": p.name });
-      input.checked = start === true || start === "true";
-    } else if (p.choices) {
-      input = h("select", { "data-param": p.name }, ...p.choices.map((c) => h("option", { value: c }, c)));
-      input.value = start;
-    } else {
-      input = h("input", { type: "number", "data-param": p.name, value: start, min: p.min, max: p.max });
-    }
-    input.addEventListener("change", refreshSeats);
-    box.append(h("label", { title: p.help }, p.name.replace("_", " "), input));
-  }
+  renderParamInputs($("tb-params"), g, refreshSeats, preset);
   refreshSeats();
 }
 
