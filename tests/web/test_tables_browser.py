@@ -436,6 +436,24 @@ def check_coach_and_leaving(at: Seat) -> None:
     expect(pg.locator("#tp-coach")).to_be_visible(timeout=WAIT_MS)
 
 
+def test_a_friend_who_never_came_is_played_by_an_agent(browser: Any, server: str) -> None:
+    """A friend's link never opened: the seat is away, and the creator hands it to the
+    game's default agent from the panel."""
+    creator, links = create_table(
+        browser, server, "kwartet", {"players": "3", "kinds": "4"}, ["you", "friend", "greedy"]
+    )
+    try:
+        pg = creator.page
+        pg.click("#tp-hand-1", timeout=WAIT_MS)
+        expect(pg.locator("#table-panel .tp-seats")).to_contain_text("plays for now")
+        expect(pg.locator("#tp-hand-1")).to_have_count(0)
+        status = get(server, f"/api/tables/{tid_of(pg)}?token={token_of(links[0])}")
+        default = next(g for g in get(server, "/api/games") if g["name"] == "kwartet")
+        assert status["agents"] == {"1": default["default_strategy"]}
+    finally:
+        creator.close()
+
+
 def test_a_table_with_friends_for_the_docs(browser: Any, server: str) -> None:
     """docs/img/web-table.png: South's seat at Klaverjas with a friend, mid-deal."""
     who = ["you", "tactics", "friend", "tactics"]

@@ -252,16 +252,30 @@ function linkRow(label, url, id) {
   return h("li", { class: "invite" }, h("span", { class: "invite-who" }, label), h("div", { class: "invite-row" }, field, copyButton(url, `Copy ${label}'s link`)));
 }
 
-// Who plays each seat: you, a person (an agent while they are away), an agent.
+// Who plays each seat: you, a person (an agent while they are away), an agent. A person
+// seated here may hand a seat whose person is away (nobody holds its link) to an agent.
 function seatsList(st) {
   const agents = st.agents || {};
   return h("ul", { class: "tp-seats" }, ...st.seat_names.map((name, s) => {
     const person = st.persons.includes(s);
     const by = s === st.seat ? "you" : person ? "a person" : "an agent";
-    const away = agents[s] ? ` (${agents[s]} plays for now)` : (st.away || []).includes(s) ? " (away)" : "";
+    const isAway = !agents[s] && (st.away || []).includes(s);
+    const away = agents[s] ? ` (${agents[s]} plays for now)` : isAway ? " (away)" : "";
+    const hand = isAway && s !== st.seat && st.seat !== null && !st.finished
+      ? h("button", { type: "button", class: "tp-hand", id: `tp-hand-${s}`, onclick: () => handOver(s) },
+        `Let an agent play ${name}`)
+      : null;
     return h("li", { class: st.to_move === s && !st.finished ? "to-move" : "", style: `--ci:${seatInk(s)}` },
-      h("b", {}, name), ` — ${by}${away}`, st.to_move === s && !st.finished ? h("span", { class: "tp-turn" }, " · to move") : null);
+      h("b", {}, name), ` — ${by}${away}`, st.to_move === s && !st.finished ? h("span", { class: "tp-turn" }, " · to move") : null,
+      hand);
   }));
+}
+
+// The game's default agent plays an away seat until its person takes it back.
+async function handOver(seat) {
+  const g = game();
+  const body = { token: T.token, strategy: g ? g.default_strategy : "random", seat };
+  try { await api(`/api/tables/${T.tid}/agent`, { method: "POST", body }); } catch (e) { ctx.status(e.message); }
 }
 
 function renderPanel() {
