@@ -130,14 +130,18 @@ def opponents_report(
     line_of: Callable[[Summary, str], Line],
     summaries: dict[str, Summary],
     command: str,
+    *,
+    opponents: tuple[str, ...] = OPPONENTS,
+    figure: str = "",
 ) -> str:
     """A report of one tournament per opponent: a row per opponent (games, both sides'
     means, tom's win rate, capped games, the verdict), then the reading, the `words`'
-    sentence and the notes per opponent, and how to reproduce it. `line_of(summary,
-    strategy)` is a side's line. A suite binds all but the last two (`Suite.markdown`)."""
+    sentence and the notes per opponent, `figure` (a Markdown image, if any), and how to
+    reproduce it. `line_of(summary, strategy)` is a side's line. A suite binds all but
+    `summaries` and `command` (`Suite.markdown`)."""
     rows = []
     reading = []
-    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
+    for opponent, summary in zip(opponents, summaries.values(), strict=True):
         tom, other = line_of(summary, "tom"), line_of(summary, opponent)
         rows.append(
             (
@@ -163,6 +167,7 @@ def opponents_report(
             "",
             *(f"- {sentence}" for sentence in reading),
             "",
+            *([figure, ""] if figure else []),
             f"Reproduce: `{command}`",
             "",
         ]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from epigames.tournament.config import TournamentConfig, checked_config
-from epigames.tournament.experiments.base import Suite, markdown_table
-from epigames.tournament.experiments.kemps_tom import Words
+from epigames.tournament.experiments.base import Suite
+from epigames.tournament.experiments.kemps_tom import Words, opponents_report
 from epigames.tournament.extras import import_extra
 from epigames.tournament.seeds import ROTATE
 from epigames.tournament.stats import Line, Summary
@@ -26,9 +26,6 @@ GAMES = 5_000
 SEED = 2039
 OPPONENTS = ("kbgreedy", "greedy")
 TITLE = "Kemps team game: tom's team play, a tom pair against a kbgreedy and a greedy pair"
-#: How the table's columns align (see `Words`): opponent, games, both pairs' means, the
-#: tom pair's win rate, capped games, the verdict.
-_ALIGN = "lrlllrl"
 
 
 def tournament_configs(games: int = GAMES) -> list[TournamentConfig]:
@@ -52,18 +49,6 @@ def _pair(summary: Summary, strategy: str) -> Line:
     return next(line for line in summary.team_lineups if line.label == f"{strategy}+{strategy}")
 
 
-def _mean(line: Line) -> str:
-    return f"{line.mean_return:.3f} ({line.return_low:.3f}–{line.return_high:.3f})"
-
-
-def _verdict(tom: Line, other: Line) -> str:
-    if tom.return_low > other.return_high:
-        return "yes"
-    if tom.return_high < other.return_low:
-        return "no, it loses"
-    return "not shown (intervals overlap)"
-
-
 def _stem(summaries: dict[str, Summary]) -> str:
     """The report's file name without its suffix, as `epigames experiment` names it."""
     games = {s.config.games for s in summaries.values()}
@@ -73,42 +58,11 @@ def _stem(summaries: dict[str, Summary]) -> str:
 def report(summaries: dict[str, Summary], command: str) -> str:
     """Per opponent: both pairs' mean team score, the tom pair's win rate, capped games and
     the verdict; the reading; the plot; how to reproduce it."""
-    words = Words.of(NAME, GAME)
-    rows = []
-    reading = []
-    for opponent, summary in zip(OPPONENTS, summaries.values(), strict=True):
-        tom, other = _pair(summary, "tom"), _pair(summary, opponent)
-        rows.append(
-            (
-                opponent,
-                summary.games,
-                _mean(tom),
-                _mean(other),
-                f"{100 * tom.win_rate:.1f}% ({100 * tom.win_low:.1f}–{100 * tom.win_high:.1f}%)",
-                summary.capped_games,
-                _verdict(tom, other),
-            )
-        )
-        more = tom.mean_return - other.mean_return
-        reading.append(words.sentence.format(opponent=opponent, more=more, wins=tom.win_rate))
-        reading += [f"Note ({opponent}): {note}" for note in summary.notes]
-    stem = _stem(summaries)
-    return "\n".join(
-        [
-            f"# {NAME}: {TITLE}",
-            "",
-            words.intro,
-            "",
-            *markdown_table(words.columns, _ALIGN, rows),
-            "",
-            *(f"- {sentence}" for sentence in reading),
-            "",
-            f"![Mean team score and win rate of each pair, 95% intervals]({stem}.png)",
-            "",
-            f"Reproduce: `{command}`",
-            "",
-        ]
-    )
+    picture = f"![Mean team score and win rate of each pair, 95% intervals]({_stem(summaries)}.png)"
+    return opponents_report(
+        f"# {NAME}: {TITLE}", Words.of(NAME, GAME), _pair, summaries, command,
+        opponents=OPPONENTS, figure=picture,
+    )  # fmt: skip
 
 
 def figures(summaries: dict[str, Summary], stem: Path) -> list[Path]:
