@@ -455,7 +455,7 @@ def test_a_friend_who_never_came_is_played_by_an_agent(browser: Any, server: str
 
 
 def test_a_table_with_friends_for_the_docs(browser: Any, server: str) -> None:
-    """docs/img/web-table.png: South's seat at Klaverjas with a friend, mid-deal."""
+    """docs/img/web-table.png: North's seat at Klaverjas with a friend at South, mid-deal."""
     who = ["you", "tactics", "friend", "tactics"]
     creator, links = create_table(browser, server, "klaverjas", {"deals": "1"}, who)
     tid = tid_of(creator.page)
