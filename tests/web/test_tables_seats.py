@@ -113,6 +113,8 @@ def test_the_coach_answers_from_the_seat_view_at_its_turn(tclient: TestClient) -
     view = live.session.head.observation(to_move)
     assert live.session.game.action_to_string(again.choose(view).action) == advice["action"]
     assert coach(tokens[waiting], "greedy").status_code == 409
+    seen = frame(tclient, tid, tokens[to_move])["strategies"]
+    assert seen[to_move] == "you" and seen[waiting] == "a person" and seen[2] == "greedy"
     assert coach(watch, "greedy").status_code == 403
     unknown = coach(tokens[to_move], "gredy")
     assert unknown.status_code == 422 and "gredy" in unknown.json()["detail"]

@@ -274,8 +274,10 @@ def frame_json(
         data["seed"] = str(session.seed)  # digits: a JSON number loses them past 2^53
         data["strategies"] = list(session.strategies)
     else:
+        # At a table the other people's seats say so, not the word the match keeps for them.
         data["strategies"] = [
-            "you" if s == perspective else name for s, name in enumerate(session.strategies)
+            "you" if s == perspective else "a person" if s in session.persons else name
+            for s, name in enumerate(session.strategies)
         ]
     data["origin"] = session.origin
     return data
