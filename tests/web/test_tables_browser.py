@@ -146,22 +146,38 @@ def play_through(base: str, tid: str, token: str, seats: dict[int, Seat], seed: 
     status = get(base, f"/api/tables/{tid}?token={token}")
     while not status["finished"]:
         at = seats[status["to_move"]]
-        # The seat's page has played the agents' moves up to its turn.
-        try:
-            legal, offered = at.page.locator(LEGAL), 0
-            while not offered:  # a redraw may come between the wait and the count
-                legal.first.wait_for(timeout=WAIT_MS)
-                offered = legal.count()
-            legal.nth(rng.randrange(offered)).click(timeout=WAIT_MS)
-        except playwright.Error as exc:
-            raise AssertionError(f"no move offered to {status}: {describe(seats)}") from exc
-        moves += 1
-        while True:
+        # A click that lands as the page redraws may send nothing: then the version stays
+        # as it was past a long poll (20 s), and the seat is asked again, a few times.
+        for _ in range(CLICK_TRIES):
+            click_a_legal_move(at, rng, status, seats)
             after = get(base, f"/api/tables/{tid}/changes?token={token}&after={status['version']}")
             if after["version"] != status["version"]:
                 break
+        else:
+            shown = describe(seats)
+            raise AssertionError(f"{CLICK_TRIES} clicks made no move at {status}: {shown}")
+        moves += 1
         status = after
     return moves
+
+
+#: How often a seat's click is tried before the test says no move was made.
+CLICK_TRIES = 5
+
+
+def click_a_legal_move(
+    at: Seat, rng: random.Random, status: dict[str, Any], seats: dict[int, Seat]
+) -> None:
+    """Click one of the seat's legal moves, at random, once the page offers them (it has
+    played the agents' moves up to its turn)."""
+    try:
+        legal, offered = at.page.locator(LEGAL), 0
+        while not offered:  # a redraw may come between the wait and the count
+            legal.first.wait_for(timeout=WAIT_MS)
+            offered = legal.count()
+        legal.nth(rng.randrange(offered)).click(timeout=WAIT_MS)
+    except playwright.Error as exc:
+        raise AssertionError(f"no move offered to {status}: {describe(seats)}") from exc
 
 
 def describe(seats: dict[int, Seat]) -> str:
