@@ -145,20 +145,32 @@ def play_through(base: str, tid: str, token: str, seats: dict[int, Seat], seed: 
     moves = 0
     status = get(base, f"/api/tables/{tid}?token={token}")
     while not status["finished"]:
-        at = seats[status["to_move"]]
-        # A click that lands as the page redraws may send nothing: then the version stays
-        # as it was past a long poll (20 s), and the seat is asked again, a few times.
-        for _ in range(CLICK_TRIES):
-            click_a_legal_move(at, rng, status, seats)
-            after = get(base, f"/api/tables/{tid}/changes?token={token}&after={status['version']}")
-            if after["version"] != status["version"]:
-                break
-        else:
-            shown = describe(seats)
-            raise AssertionError(f"{CLICK_TRIES} clicks made no move at {status}: {shown}")
+        status = make_move(base, tid, token, status, seats, rng)
         moves += 1
-        status = after
     return moves
+
+
+def make_move(
+    base: str,
+    tid: str,
+    token: str,
+    status: dict[str, Any],
+    seats: dict[int, Seat],
+    rng: random.Random,
+) -> dict[str, Any]:
+    """The seat to move clicks a legal move; returns the status once the table changed.
+
+    A click that lands as the page redraws may send nothing: then the version stays as it
+    was past a long poll (20 s), and the seat is asked again, a few times.
+    """
+    for _ in range(CLICK_TRIES):
+        click_a_legal_move(seats[status["to_move"]], rng, status, seats)
+        after: dict[str, Any] = get(
+            base, f"/api/tables/{tid}/changes?token={token}&after={status['version']}"
+        )
+        if after["version"] != status["version"]:
+            return after
+    raise AssertionError(f"{CLICK_TRIES} clicks made no move at {status}: {describe(seats)}")
 
 
 #: How often a seat's click is tried before the test says no move was made.
@@ -351,15 +363,9 @@ def test_a_killed_server_comes_back_and_every_browser_with_it(browser: Any, tmp_
         seats = sit_down(browser, base, creator, links, 1280)
         token = token_of(links[0])
         status = get(base, f"/api/tables/{tid}?token={token}")
+        rng = random.Random(2)
         for _ in range(3):
-            seats[status["to_move"]].page.locator(LEGAL).first.click(timeout=WAIT_MS)
-            while (
-                after := get(
-                    base, f"/api/tables/{tid}/changes?token={token}&after={status['version']}"
-                )
-            )["version"] == status["version"]:
-                pass
-            status = after
+            status = make_move(base, tid, token, status, seats, rng)
         before = get(base, f"/api/tables/{tid}/frames/-1?token={token}")
         first.proc.kill()  # SIGKILL: no shutdown of any kind
         first.proc.wait()
@@ -478,16 +484,10 @@ def test_a_table_with_friends_for_the_docs(browser: Any, server: str) -> None:
     seats = sit_down(browser, server, creator, links, 1280)
     try:
         token = token_of(links[0])
-        status = get(base := server, f"/api/tables/{tid}?token={token}")
+        rng = random.Random(3)
+        status = get(server, f"/api/tables/{tid}?token={token}")
         for _ in range(4):
-            seats[status["to_move"]].page.locator(LEGAL).first.click(timeout=WAIT_MS)
-            while (
-                after := get(
-                    base, f"/api/tables/{tid}/changes?token={token}&after={status['version']}"
-                )
-            )["version"] == status["version"]:
-                pass
-            status = after
+            status = make_move(server, tid, token, status, seats, rng)
         pg = creator.page
         pg.set_viewport_size({"width": 1280, "height": 1000})
         pg.wait_for_function(

@@ -309,8 +309,8 @@ BackendOption = Annotated[str, typer.Option("--backend", help="local or ray.")]
 RayAddressOption = Annotated[
     str | None,
     typer.Option(
-        "--address",
         "--ray-address",
+        "--address",
         help="A Ray cluster to run on, HOST:PORT of its head (`ray start --head`); "
         "needs --backend ray.",
     ),
