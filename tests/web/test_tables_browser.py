@@ -45,7 +45,10 @@ __all__ = ["app", "browser", "server"]
 expect = playwright.expect
 
 #: A legal move of any renderer: the picker's buttons, or Klaverjas' playable cards.
-LEGAL = "#human-bar:not(.hidden) button[data-action], #table .kj-hand.playable button.legal"
+LEGAL = (
+    "#human-bar:not(.hidden) button[data-action], "
+    "#table .kj-hand.playable button.legal:not(:disabled)"
+)
 FRAME = re.compile(r"/frames/-?\d+$")
 #: Long enough for a loaded 2-core machine; the waits end as soon as their condition holds.
 WAIT_MS = 60_000
@@ -183,6 +186,12 @@ def click_a_legal_move(
     """Click one of the seat's legal moves, at random, once the page offers them (it has
     played the agents' moves up to its turn)."""
     try:
+        # A page that lags behind still shows an earlier frame, whose buttons a redraw
+        # replaces: count them once the page shows the frame the server is at.
+        last = status["last_frame"]
+        expect(at.page.locator("#frame-label")).to_have_text(
+            f"move {last} / {last}", timeout=WAIT_MS
+        )
         legal, offered = at.page.locator(LEGAL), 0
         while not offered:  # a redraw may come between the wait and the count
             legal.first.wait_for(timeout=WAIT_MS)
@@ -200,7 +209,10 @@ def describe(seats: dict[int, Seat]) -> str:
                 document.querySelector('#turn').textContent,
                 document.querySelector('#human-bar').className,
                 document.querySelector('#tp-link').dataset.state,
-                document.querySelector('#status').textContent]"""
+                document.querySelector('#status').textContent,
+                (document.querySelector('#table .kj-hand.playable') || {}).className || 'no playable hand',
+                document.querySelectorAll('#table button.legal').length + ' legal buttons',
+                document.querySelectorAll('#table button:disabled').length + ' disabled']"""
         )
         for s, at in seats.items()
     }

@@ -480,8 +480,11 @@ function selectSeat(s) {
 
 async function move(action) {
   if (S.moving) return;
-  // Hide the picker at once: a second click must not send a move from a stale list.
+  // Hide the picker and disable the table's buttons (cards in a hand) at once: until the
+  // next frame is drawn they belong to the frame just left, and a click must not send a
+  // move from that stale list.
   $("human-bar").classList.add("hidden");
+  document.querySelectorAll("#table button").forEach((b) => { b.disabled = true; });
   S.moving = true;
   S.moveError = null;
   let r;
