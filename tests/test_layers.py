@@ -1,8 +1,9 @@
 """No layer above `games/` names a concrete game: they work from what a game declares.
 
-The web app, the adapters, the CLI commands and the tournament machinery read a game's
-metadata (`Game.card_layout`, `holder_labels`, `distinct_actions`, `max_game_length`,
-its views and knowledge through their protocols), so a new game needs no line in them.
+The framework's modules in games/, the web app, the adapters, the CLI commands and the
+tournament machinery read a game's metadata (`Game.card_layout`, `holder_labels`,
+`distinct_actions`, `max_game_length`, `asking`, its views and knowledge through their
+protocols), so a new game needs no line in them.
 Left out, as they are about particular games by purpose: the experiments, which rerun
 one report's game beside its numbers, and the benchmarks, which time a game against the
 report's own program.
@@ -24,7 +25,10 @@ BY_PURPOSE = ("tournament/experiments",)
 
 
 def modules() -> list[Path]:
-    found = []
+    # The framework's own modules in games/ (not the games' packages) count as a layer
+    # above the games too: `games/ask.py` asks each game how (`Game.asking`). The
+    # package's `__init__` is the registry: a new game's one line outside its folder.
+    found = sorted(p for p in (SRC / "games").glob("*.py") if p.name != "__init__.py")
     for layer in LAYERS:
         for path in sorted((SRC / layer).rglob("*.py")):
             rel = path.relative_to(SRC).as_posix()

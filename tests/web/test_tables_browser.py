@@ -210,7 +210,7 @@ def describe(seats: dict[int, Seat]) -> str:
                 document.querySelector('#human-bar').className,
                 document.querySelector('#tp-link').dataset.state,
                 document.querySelector('#status').textContent,
-                (document.querySelector('#table .kj-hand.playable') || {}).className || 'no playable hand',
+                document.querySelectorAll('#table .kj-hand.playable').length + ' playable hands',
                 document.querySelectorAll('#table button.legal').length + ' legal buttons',
                 document.querySelectorAll('#table button:disabled').length + ' disabled']"""
         )

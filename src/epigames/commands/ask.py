@@ -10,8 +10,8 @@ from rich.console import Console
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.commands.play import strategy_names
 from epigames.errors import InputError
-from epigames.games import load_game
-from epigames.games.ask import DICE_ATOMS, ask as ask_state, card_structure
+from epigames.games import load_game, registered_games
+from epigames.games.ask import ask as ask_state, card_structure
 from epigames.games.core import State
 from epigames.games.steps import match_at
 
@@ -20,6 +20,16 @@ SLOW_COMBINATIONS = 20_000
 
 #: More decisions than any match of the registered games makes within its caps.
 MAX_STEP = 10_000_000
+
+
+def _own_atoms() -> str:
+    """The atoms of the games that ask in their own way (`Game.asking`), for the help."""
+    said = []
+    for name in registered_games():
+        own = load_game(name).asking
+        if own is not None:
+            said.append(f"{name.capitalize()}: atoms {own.atoms}.")
+    return " ".join(said)
 
 
 def register(app: typer.Typer) -> None:
@@ -34,9 +44,7 @@ def ask(
         typer.Argument(
             help="An epistemic formula, seats by number or name. Card games: atoms "
             "holds(HOLDER, CARD), e.g. 'K_1 ~holds(2, A♥) & ~K_2 K_1 ~holds(2, A♥)'; cards "
-            "also in ASCII (AH, TS for 10♠, <2,2> or 2,2 for ⟨2,2⟩). "
-            f"Blufpoker: atoms {DICE_ATOMS}, e.g. 'K_Bob atleast_431 & ~K_Cas "
-            "K_Bob atleast_431'."
+            f"also in ASCII (AH, TS for 10♠, <2,2> or 2,2 for ⟨2,2⟩). {_own_atoms()}"
         ),
     ],
     seed: Annotated[

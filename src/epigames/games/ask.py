@@ -1,9 +1,9 @@
 """Any epistemic formula about card holders or dice on any game state, answered exactly.
 
 `ask(state, formula)` translates the state's public information into a model and
-evaluates the formula at the true state: for the card games a knowledge structure
-(`cards.symbolic.CardStructure`, atoms ``holds(holder, card)``), for Blufpoker the cup's
-exact Kripke model (`blufpoker.knowledge.cup_model`, the one its picture draws; atoms
+evaluates the formula at the true state. How is the game's (`Game.asking`): for the card
+games (`CARDS`, the default) a knowledge structure (`cards.symbolic.CardStructure`, atoms
+``holds(holder, card)``); Blufpoker gives its own (the cup's exact Kripke model, atoms
 ``cup_653`` and ``atleast_653``). `games.steps.match_at(game, strategies, seed, step)`
 replays a seeded match to the state after a number of decisions, as `epigames play` plays
 it; `Match.ask` asks about a match's current state.
@@ -11,38 +11,35 @@ it; `Match.ask` asks about a match's current state.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import Protocol
 
 from epigames.cards import CardKnowledge
 from epigames.cards.deal_count import count_deals
 from epigames.cards.quotient import evaluator
 from epigames.cards.symbolic import MAX_COMBINATIONS, CardStructure, card_formula
 from epigames.errors import InputError
-from epigames.games.blufpoker.dice import Roll, RollError
-from epigames.games.blufpoker.knowledge import cup_truth
-from epigames.games.blufpoker.rules import BlufpokerState
 from epigames.games.core import State
 from epigames.games.picture import true_deal
 from epigames.logic import formula as fm
 from epigames.logic.formula import Formula
 
 __all__ = [
-    "DICE_ATOMS",
+    "CARDS",
     "Answer",
+    "Asking",
     "SeatAnswer",
     "StepError",
     "UnknownAtomError",
     "ask",
     "ask_seat",
+    "asking",
     "card_structure",
-    "dice_formula",
     "read_formula",
+    "seat_answer",
     "true_deal",
 ]
-
-#: What Blufpoker's atoms say, for help and messages.
-DICE_ATOMS = "cup_653 (the cup holds 653) and atleast_653 (it holds 653 or higher)"
 
 
 class StepError(InputError):
@@ -79,8 +76,7 @@ def _knowledge(state: State) -> CardKnowledge:
         raise StepError(f"no card knowledge at this point: {exc}") from None
     if not isinstance(knowledge, CardKnowledge):
         raise InputError(
-            f"{state.game.name} has no cards: a card structure is built for kwartet, "
-            "klaverjas and kemps"
+            f"{state.game.name} has no cards: a card structure is built for the games with cards"
         )
     return knowledge
 
@@ -92,6 +88,30 @@ def card_structure(state: State) -> CardStructure:
         InputError: the game has no cards; StepError: no deal is over yet.
     """
     return CardStructure.from_knowledge(_knowledge(state))
+
+
+class Asking(Protocol):
+    """How formulas are answered on a game's states (`Game.asking`)."""
+
+    #: What the game's atoms say, for help and messages.
+    atoms: str
+
+    def ask(self, state: State, formula: Formula, limit: int | None) -> Answer:
+        """The formula's truth at the true state, and who knows it (see `ask`)."""
+        ...
+
+    def ask_seat(self, state: State, seat: int, formula: Formula, limit: int | None) -> SeatAnswer:
+        """What the seat can tell of the formula from its own view (see `ask_seat`)."""
+        ...
+
+    def read(self, state: State, formula: Formula, own: Collection[str]) -> Formula:
+        """The formula in the game's canonical names, checked (see `read_formula`)."""
+        ...
+
+
+def asking(state: State) -> Asking:
+    """How the state's game answers formulas: its own way, else about card holders."""
+    return state.game.asking or CARDS
 
 
 def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIONS) -> Answer:
@@ -108,26 +128,14 @@ def ask(state: State, formula: Formula | str, limit: int | None = MAX_COMBINATIO
     Raises:
         FormulaSyntaxError: bad formula text.
         UnknownCardError, UnknownAgentError: a card, holder or seat the game has not.
-        UnknownAtomError: an atom that is not one of Blufpoker's.
+        UnknownAtomError: an atom that is not one of the game's.
         InputError: no cards or dice; StepError: no deal or roll yet.
         StructureTooLargeError: more hand-size combinations than `limit`, no quotient
             for the formula's cards, and a law past `NODES_PER_COMBINATION` × `limit`
             nodes.
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
-    if isinstance(state, BlufpokerState):
-        return _ask_dice(state, f)
-    knowledge = _knowledge(state)
-    cards = CardStructure.from_knowledge(knowledge)
-    truth = evaluator(cards, f, true_deal(state, knowledge), limit)
-    knowers = tuple(s for s in range(state.game.num_players) if truth(fm.K(str(s), f)))
-    # Counted in whole numbers, by items of alike cards or else by the card engine: CUDD
-    # counts a structure's states in floating point, which rounds past 2^53 deals.
-    worlds = count_deals(cards)
-    if worlds is None:
-        outside = CardKnowledge(knowledge.public, None, 0, (), (), knowledge.not_all)
-        worlds = outside.worlds_count()
-    return Answer(f, truth(f), knowers, worlds)
+    return asking(state).ask(state, f, limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,39 +171,27 @@ def ask_seat(
         as `ask`; SeatError: no such seat.
     """
     f = card_formula(formula) if isinstance(formula, str) else formula
-    seats = state.game.seat_names
-    knowledge = state.observation(seat).knowledge
-    if isinstance(state, BlufpokerState):
-        if not state.picture_subjects():
-            raise StepError("no die has been rolled yet: there is no cup to ask about")
+    return asking(state).ask_seat(state, seat, f, limit)
 
-        def prepared(g: Formula) -> Formula:
-            return dice_formula(g, seats)
-    else:
-        cards = CardStructure.from_knowledge(_knowledge(state))
-        cards.canonical(f)  # names checked first
 
-        def prepared(g: Formula) -> Formula:
-            return g
-
-    def knows(g: Formula) -> bool:
-        if isinstance(knowledge, CardKnowledge):
-            return knowledge.knows(g, limit=limit)
-        return knowledge.knows(g)
+def seat_answer(
+    formula: Formula, seat: int, seats: int, knows: Callable[[Formula], bool]
+) -> SeatAnswer:
+    """The seat's answer, given whether it knows a formula (already in the game's names)."""
 
     def tell(g: Formula, yes: str, no: str, neither: str) -> str:
-        if knows(prepared(g)):
+        if knows(g):
             return yes
-        return no if knows(prepared(fm.Not(g))) else neither
+        return no if knows(fm.Not(g)) else neither
 
-    verdict = tell(f, "true", "false", "unknown")
+    verdict = tell(formula, "true", "false", "unknown")
     others = tuple(
         ("knows" if verdict == "true" else "does not know")
         if s == seat
-        else tell(fm.K(str(s), f), "knows", "does not know", "cannot tell")
-        for s in range(len(seats))
+        else tell(fm.K(str(s), formula), "knows", "does not know", "cannot tell")
+        for s in range(seats)
     )
-    return SeatAnswer(f, seat, verdict, others)
+    return SeatAnswer(formula, seat, verdict, others)
 
 
 def read_formula(state: State, text: str, own: Collection[str] = ()) -> Formula:
@@ -211,53 +207,52 @@ def read_formula(state: State, text: str, own: Collection[str] = ()) -> Formula:
         UnknownCardError, UnknownAgentError, UnknownAtomError: names the game has not.
         StepError: no deal or roll yet.
     """
-    f = card_formula(text)
-    if isinstance(state, BlufpokerState):
-        return dice_formula(f, state.game.seat_names)
-    try:
-        knowledge = state.observation(0).knowledge
-    except (NotImplementedError, ValueError):  # a game with no knowledge, or before a deal
-        knowledge = None
-    if not isinstance(knowledge, CardKnowledge):
-        return f  # no card engine: the picture's own names are the game's
-    cards = CardStructure.from_knowledge(knowledge)
-    return fm.rename(
-        f,
-        lambda name: fm.Atom(name) if name in own else cards.canonical(fm.Atom(name)),
-        cards.agent,
-    )
+    return asking(state).read(state, card_formula(text), own)
 
 
-def dice_formula(formula: Formula, seats: Sequence[str]) -> Formula:
-    """A Blufpoker formula with seats by name (given by number or any case) and atoms checked.
+class _CardAsking:
+    """Formulas about card holders, on the card engine's knowledge structure."""
 
-    Raises:
-        UnknownAtomError: an atom other than ``cup_XYZ`` or ``atleast_XYZ`` of a roll.
-        UnknownAgentError: no such seat.
-    """
+    atoms = "holds(HOLDER, CARD)"
 
-    def atom(name: str) -> Formula:
-        kind, _, roll = name.partition("_")
-        if kind not in ("cup", "atleast") or not roll:
-            raise UnknownAtomError(
-                f"unknown atom {name!r} for blufpoker; its atoms are about the roll under "
-                f"the cup: {DICE_ATOMS}"
-            )
+    def ask(self, state: State, formula: Formula, limit: int | None) -> Answer:
+        knowledge = _knowledge(state)
+        cards = CardStructure.from_knowledge(knowledge)
+        truth = evaluator(cards, formula, true_deal(state, knowledge), limit)
+        knowers = tuple(s for s in range(state.game.num_players) if truth(fm.K(str(s), formula)))
+        # Counted in whole numbers, by items of alike cards or else by the card engine:
+        # CUDD counts a structure's states in floating point, which rounds past 2^53 deals.
+        worlds = count_deals(cards)
+        if worlds is None:
+            outside = CardKnowledge(knowledge.public, None, 0, (), (), knowledge.not_all)
+            worlds = outside.worlds_count()
+        return Answer(formula, truth(formula), knowers, worlds)
+
+    def ask_seat(self, state: State, seat: int, formula: Formula, limit: int | None) -> SeatAnswer:
+        knowledge = state.observation(seat).knowledge
+        CardStructure.from_knowledge(_knowledge(state)).canonical(formula)  # names checked
+
+        def knows(g: Formula) -> bool:
+            if isinstance(knowledge, CardKnowledge):
+                return knowledge.knows(g, limit=limit)
+            return knowledge.knows(g)
+
+        return seat_answer(formula, seat, state.game.num_players, knows)
+
+    def read(self, state: State, formula: Formula, own: Collection[str]) -> Formula:
         try:
-            return fm.Atom(f"{kind}_{Roll.parse(roll)}")
-        except RollError as exc:
-            raise UnknownAtomError(f"unknown atom {name!r}: {exc}") from None
+            knowledge = state.observation(0).knowledge
+        except (NotImplementedError, ValueError):  # a game with no knowledge, or before a deal
+            knowledge = None
+        if not isinstance(knowledge, CardKnowledge):
+            return formula  # no card engine: the picture's own names are the game's
+        cards = CardStructure.from_knowledge(knowledge)
+        return fm.rename(
+            formula,
+            lambda name: fm.Atom(name) if name in own else cards.canonical(fm.Atom(name)),
+            cards.agent,
+        )
 
-    return fm.rename(formula, atom, lambda name: fm.named_agent(seats, name))
 
-
-def _ask_dice(state: BlufpokerState, formula: Formula) -> Answer:
-    seats = state.game.seat_names
-    f = dice_formula(formula, seats)
-    if not state.picture_subjects():
-        raise StepError("no die has been rolled yet: there is no cup to ask about")
-    # The model and true world of the spectator's picture, so both give one answer.
-    cup, world = cup_truth(state)
-    value = cup.model.holds(f, world)
-    knowers = tuple(s for s, name in enumerate(seats) if cup.model.holds(fm.K(name, f), world))
-    return Answer(formula, value, knowers, len(set(cup.ranks)), "rolls")
+#: The default `Asking`: formulas about card holders.
+CARDS: Asking = _CardAsking()

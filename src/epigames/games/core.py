@@ -16,7 +16,7 @@ import itertools
 import json
 import random
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,9 @@ from epigames.games.params import (
     split_game_string,
 )
 from epigames.games.turn import CHANCE, TERMINAL
+
+if TYPE_CHECKING:
+    from epigames.games.ask import Asking
 
 __all__ = [
     "CHANCE",
@@ -148,6 +151,12 @@ class Game(abc.ABC):
     def card_layout(self) -> CardLayout | None:
         """Where the game's cards can be: its cards, the seats, then its piles (`Location`s,
         face up or down); None for a game without cards."""
+        return None
+
+    @property
+    def asking(self) -> Asking | None:
+        """How `games.ask` answers formulas on this game's states; None: as about card
+        holders (``holds(h, c)``, `games.ask.CARDS`)."""
         return None
 
     @property

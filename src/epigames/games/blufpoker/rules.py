@@ -22,7 +22,7 @@ import functools
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import (
@@ -97,6 +97,9 @@ from epigames.games.outcomes import WeightedOutcomes
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures, KripkePicture
 
+if TYPE_CHECKING:
+    from epigames.games.ask import Asking
+
 #: Display names of the seats (short, distinct, no digits: `--seat Bob`).
 SEAT_NAMES = ("Ann", "Bob", "Cas", "Dee", "Eli", "Fay")
 
@@ -152,6 +155,13 @@ class BlufpokerGame(Game):
             # C(p + e, e + 1) q^(e + 1) from its value for e - 1.
             tail *= (penalised + equalled) / (equalled + 1) * q
         return per_round * (penalised + equalled)
+
+    @property
+    def asking(self) -> Asking:
+        """Formulas about the roll under the cup (`asking`: atoms ``cup_653``, ``atleast_653``)."""
+        from epigames.games.blufpoker.asking import DICE  # it imports these rules
+
+        return DICE
 
     @property
     def private_axis(self) -> Axis:
