@@ -53,6 +53,12 @@ class OptionalBuildExt(build_ext):  # type: ignore[misc]
             print(f"epigames: not compiled ({exc}); the pure Python modules will run")
             return
         record.write_text(digest + "\n")
+        if not self.inplace:
+            # A wheel is made from build_lib, copied before this build ran: the record
+            # must be there too, or an installed wheel never trusts its compiled modules.
+            built = Path(self.build_lib) / "epigames" / native.RECORD
+            built.parent.mkdir(parents=True, exist_ok=True)
+            built.write_text(digest + "\n")
 
 
 def _extensions() -> list[Any]:
