@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from pathlib import Path
@@ -121,6 +122,31 @@ def test_a_reopened_store_goes_on_where_it_stopped(tables_db: Path) -> None:
         after = frame(second, table["table"], token)
         assert as_replayed(after) == as_replayed(before)
         play_to_the_end(second, table, random.Random(4))
+
+
+def test_the_version_goes_on_after_a_restart(tables_db: Path) -> None:
+    """A restarted store counts on from the stored moves, and a wait from a version it has
+    not reached (a browser from before the restart) is answered at once."""
+    with TestClient(create_app(tables_db=tables_db)) as first:
+        table = open_table(first, KLAVERJAS, [PERSON, "tactics", PERSON, "tactics"], seed=9)
+        play_to_the_end(first, table, random.Random(3), stop=5)
+        seen = first.app.state.tables.get(table["table"]).version  # type: ignore[attr-defined]
+    store = TableStore(tables_db)
+    try:
+        reopened = store.get(table["table"])
+        assert reopened.version == reopened.moves == 5
+        assert seen >= 5
+
+        async def wait_then_change() -> int:
+            # The wait runs first; had it not answered at once, the change would wake it.
+            waiting = asyncio.ensure_future(reopened.wait(seen + 1, timeout=3600))
+            await asyncio.sleep(0)
+            reopened.changed()
+            return await waiting
+
+        assert asyncio.run(wait_then_change()) == 5
+    finally:
+        store.close()
 
 
 def test_moves_are_pushed_over_the_websocket_and_the_long_poll(tclient: TestClient) -> None:

@@ -228,11 +228,15 @@ class Table:
             loop.call_soon_threadsafe(_settle, future, self.version)
 
     async def wait(self, after: int, timeout: float) -> int:
-        """The version once it is past `after`, or the version now after `timeout` s."""
+        """The version once it differs from `after`, or the version now after `timeout` s.
+
+        A version above this table's comes from before a restart (stand-ins count as
+        changes but are not replayed as moves): answered at once, so the client catches up.
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         with self._guard:
-            if self.version > after:
+            if self.version != after:
                 return self.version
             self._waiters.append((loop, future))
         try:
@@ -563,7 +567,10 @@ class TableStore:
         ).fetchall()
         for seat, action in moves:
             session.play(seat, action)
-        table = Table(tid, session, {token: seat for token, seat, _ in rows}, moves=len(moves))
+        # The version goes on from the moves, not from 0: a browser that saw the table
+        # before the restart then takes the next change as new.
+        seats = {token: seat for token, seat, _ in rows}
+        table = Table(tid, session, seats, moves=len(moves), version=len(moves))
         table.watch, table.clock = watch or "", clock
         table.agents = {seat: agent for _, seat, agent in rows if agent is not None}
         # A stand-in to move when the server stopped plays on; the clock starts again.

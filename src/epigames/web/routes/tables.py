@@ -235,7 +235,10 @@ async def table_changes(
     tables: Tables,
     after: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
-    """The status once the version passes `after` (or after `POLL_SECONDS` as it is)."""
+    """The status once the version differs from `after` (or after `POLL_SECONDS` as it is).
+
+    A client that saw the table before a server restart may be ahead: it is answered at once.
+    """
     table = tables.get(tid)
     seat = table.viewer(token)
     table.polled(seat)
