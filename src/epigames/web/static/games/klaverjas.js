@@ -145,15 +145,18 @@ function infoBox(data, pub) {
     pub.dealer >= 0 ? h("div", { class: "hint" }, `Deal ${pub.deal} · dealer ${names[pub.dealer]}`) : null);
 }
 
+// One column per team and one row per count: narrow enough for the table's corner.
 function scoreBox(pub) {
+  const playing = (team) => (pub.playing_team === team ? "playing" : "");
   const t = h("table", { class: "kj-score", "aria-label": "score per team" },
-    h("tr", {}, h("th", {}, "team"), h("th", { title: "card points this deal" }, "points"),
-      h("th", { title: "roem this deal" }, "roem"), h("th", {}, "tricks"), h("th", { title: "match total" }, "match")));
-  for (const team of [0, 1]) {
-    t.append(h("tr", { class: pub.playing_team === team ? "playing" : "", "data-team": team },
-      h("th", {}, TEAM_LABELS[team] + (pub.playing_team === team ? " ★" : "")),
-      h("td", {}, String((pub.points || [0, 0])[team])), h("td", {}, String((pub.roem || [0, 0])[team])),
-      h("td", {}, String((pub.tricks || [0, 0])[team])), h("td", { class: "total" }, String((pub.scores || [0, 0])[team]))));
+    h("tr", {}, h("th", {}, "team"), ...[0, 1].map((team) =>
+      h("th", { class: playing(team), "data-team": team }, TEAM_LABELS[team] + (pub.playing_team === team ? " ★" : "")))));
+  const rows = [["points", "card points this deal", pub.points], ["roem", "roem this deal", pub.roem],
+    ["tricks", "tricks this deal", pub.tricks], ["match", "match total", pub.scores]];
+  for (const [label, about, counts] of rows) {
+    t.append(h("tr", {}, h("th", { title: about }, label), ...[0, 1].map((team) =>
+      h("td", { class: [playing(team), label === "match" ? "total" : ""].join(" ").trim() || null },
+        String((counts || [0, 0])[team])))));
   }
   return h("div", { class: "kj-scores" }, t);
 }
