@@ -84,7 +84,10 @@ def test_a_build_is_used_only_with_the_sources_it_was_made_from(tmp_path: Path) 
 def test_the_build_records_the_sources_mypyc_read_not_an_edit_made_meanwhile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """setup.py takes the digest before compiling: an edit during the build means plain."""
+    """setup.py takes the digest before compiling: an edit during the build means plain.
+
+    The record goes into the source tree and, for a wheel, into its build folder too.
+    """
     import setuptools
     from setuptools.command.build_ext import build_ext
 
@@ -111,9 +114,13 @@ def test_the_build_records_the_sources_mypyc_read_not_an_edit_made_meanwhile(
     spec.loader.exec_module(importlib.util.module_from_spec(spec))
     commands = made["cmdclass"]
     assert isinstance(commands, dict)
-    commands["build_ext"](setuptools.Distribution()).run()
+    # A wheel's build (not in place): the wheel is made from build_lib, copied already.
+    command = commands["build_ext"](setuptools.Distribution())
+    command.inplace, command.build_lib = False, str(tmp_path / "build")
+    command.run()
     _fake_builds(package)
     assert (package / native.RECORD).read_text().strip() == before
+    assert (tmp_path / "build" / "epigames" / native.RECORD).read_text().strip() == before
     assert "sources changed" in native.status(package, {})
 
 
