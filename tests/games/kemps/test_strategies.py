@@ -10,7 +10,7 @@ import pytest
 from epigames.cards import Card, Rank
 from epigames.games import play_match
 from epigames.games.kemps import DONE, Swap
-from epigames.games.kemps.strategies import greedy
+from epigames.games.kemps.strategies import planner
 from epigames.games.kemps.strategies.greedy import do_not_collect, plan_turn, seed_knowledge
 from tests.games.kemps.test_rules import cards, draw, start
 
@@ -83,7 +83,7 @@ def test_blocking_takes_cards_others_may_collect(
     view = FakeView(tuple(cards("7♣ 7♦ 8♣ 3♣")), tuple(cards("7♥ 8♦ 9♠ K♣ 5♦ Q♥")))
     # Nothing on the do-not-collect list; 9s and 5s may be in other hands.
     maybe = {Rank.NINE, Rank.FIVE}
-    monkeypatch.setattr(greedy, "_elsewhere_ranks", lambda v: (0, greedy._rank_bits(maybe)))
+    monkeypatch.setattr(planner, "_elsewhere_ranks", lambda v: (0, planner._rank_bits(maybe)))
     seed_kb = FakeSeedKnowledge(set(), maybe) if seed_compat else None
     plan = plan_turn(view, random.Random(1), True, True, seed_compat, seed_kb)  # type: ignore[arg-type]
     assert plan.collect == (Rank.SEVEN,)

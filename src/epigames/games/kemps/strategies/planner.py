@@ -1,0 +1,411 @@
+"""The planning of the 2023 report's strategies (`greedy`): a turn's swaps from the hand,
+the table and the seat's knowledge.
+
+Plain functions on ints, tuples and lists, apart from the strategy classes (`greedy`),
+so that mypyc can compile this module (a compiled class may not be the base of Python
+ones such as registered strategies). See `greedy` for the strategies themselves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple, Protocol
+
+from epigames.cards import Card, Rank
+from epigames.cards.public import iter_bits
+from epigames.cards.slots import slot_maker
+from epigames.games.kemps.actions import OF_A_KIND, Swap, kemps_deck, swap
+from epigames.games.kemps.strategies.seedkb import SeedKnowledge
+from epigames.games.kemps.views import KempsView
+from epigames.games.strategy import Thought
+
+
+class Plan(NamedTuple):
+    """A turn's swaps and why: the ranks collected, blocked and avoided (a named tuple:
+    one is made for every turn)."""
+
+    swaps: tuple[Swap, ...]
+    collect: tuple[Rank, ...]
+    blocked: tuple[Card, ...] = ()
+    avoided: tuple[Rank, ...] = ()
+
+    def __str__(self) -> str:
+        parts = []
+        if self.avoided:
+            parts.append(f"I avoid {_ranks(self.avoided)}: others may hold or collect them")
+        if self.collect:
+            parts.append(f"I collect {_ranks(self.collect)}")
+        if self.blocked:
+            parts.append(f"I block {' '.join(str(c) for c in self.blocked)}")
+        if not self.swaps:
+            parts.append("no swap helps")
+        return "; ".join(parts) + "."
+
+    def thought(self, template: str, *args: object) -> Thought:
+        """A decision's thought: `template` over `args`."""
+        return _thought(template, (), args)
+
+
+#: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
+_RANKS = 13
+_RANK: tuple[Rank, ...] = tuple(sorted(Rank, key=lambda r: r.value))
+
+
+# A thought and a plan for every move, made without their `__init__` / `__new__`
+# (Python code): `Thought(t, (), args)`, `Plan(...)`.
+_thought = slot_maker(Thought)
+
+
+def _plan(
+    swaps: tuple[Swap, ...],
+    collect: tuple[Rank, ...],
+    blocked: tuple[Card, ...],
+    avoided: tuple[Rank, ...],
+) -> Plan:
+    """`Plan(swaps, collect, blocked, avoided)` without the named tuple's Python `__new__`."""
+    return _new_tuple(Plan, (swaps, collect, blocked, avoided))
+
+
+_new_tuple = tuple.__new__
+
+
+class TurnPlan(Protocol):
+    """A turn planned at its first decision: its swaps, a `str()` saying why, and the
+    thought of each decision."""
+
+    @property
+    def swaps(self) -> tuple[Swap, ...]:
+        """The swaps, in order."""
+        ...
+
+    def thought(self, template: str, *args: object) -> Thought:
+        """The thought of a decision: `template` over `args` (see `Thought`)."""
+        ...
+
+
+def _ranks(ranks: Sequence[Rank]) -> str:
+    return ", ".join(f"{r.text}s" for r in ranks) or "nothing"
+
+
+def seed_knowledge(view: KempsView, kept: SeedKnowledge | None = None) -> SeedKnowledge:
+    """The program's knowledge base for the seat, replayed from its log (`kept` is
+    brought up to date when it replays the same game)."""
+    if kept is None or kept.seat != view.seat:
+        kept = SeedKnowledge(view.seat, view.game.num_players, view.knowledge.layout.cards)  # type: ignore[arg-type]
+    return kept.update(view.log)
+
+
+def do_not_collect(view: KempsView, seed_compat: bool) -> set[Rank]:
+    """The ranks the seat keeps off its collection (see the module docstring)."""
+    if seed_compat:
+        return set(seed_knowledge(view).do_not_collect)
+    return _rank_set(known_elsewhere_ranks(view))
+
+
+def maybe_elsewhere(view: KempsView) -> set[Rank]:
+    """The ranks some card of which may be in another player's hand."""
+    return _rank_set(maybe_elsewhere_ranks(view))
+
+
+def known_elsewhere_ranks(view: KempsView) -> int:
+    """`do_not_collect` on exact knowledge as a mask of rank indices (bit `r`: rank r + 2):
+    the ranks with a card whose only possible holder is another seat."""
+    masks = view.knowledge.possible_masks()
+    once = twice = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    me = view.seat
+    known = 0
+    for seat in range(view.kemps_game.players):
+        if seat != me:
+            known |= masks[seat] & ~twice
+    return _card_ranks(known)
+
+
+def maybe_elsewhere_ranks(view: KempsView) -> int:
+    """`maybe_elsewhere` as a mask of rank indices (bit `r`: rank r + 2)."""
+    masks = view.knowledge.possible_masks()
+    others = 0
+    me = view.seat
+    for seat in range(view.kemps_game.players):
+        if seat != me:
+            others |= masks[seat]
+    return _card_ranks(others)
+
+
+def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
+    """`(known_elsewhere_ranks(view), maybe_elsewhere_ranks(view))`, from one pass."""
+    masks = view.knowledge.possible_masks()
+    once = twice = others = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    me = view.seat
+    for seat in range(view.kemps_game.players):
+        if seat != me:
+            others |= masks[seat]
+    return _card_ranks(others & ~twice), _card_ranks(others)
+
+
+def _card_ranks(cards: int) -> int:
+    """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
+    # Each rank's four bits folded onto its lowest, then four ranks at a time squeezed
+    # into four bits by a table: a handful of int operations instead of a loop per rank.
+    folded = cards | cards >> 1
+    folded = (folded | folded >> 2) & _LOWEST
+    ranks, shift = 0, 0
+    while folded:
+        ranks |= _SQUEEZE[folded & 0xFFFF] << shift
+        folded >>= 16
+        shift += 4
+    return ranks
+
+
+#: The lowest bit of every rank's four (enough for any number of ranks a deck has here).
+_LOWEST = int("0001" * 64, 2)
+#: Four ranks' lowest bits (bits 0, 4, 8, 12) → the four ranks as bits 0 to 3.
+_SQUEEZE = {sum(1 << 4 * r for r in range(4) if packed >> r & 1): packed for packed in range(16)}
+
+
+def _rank_set(mask: int) -> set[Rank]:
+    return {_RANK[r] for r in iter_bits(mask)}
+
+
+def _rank_bits(ranks: Iterable[Rank]) -> int:
+    # `tuple.index` finds an enum member by identity first; its hash is Python code.
+    bits = 0
+    for rank in ranks:
+        bits |= 1 << _RANK.index(rank)
+    return bits
+
+
+@dataclass
+class SwapSheet:
+    """The swaps of a turn being planned: each takes a table card for the first spare.
+
+    `hand`, `table` and `spares` are the planner's own lists, updated in place.
+    """
+
+    hand: list[Card]
+    table: list[Card]
+    spares: list[Card]
+    swaps: list[Swap] = field(default_factory=list)
+    taken: list[Card] = field(default_factory=list)
+    put_down: set[Card] = field(default_factory=set)
+
+    def take(self, card: Card) -> Card:
+        """Swap `card` from the table for the first spare; returns the spare put down."""
+        put = self.spares.pop(0)
+        slot = self.table.index(card)
+        self.swaps.append(swap(slot, put))
+        self.taken.append(card)
+        self.hand[self.hand.index(put)] = card
+        self.table[slot] = put
+        self.put_down.add(put)
+        return put
+
+
+def plan_turn(
+    view: KempsView,
+    rng: random.Random,
+    kb_based: bool,
+    blocking: bool,
+    seed_compat: bool,
+    seed_kb: SeedKnowledge | None = None,
+) -> Plan:
+    """The report's plan for this turn, from the hand and table at its start.
+
+    With `seed_compat`, `seed_kb` is the program's knowledge base for the seat, up to date
+    (made from the log when not given).
+    """
+    hand, table = view.hand, view.table
+    # Ranks as ints (`Card.index % 13`, found in a dict: an enum's hash is Python code,
+    # and so is a card's `==`), counted in the order they are first seen, hand first:
+    # ties go to that order. Sets of ranks are masks of rank ints.
+    rank_of = _RANK_OF
+    counts = [0] * _RANKS
+    order: list[int] = []
+    for card in (*hand, *table):
+        r = rank_of[card]
+        if not counts[r]:
+            order.append(r)
+        counts[r] += 1
+    avoided: tuple[Rank, ...] = ()
+    # The do-not-collect list and the ranks that may be in another hand (or, with
+    # `seed_compat`, that the program's base says may be).
+    dnc = elsewhere = 0
+    if kb_based:
+        if seed_compat:
+            kb = seed_kb if seed_kb is not None else seed_knowledge(view)
+            dnc = _rank_bits(kb.do_not_collect)
+            elsewhere = _rank_bits(_RANK[r] for r in order if kb.may_be_elsewhere(_RANK[r]))
+        else:
+            dnc, elsewhere = _elsewhere_ranks(view)
+        avoid = dnc | elsewhere
+        if avoid:
+            avoided = tuple([_RANK[r] for r in order if avoid >> r & 1])
+            if avoided:
+                order = [r for r in order if not avoid >> r & 1]
+        if not order:
+            return _plan((), (), (), avoided)
+    # The most frequent ranks, as many as fit in four cards (at least one). A stable sort
+    # keeps first-seen order among equal counts, as `Counter.most_common`.
+    if len(order) > 1:
+        order.sort(key=counts.__getitem__, reverse=True)
+    first = order[0]
+    total = counts[first]
+    chosen = 1 << first
+    collect = [_RANK[first]]
+    for r in order[1:]:
+        total += counts[r]
+        if total > OF_A_KIND:
+            break
+        chosen |= 1 << r
+        collect.append(_RANK[r])
+    discards = []
+    for card in hand:
+        if not chosen >> rank_of[card] & 1:
+            discards.append(card)
+    if len(discards) > 1:
+        _shuffle(discards, rng)
+    if blocking:
+        # The program's bug passes a card where a rank is expected: always false.
+        blocks = dnc if seed_compat else dnc | elsewhere
+        return _plan_blocking(hand, table, chosen, discards, blocks, tuple(collect), avoided)
+    # Each wanted table card is taken from its own slot, in table order.
+    swaps = []
+    if discards:
+        for slot, card in enumerate(table):
+            if chosen >> rank_of[card] & 1:
+                swaps.append(swap(slot, discards.pop(0)))
+                if not discards:
+                    break
+    return _plan(tuple(swaps), tuple(collect), (), avoided)
+
+
+def _plan_blocking(
+    hand: tuple[Card, ...],
+    table: tuple[Card, ...],
+    chosen: int,
+    discards: list[Card],
+    blocks: int,
+    collect: tuple[Rank, ...],
+    avoided: tuple[Rank, ...],
+) -> Plan:
+    """`plan_turn`'s blocking part: take the table cards of the `chosen` ranks, then
+    block the ranks of `blocks` with the discards left (both masks of rank ints)."""
+    # The turn's swaps as `SwapSheet` makes them, on the table's card indices (a card is
+    # found among ints in C, not by its `==`); the hand is kept as a set.
+    rank_of = _RANK_OF
+    slots = [card.index for card in table]
+    planned: list[Swap] = []
+    put_down: set[Card] = set()
+    in_hand = set(hand)
+
+    def take(card: Card) -> None:
+        put = discards.pop(0)
+        slot = slots.index(card.index)
+        planned.append(swap(slot, put))
+        slots[slot] = put.index
+        put_down.add(put)
+        in_hand.discard(put)
+        in_hand.add(card)
+
+    if discards:
+        for card in table:
+            if chosen >> rank_of[card] & 1:
+                take(card)
+                if not discards:
+                    break
+    blocked: list[Card] = []
+    if blocks:
+        for card in (*hand, *table):
+            if not discards:
+                break
+            r = rank_of[card]
+            if not blocks >> r & 1 or chosen >> r & 1:
+                continue
+            if card in in_hand:
+                _remove(discards, card)  # it blocks already: keep it
+            elif card not in put_down:  # no taking back a card put down this turn
+                take(card)
+                blocked.append(card)
+    return _plan(tuple(planned), collect, tuple(blocked), avoided)
+
+
+#: Each card's rank as an int, `Card.index % 13` (0 for 2s … 12 for aces).
+_RANK_OF: dict[Card, int] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
+
+
+def _remove(cards: list[Card], card: Card) -> None:
+    """`cards.remove(card)` by identity (a card's `==` is Python code)."""
+    for i, held in enumerate(cards):
+        if held is card:
+            del cards[i]
+            return
+    raise ValueError(f"{card} is not in the list")
+
+
+def _shuffle(cards: list[Card], rng: random.Random) -> None:
+    """`rng.shuffle(cards)`, written out: the same draws (`getrandbits`, as `Random`'s
+    `_randbelow` makes them), without a Python call per draw."""
+    n = len(cards)
+    if n < 2:
+        return
+    getrandbits = rng.getrandbits  # a `SeededOnUse` becomes a `Random` here
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    for i in range(n - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _most_frequent_of(order: list[int], ranks: list[int]) -> tuple[int, ...]:
+    """`_most_frequent_ints` with the counts read from `ranks`, the ranks in view."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(order, key=ranks.count, reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, ranks.count(ranked[0])
+    while n < len(ranked):
+        more = ranks.count(ranked[n])
+        if total + more > OF_A_KIND:
+            break
+        total += more
+        n += 1
+    return tuple(ranked[:n])
+
+
+def _most_frequent_ints(order: list[int], counts: list[int]) -> tuple[int, ...]:
+    """`_most_frequent` over rank ints: `order` lists them as first seen, `counts` by rank."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(order, key=counts.__getitem__, reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, counts[ranked[0]]
+    while n < len(ranked) and total + counts[ranked[n]] <= OF_A_KIND:
+        total += counts[ranked[n]]
+        n += 1
+    return tuple(ranked[:n])
+
+
+def _most_frequent(counts: dict[Rank, int]) -> tuple[Rank, ...]:
+    """The most frequent ranks, as many as fit in four cards (at least one); ties go to
+    the rank counted first."""
+    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
+    ranked = sorted(counts.items(), key=itemgetter(1), reverse=True)
+    if not ranked:
+        return ()
+    n, total = 1, ranked[0][1]
+    while n < len(ranked) and total + ranked[n][1] <= OF_A_KIND:
+        total += ranked[n][1]
+        n += 1
+    return tuple(rank for rank, _ in ranked[:n])
