@@ -80,7 +80,7 @@ from epigames.games.blufpoker.events import (
 )
 from epigames.games.blufpoker.records import Board
 from epigames.games.blufpoker.tables import POKER_ROLLS
-from epigames.games.blufpoker.views import BlufpokerView
+from epigames.games.blufpoker.views import BlufpokerView, new_view
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
@@ -399,7 +399,7 @@ class BlufpokerState(EventLog, State, HasPictures):
                     self._poker[0], self._poker[2], self._poker[3],
                 ),
             )  # fmt: skip
-        return BlufpokerView(
+        return new_view(
             self.game, seat, self.current_player, self._phase, self, len(self._events), board, look
         )
 
