@@ -110,10 +110,26 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
     return _rank_set(maybe_elsewhere_ranks(view))
 
 
+class _Masks(Protocol):
+    """What the planner reads of a seat's knowledge (`KempsKnowledge` gives it)."""
+
+    def possible_masks(self) -> tuple[int, ...]:
+        """Per seat, the cards it may hold, as a mask."""
+        ...
+
+
+def _possible_masks(view: KempsView) -> tuple[int, ...]:
+    """Per seat, the cards the view's knowledge says it may hold."""
+    # Read as the protocol, not as `KempsKnowledge`: compiled, a read typed with that
+    # class checks the object's class, and a view may carry any knowledge that answers.
+    knowledge: _Masks = getattr(view, "knowledge")  # noqa: B009
+    return knowledge.possible_masks()
+
+
 def known_elsewhere_ranks(view: KempsView) -> int:
     """`do_not_collect` on exact knowledge as a mask of rank indices (bit `r`: rank r + 2):
     the ranks with a card whose only possible holder is another seat."""
-    masks = view.knowledge.possible_masks()
+    masks = _possible_masks(view)
     once = twice = 0
     for mask in masks:
         twice |= once & mask
@@ -128,7 +144,7 @@ def known_elsewhere_ranks(view: KempsView) -> int:
 
 def maybe_elsewhere_ranks(view: KempsView) -> int:
     """`maybe_elsewhere` as a mask of rank indices (bit `r`: rank r + 2)."""
-    masks = view.knowledge.possible_masks()
+    masks = _possible_masks(view)
     others = 0
     me = view.seat
     for seat in range(view.kemps_game.players):
@@ -139,7 +155,7 @@ def maybe_elsewhere_ranks(view: KempsView) -> int:
 
 def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
     """`(known_elsewhere_ranks(view), maybe_elsewhere_ranks(view))`, from one pass."""
-    masks = view.knowledge.possible_masks()
+    masks = _possible_masks(view)
     once = twice = others = 0
     for mask in masks:
         twice |= once & mask
