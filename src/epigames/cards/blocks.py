@@ -85,8 +85,37 @@ class Decomposition:
         return rebuilt(self)
 
 
-#: Per pattern: (usage, assignments, per holder the positions some assignment puts there).
-_PATTERNS: dict[tuple[object, ...], list[tuple[Usage, tuple[Assignment, ...], Placed]]] = {}
+class _Pattern:
+    """A block pattern's assignments grouped by usage over all holders, card-free.
+
+    Everything here is in positions (a block's cards in order), so it serves every block
+    of the pattern, across blocks and games; only `_Raw` ties it to cards.
+    """
+
+    __slots__ = ("active", "groups", "limit")
+
+    def __init__(self, groups: list[tuple[Usage, tuple[Assignment, ...], Placed]], n: int) -> None:
+        # (usage per holder, assignments, per holder the positions some assignment fills)
+        self.groups = groups
+        # Per holder, the most cards any group gives it: capacities at least this large
+        # keep every group, so the per-group capacity check can be skipped.
+        self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n))
+        # Per tuple of active holders, for capacities that keep every group (the usual
+        # case): the groups' usages over those holders, with their assignments.
+        self.active: dict[tuple[int, ...], tuple[Group, ...]] = {}
+
+    def over(self, active: tuple[int, ...]) -> tuple[Group, ...]:
+        """The groups with their usages over ``active`` only."""
+        got = self.active.get(active)
+        if got is None:
+            got = self.active[active] = tuple(
+                [(tuple([usage[h] for h in active]), assigns) for usage, assigns, _ in self.groups]
+            )
+        return got
+
+
+#: Per pattern (allowed holders per position, constraints over positions, holders).
+_PATTERNS: dict[tuple[object, ...], _Pattern] = {}
 # Bounds keep memory flat over any number of games. Patterns (no card names) recur
 # across games; a block's cards and holders recur within one game only.
 _CACHE_LIMIT = 4096
@@ -151,28 +180,35 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
 
 
 class _Raw:
-    """A block's assignments grouped by usage over all holders, before capacities apply."""
+    """A block's `_Pattern` with its cards: where each group puts which cards."""
 
-    __slots__ = ("active", "cards", "groups", "limit")
+    __slots__ = ("cards", "pattern", "placed")
 
-    def __init__(
-        self,
-        cards: tuple[int, ...],
-        groups: list[tuple[tuple[int, ...], tuple[Assignment, ...], tuple[int, ...]]],
-        n_holders: int,
-    ) -> None:
+    def __init__(self, cards: tuple[int, ...], pattern: _Pattern) -> None:
         self.cards = cards
-        # (usage per holder, assignments, per holder the cards some assignment puts there)
-        self.groups = groups
-        # Per holder, the most cards any group gives it: capacities at least this large
-        # keep every group, so the per-group capacity check can be skipped.
-        self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n_holders))
-        # Per tuple of active holders, for capacities that keep every group (the usual
-        # case): the groups' usages over those holders and the cards each group places.
-        self.active: dict[tuple[int, ...], tuple[tuple[Group, ...], tuple[Placed, ...]]] = {}
+        self.pattern = pattern
+        # Positions to cards by table, not bit by bit: the table (one entry per subset of
+        # positions) costs no more than the enumeration, which tries at least as many.
+        spread = [0] * (1 << len(cards))
+        for i, card in enumerate(cards):
+            bit = 1 << i
+            for s in range(bit):
+                spread[bit | s] = spread[s] | 1 << card
+        # Per group, per holder, the cards some assignment of the group puts there.
+        self.placed = tuple(
+            [tuple([spread[spots] for spots in positions]) for _, _, positions in pattern.groups]
+        )
 
 
 _RAW: dict[tuple[object, ...], _Raw] = {}
+
+
+def _evict_half(cache: dict[Any, Any], limit: int) -> None:
+    """Drop the oldest half of ``cache`` once it holds ``limit`` entries (dicts keep
+    insertion order): what recurs is recent, and clearing all would lose it too."""
+    if len(cache) >= limit:
+        for old in list(cache)[: limit // 2]:
+            del cache[old]
 
 
 def _raw(
@@ -191,26 +227,14 @@ def _raw(
     checks = tuple(sorted((h, sum(1 << pos[c] for c in iter_bits(m))) for h, m in bcons))
     bans = tuple(sorted((h, sum(1 << pos[c] for c in iter_bits(m))) for h, m in bexcl))
     n = len(may)
-    pattern = (allowed, checks, bans, n)
-    groups = _PATTERNS.get(pattern)
-    if groups is None:
-        groups = _enumerate(allowed, checks, bans, n)
-        if len(_PATTERNS) >= _CACHE_LIMIT:
-            _PATTERNS.clear()
-        _PATTERNS[pattern] = groups
-    full = []
-    for usage, assigns, positions in groups:
-        where = []
-        for spots in positions:
-            placed = 0
-            for i in iter_bits(spots):
-                placed |= 1 << cards[i]
-            where.append(placed)
-        full.append((usage, assigns, tuple(where)))
-    raw = _Raw(cards, full, n)
-    if len(_RAW) >= _RAW_LIMIT:
-        for old in list(_RAW)[: _RAW_LIMIT // 2]:  # the oldest half (dicts keep order)
-            del _RAW[old]
+    key_pattern = (allowed, checks, bans, n)
+    pattern = _PATTERNS.get(key_pattern)
+    if pattern is None:
+        pattern = _Pattern(_enumerate(allowed, checks, bans, n), n)
+        _evict_half(_PATTERNS, _CACHE_LIMIT)
+        _PATTERNS[key_pattern] = pattern
+    raw = _Raw(cards, pattern)
+    _evict_half(_RAW, _RAW_LIMIT)
     _RAW[key] = raw
     return raw
 
@@ -225,29 +249,24 @@ def _block(
     names: tuple[str, ...],
 ) -> Block:
     raw = _raw(problem, bmask, bcons, bexcl)
+    pattern = raw.pattern
     caps = problem.caps
-    limit = raw.limit
+    limit = pattern.limit
     # Index loops, not `zip(..., strict=True)`: compiled, a zip with a keyword is a call.
     if all(caps[h] >= limit[h] for h in range(len(caps))):
         # Every group fits: only the shifts depend on the capacities.
-        got = raw.active.get(active)
-        if got is None:
-            every = tuple(
-                [(tuple([usage[h] for h in active]), assigns) for usage, assigns, _ in raw.groups]
-            )
-            got = raw.active[active] = (every, tuple([where for _, _, where in raw.groups]))
-        every, every_placed = got
+        every = pattern.over(active)
         every_shift = []
         for usage, _ in every:
             shift = 0
             for j in range(len(strides)):
                 shift += usage[j] * strides[j]
             every_shift.append(shift)
-        return _block_of(raw.cards, every, tuple(every_shift), every_placed)
+        return _block_of(raw.cards, every, tuple(every_shift), raw.placed)
     kept = []
     shifts = []
     placed = []
-    for usage, assigns, where in raw.groups:
+    for g, (usage, assigns, _) in enumerate(pattern.groups):
         if any(usage[h] > caps[h] for h in range(len(caps))):
             continue
         kept.append((tuple(usage[h] for h in active), assigns))
@@ -255,7 +274,7 @@ def _block(
         for j in range(len(active)):
             shift += usage[active[j]] * strides[j]
         shifts.append(shift)
-        placed.append(where)
+        placed.append(raw.placed[g])
     if not kept:
         who = ", ".join(sorted({names[h] for h, _ in (*bcons, *bexcl)}))
         raise InconsistentCardsError(
