@@ -451,6 +451,33 @@ def test_the_table_pages_fit_and_pass_axe(browser: Any, server: str, width: int)
         spectator.close()
 
 
+def test_the_seats_chosen_stay_when_a_parameter_changes_late(browser: Any, server: str) -> None:
+    """A number input's change event comes on blur, often after the seats were chosen: the
+    redrawn seat list keeps every choice (a lost one made a friend of an agent's seat)."""
+    context, pg, errors = new_page(browser, server, 1280, "/#table")
+    pg.wait_for_selector("#page-tables:not(.hidden)")
+    pg.select_option("#tb-game", "kwartet")
+
+    def players(n: int) -> list[str]:
+        pg.fill("#tb-params [data-param='players']", str(n))
+        pg.dispatch_event("#tb-params [data-param='players']", "change")
+        pg.wait_for_function(
+            "n => document.querySelector('#tb-seats').dataset.ready === '1' &&"
+            " document.querySelectorAll('#tb-seats select').length === n",
+            arg=n,
+        )
+        return list(pg.eval_on_selector_all("#tb-seats select", "ss => ss.map((s) => s.value)"))
+
+    assert players(4) == ["you", "friend", "friend", "friend"]
+    pg.select_option("#tb-seats select[data-seat='3']", "you")
+    pg.select_option("#tb-seats select[data-seat='2']", "greedy")
+    assert players(4) == ["friend", "friend", "greedy", "you"]
+    # Fewer seats than the one chosen for "you": the first seat is yours again.
+    assert players(3) == ["you", "friend", "greedy"]
+    context.close()
+    assert not errors, errors
+
+
 def check_coach_and_leaving(at: Seat) -> None:
     """At the seat's turn the coach names a legal move; the seat goes to an agent and back."""
     pg = at.page

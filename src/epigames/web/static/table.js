@@ -65,13 +65,18 @@ async function refreshSeats() {
   }
   if (mine !== seatRequest) return;
   $("tb-error").textContent = "";
+  // A choice already made stays: a parameter's change event can come late (on blur), after
+  // the seats were chosen.
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren();
   names.forEach((name, i) => {
     const sel = h("select", { "data-seat": i, "aria-label": `${name}: who plays`, "aria-describedby": `tb-about-${i}` },
       h("option", { value: YOU, title: ABOUT[YOU] }, "you"),
       h("option", { value: FRIEND, title: ABOUT[FRIEND] }, "a friend (invite link)"),
       ...g.strategies.map((s) => h("option", { value: s, title: g.strategy_about[s] }, `agent: ${s}`)));
-    sel.value = i === 0 ? YOU : FRIEND;
+    const known = old[i] === YOU || old[i] === FRIEND || g.strategies.includes(old[i]);
+    sel.value = known ? old[i] : FRIEND;
+    if (i === 0 && !old.slice(0, names.length).includes(YOU)) sel.value = YOU;
     const about = h("p", { class: "seat-about", id: `tb-about-${i}` });
     const describe = () => { about.textContent = ABOUT[sel.value] || g.strategy_about[sel.value] || ""; };
     sel.addEventListener("change", () => {
