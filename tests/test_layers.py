@@ -59,3 +59,19 @@ def test_the_layers_hold_modules() -> None:
 @pytest.mark.parametrize("path", modules(), ids=lambda p: p.relative_to(SRC).as_posix())
 def test_no_layer_above_games_imports_a_concrete_game(path: Path) -> None:
     assert concrete_imports(path) == []
+
+
+#: What a small new game may take in its own folder (issue 36: the template's size).
+TEMPLATE_BUDGET = 350
+
+
+def test_the_template_game_fits_its_budget_and_the_docs_say_its_size() -> None:
+    """Sevens stays within the line budget, and docs/architecture.md gives its real count."""
+    files = sorted((SRC / "games" / "sevens").glob("*.py"))
+    counts = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in files}
+    total = sum(counts.values())
+    assert total <= TEMPLATE_BUDGET, counts
+    doc = (Path(__file__).parent.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    said = " ".join(doc.split())  # the sentence wraps
+    each = ", ".join(f"`{name}` {n}" for name, n in sorted(counts.items(), key=lambda x: -x[1]))
+    assert f"in {total} lines ({each})" in said, (total, each)

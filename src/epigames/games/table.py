@@ -18,9 +18,11 @@ public. `games/sevens` is the template game built this way.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Hashable, Sequence
-from typing import Any, cast
+from itertools import compress
+from typing import Any, Self, cast
 
 from epigames.cards import CardKnowledge, CardLayout, PublicInfo
 from epigames.cards.fact_types import (
@@ -41,7 +43,15 @@ from epigames.games.events import Event
 from epigames.games.observation import Arrays, Axis, Part
 from epigames.games.picture import KripkePicture, held_card_picture, subject_card
 
-__all__ = ["CardTable", "PublicCards", "TableError", "TableState", "TableView", "table_parts"]
+__all__ = [
+    "CardTable",
+    "PublicCards",
+    "TableError",
+    "TableGame",
+    "TableState",
+    "TableView",
+    "table_parts",
+]
 
 
 def table_parts(game: core.Game) -> tuple[Part, ...]:
@@ -57,6 +67,29 @@ def table_parts(game: core.Game) -> tuple[Part, ...]:
     ]
     counts = Part("counts", (holders,), "how many cards each holder has", high=layout.n_cards)
     return (*core.Game.public_parts(game), counts, *piles)
+
+
+class TableGame(core.Game):
+    """A card game's `Game`: what its card layout (`card_layout`) gives.
+
+    Its cards, chance outcomes (the card dealt next) and public arrays (`table_parts`)
+    follow from the layout.
+    """
+
+    @property
+    def deck(self) -> tuple[Hashable, ...]:
+        """Every card of the game, in the layout's order."""
+        layout = self.card_layout
+        assert layout is not None, "a table game declares its card layout"
+        return layout.cards
+
+    def distinct_chance_outcomes(self) -> tuple[Hashable, ...]:
+        """The card dealt next: any of the deck."""
+        return self.deck
+
+    def public_parts(self) -> tuple[Part, ...]:
+        """The seat to move, every holder's count, the cards of each face-up pile."""
+        return table_parts(self)
 
 
 class TableError(EpigamesError):
@@ -80,7 +113,9 @@ class CardTable:
 
     def cards_at(self, holder: int) -> tuple[int, ...]:
         """The card indices at a holder, in layout order."""
-        return tuple(c for c, h in enumerate(self.where) if h == holder)
+        where = self.where
+        # In C rather than a Python loop: views, legal moves and counts ask this per move.
+        return tuple(compress(range(len(where)), map(holder.__eq__, where)))
 
     def apply(self, facts: Sequence[object]) -> None:
         """Move the cards the facts move; check the claims they make.
@@ -159,7 +194,9 @@ class TableState(EventLog):
     """Mixin for a card game's `State` (listed before it): the table, the log, the views.
 
     `__init__` calls `_start_table(game)`; the game's rules change the table only through
-    `_publish(event)`; `clone` copies with `_clone_table(other)`. The game names its view
+    `_publish(event)`; `clone` copies the table and the log and shares every other
+    attribute, so a state that keeps only immutable values besides them (the seat to
+    move, the game) writes no `clone`. The game names its view
     class in `view_class` and the pile its cards start in (`start_pile`, a layout holder).
     """
 
@@ -176,6 +213,11 @@ class TableState(EventLog):
         self._table = CardTable(layout, start)
         self._public = PublicCards(layout, start)
 
+    @property
+    def current_player(self) -> int:
+        """The seat to move (`_player`), `CHANCE` for a chance move, `TERMINAL` at the end."""
+        return self._player
+
     def _publish(self, event: Event) -> None:
         """Log the event for its audience and apply its facts to the table."""
         self._deliver(event)
@@ -184,6 +226,12 @@ class TableState(EventLog):
     def _clone_table(self, other: TableState) -> None:
         self._clone_log(other)
         other._table, other._public = self._table.copy(), self._public.copy()
+
+    def clone(self) -> Self:
+        """An independent copy: the table and the log copied, the other attributes shared."""
+        other = copy.copy(self)
+        self._clone_table(other)
+        return other
 
     def observation(self, seat: int) -> TableView:
         """The seat's view: what the layout lets it see, and its log.

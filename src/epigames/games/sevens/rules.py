@@ -1,16 +1,14 @@
 """Sevens (Fan Tan, Domino): the template card game, built on `games.table`.
 
-The cards are the ranks around the 7 in each suit (`ranks` of them: 9 is 3 … J). They
-are dealt one at a time, clockwise from South, until none is left. South moves first;
-then the turn goes clockwise. A 7 may always be played, to open its suit; once a suit is
-open, the rank just below its lowest card and just above its highest may be played. A
-seat that can play must play one such card; one that cannot knocks, and everyone learns
-that it holds none of the playable cards. The first seat out of cards ends the game;
-every seat scores minus the cards it still holds.
+The cards are the ranks around the 7 in each suit (`ranks` of them: 9 is 3 … J), dealt
+one at a time clockwise from South until none is left. South moves first, then the turn
+goes clockwise. A seat plays a 7, or a card next to one already on the table in its suit;
+a seat that cannot play knocks, and everyone learns it holds none of the playable cards.
+The first seat out of cards ends the game; every seat scores minus the cards it holds.
 
-The state keeps the truth in one location table and changes it only through the facts of
-the events it publishes (`TableState`); views, knowledge, pictures, resampling and the
-public arrays come from the framework.
+The state keeps the truth in one location table, changed only through the facts of the
+events it publishes (`TableState`); views, knowledge, pictures, resampling, the public
+arrays and `clone` come from the framework.
 """
 
 from __future__ import annotations
@@ -28,10 +26,9 @@ from epigames.errors import InputError
 from epigames.games import core
 from epigames.games.core import CHANCE, TERMINAL, UniformOutcomes
 from epigames.games.events import Fact, PrivateObservation, PublicAnnouncement
-from epigames.games.observation import Part
 from epigames.games.params import Param
 from epigames.games.picture import HasPictures
-from epigames.games.table import TableState, TableView, table_parts
+from epigames.games.table import TableGame, TableState, TableView
 
 SEATS = ("South", "West", "North", "East", "Southwest", "Northeast")
 #: The action of a seat that cannot play.
@@ -40,7 +37,7 @@ KNOCK = "knock"
 
 @core.register_game
 @dataclass(frozen=True)
-class SevensGame(core.Game):
+class SevensGame(TableGame):
     """Sevens: build the suits outward from the 7s; the first seat out of cards ends it."""
 
     name: ClassVar[str] = "sevens"
@@ -56,7 +53,7 @@ class SevensGame(core.Game):
     suits: int = 4
 
     def __post_init__(self) -> None:
-        core.Game.__post_init__(self)
+        TableGame.__post_init__(self)
         if self.ranks % 2 == 0:
             raise InputError(f"sevens ranks={self.ranks}: expected an odd number, 7 in the middle")
 
@@ -85,17 +82,9 @@ class SevensGame(core.Game):
         """Every card played, with every other seat knocking before each."""
         return len(self.deck) * self.players
 
-    def public_parts(self) -> tuple[Part, ...]:
-        """The seat to move, every holder's count, the cards on the table."""
-        return table_parts(self)
-
     def distinct_actions(self) -> list[Hashable]:
         """Playing any card, or knocking."""
         return [*self.deck, KNOCK]
-
-    def distinct_chance_outcomes(self) -> tuple[Card, ...]:
-        """The card dealt next."""
-        return self.deck
 
     def new_initial_state(self) -> SevensState:
         """The state before the deal."""
@@ -113,21 +102,25 @@ def _layout(game: SevensGame) -> CardLayout:
     return CardLayout.with_locations(cards, game.seat_names, (DECK, TABLE))
 
 
+@functools.cache
+def _inward(card: Card) -> Card:
+    """The card next to `card` on the way to its suit's 7 (a 7 itself)."""
+    r = card.rank.value
+    return Card(Rank(r - 1 if r > 7 else r + 1 if r < 7 else 7), card.suit)
+
+
 def playable(deck: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Card]:
-    """The cards that may be played next: each closed suit's 7, each open suit's ends."""
-    out = []
-    for suit in sorted({c.suit for c in deck}):
-        ranks = [c.rank.value for c in on_table if c.suit is suit]
-        wanted = (lo - 1, hi + 1) if (lo := min(ranks, default=0)) and (hi := max(ranks)) else (7,)
-        out += [c for c in deck if c.suit is suit and c.rank.value in wanted]
-    return out
+    """The cards that may be played next: each 7, and each card next to one on the table."""
+    placed = set(on_table)
+    return [c for c in deck if c not in placed and ((i := _inward(c)) is c or i in placed)]
 
 
 def legal_moves(
     deck: tuple[Card, ...], hand: Sequence[Hashable], on_table: tuple[Card, ...]
 ) -> list[Hashable]:
     """The one rule of moves, for the state and the views: a playable card held, or knock."""
-    mine: list[Hashable] = [c for c in playable(deck, on_table) if c in hand]
+    held = set(hand)
+    mine: list[Hashable] = [c for c in playable(deck, on_table) if c in held]
     return mine or [KNOCK]
 
 
@@ -246,27 +239,23 @@ class SevensState(TableState, core.State, HasPictures):
         self._player = CHANCE
         self._start_table(game, game.players)  # the deck is the first pile after the seats
 
-    @property
-    def current_player(self) -> int:
-        """The seat to move, `CHANCE` during the deal, `TERMINAL` at the end."""
-        return self._player
-
-    def _on_table(self) -> tuple[Card, ...]:
-        return tuple(self.game.deck[c] for c in self._table.cards_at(self.game.players + 1))
+    def _cards_at(self, holder: int) -> tuple[Card, ...]:
+        deck = self.game.deck
+        return tuple(deck[c] for c in self._table.cards_at(holder))
 
     def legal_actions(self) -> list[Hashable]:
         """The mover's legal moves (`legal_moves`); none during the deal and at the end."""
         p = self._player
         if p < 0:
             return []
-        hand = tuple(self.game.deck[c] for c in self._table.cards_at(p))
-        return legal_moves(self.game.deck, hand, self._on_table())
+        table = self._cards_at(self.game.players + 1)
+        return legal_moves(self.game.deck, self._cards_at(p), table)
 
     def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """During the deal: each card still in the deck, equally likely."""
         if self._player != CHANCE:
             return []
-        return UniformOutcomes([self.game.deck[c] for c in self._table.cards_at(self.game.players)])
+        return UniformOutcomes(list(self._cards_at(self.game.players)))
 
     def apply(self, action: Hashable) -> None:
         """Deal a card (chance), play one, or knock.
@@ -289,7 +278,7 @@ class SevensState(TableState, core.State, HasPictures):
                 self._publish(DealDone(sizes, self._player, names=names))
             return
         if action == KNOCK:
-            open_cards = tuple(playable(self.game.deck, self._on_table()))
+            open_cards = tuple(playable(self.game.deck, self._cards_at(self.game.players + 1)))
             self._publish(Knocked(p, open_cards, names=names))
         else:
             assert isinstance(action, Card)
@@ -301,10 +290,3 @@ class SevensState(TableState, core.State, HasPictures):
         if self._player != TERMINAL:
             return (0.0,) * self.game.players
         return tuple(float(-len(self._table.cards_at(s))) for s in range(self.game.players))
-
-    def clone(self) -> SevensState:
-        """An independent copy; events, cards and actions are shared immutable values."""
-        other = SevensState.__new__(SevensState)
-        other.game, other._player = self.game, self._player
-        self._clone_table(other)
-        return other

@@ -47,12 +47,6 @@ class Blocker(Strategy):
             return gain, -deck.index(card)
 
         best = max((c for c in legal if isinstance(c, Card)), key=score)
-        gain = score(best)[0]
-        names = view.game.seat_names
-        return Decision(
-            best,
-            Thought(
-                "I play {}: what it opens scores {:+.2f} for me against {}.",
-                args=(best, gain, names[after]),
-            ),
-        )
+        why = "I play {}: what it opens scores {:+.2f} for me against {}."
+        next_seat = view.game.seat_names[after]
+        return Decision(best, Thought(why, args=(best, score(best)[0], next_seat)))
