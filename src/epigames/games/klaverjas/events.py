@@ -198,6 +198,53 @@ class MatchOver(PublicAnnouncement, kind="end"):
         return f"Match over: {TEAM_NAMES[0]} {a}, {TEAM_NAMES[1]} {b}. {verdict}."
 
 
+# The two events of every trick, made through the slots' own setters: a frozen
+# dataclass's `__init__` sets each field through `object.__setattr__`, at about twice the
+# cost, and a hand makes some twenty of them (`cards.slots.slot_maker` does this for
+# classes whose slots are all their own; `names` is the base class's).
+_new = object.__new__
+_names = Event.__dict__["names"].__set__
+_seat, _card = CardPlayed.__dict__["seat"].__set__, CardPlayed.__dict__["card"].__set__
+_lacks, _reason = CardPlayed.__dict__["lacks"].__set__, CardPlayed.__dict__["reason"].__set__
+_winner, _cards = TrickWon.__dict__["winner"].__set__, TrickWon.__dict__["cards"].__set__
+_played_by, _points = TrickWon.__dict__["played_by"].__set__, TrickWon.__dict__["points"].__set__
+_roem, _last = TrickWon.__dict__["roem"].__set__, TrickWon.__dict__["last"].__set__
+
+
+def card_played(
+    seat: int, card: Card, lacks: tuple[Card, ...], reason: str, names: tuple[str, ...]
+) -> CardPlayed:
+    """`CardPlayed(seat, card, lacks, reason, names=names)`, through the slots."""
+    event: CardPlayed = _new(CardPlayed)
+    _names(event, names)
+    _seat(event, seat)
+    _card(event, card)
+    _lacks(event, lacks)
+    _reason(event, reason)
+    return event
+
+
+def trick_won(
+    winner: int,
+    cards: tuple[Card, ...],
+    played_by: tuple[int, ...],
+    points: int,
+    roem: int,
+    last: bool,
+    names: tuple[str, ...],
+) -> TrickWon:
+    """`TrickWon(winner, cards, played_by, points, roem, last, names=names)`, through the slots."""
+    event: TrickWon = _new(TrickWon)
+    _names(event, names)
+    _winner(event, winner)
+    _cards(event, cards)
+    _played_by(event, played_by)
+    _points(event, points)
+    _roem(event, roem)
+    _last(event, last)
+    return event
+
+
 #: Every event a Klaverjas match logs (`Game.event_types`).
 EVENTS: tuple[type[Event], ...] = (
     Dealt,

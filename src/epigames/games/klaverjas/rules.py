@@ -21,7 +21,6 @@ J 9 A 10, `ranks=3` is J 9 A, so the jack and the nine are still the best trumps
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -218,14 +217,25 @@ class KlaverjasGame(Game):
         return parse_action(text)
 
 
-@functools.cache
+# id(inference) → the inference and, per trump, the cards it covers and its words.
+_CLAIMS: dict[int, tuple[Inference, dict[Suit, tuple[int, str]]]] = {}
+
+
 def _claims(told: Inference, trump: Suit) -> tuple[int, str]:
     """The cards an inference covers (a `Card.index` mask) and its words, per trump.
 
-    A few dozen values in all (the inferences are shared), asked on every play that tells
-    something: made once each.
+    A few dozen values in all (`play.inference` shares them), asked on every play that
+    tells something: made once each, and found by identity (an inference's hash is its
+    dataclass's, in Python).
     """
-    return told.covered_mask(trump), told.describe(trump)
+    got = _CLAIMS.get(id(told))
+    if got is None or got[0] is not told:
+        got = _CLAIMS[id(told)] = (told, {})  # kept here, so its id stays its own
+    per_trump = got[1]
+    claims = per_trump.get(trump)
+    if claims is None:
+        claims = per_trump[trump] = (told.covered_mask(trump), told.describe(trump))
+    return claims
 
 
 class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
@@ -402,7 +412,8 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         names = self._names
         hands = self._dealt_hands()
         for s, hand in enumerate(hands):
-            self._publish(events.Dealt(s, tuple(sorted(hand, key=CARD_ORDER)), names=names))
+            cards = tuple(sorted(hand, key=CARD_ORDER))
+            self._publish(events.Dealt(s, cards, names=names))
         deal = self._records.table.deal + 1
         sizes = tuple([len(h) for h in hands])
         self._publish(events.DealDone(deal, self._dealer, sizes, names=names))
@@ -434,14 +445,14 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
             # alike): one per seat and card, made when first met.
             event = _PLAIN_PLAYS[seat][card.index]
             if event is None:
-                event = events.CardPlayed(seat, card, (), "", names=SEAT_NAMES)
+                event = events.card_played(seat, card, (), "", SEAT_NAMES)
                 _PLAIN_PLAYS[seat][card.index] = event
             self._publish(event)
         else:
             unplayed = self._deck_mask & ~table.played_mask & ~(1 << card.index)
             covered, reason = _claims(told, trump)
             lacks = cards_of(covered & unplayed)
-            self._publish(events.CardPlayed(seat, card, lacks, reason, names=self._names))
+            self._publish(events.card_played(seat, card, lacks, reason, self._names))
         if len(plays) < PLAYERS - 1:  # the trick before this card
             self._player = (seat + 1) % PLAYERS
             return
@@ -453,7 +464,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         points = trick_points(cards, trump) + (10 if last else 0)
         bonus = roem(cards, trump, game.four_kind)
         seats = tuple([play.seat for play in trick.plays])
-        self._publish(events.TrickWon(winner, cards, seats, points, bonus, last, names=self._names))
+        self._publish(events.trick_won(winner, cards, seats, points, bonus, last, self._names))
         if last:
             self._score_deal()
         else:
