@@ -19,6 +19,7 @@ from epigames.cards.quotient import (
     _model,
     evaluator,
     quotient,
+    touched_structure,
 )
 from epigames.cards.symbolic import CardStructure, StructureTooLargeError, card_formula
 from epigames.games import Match
@@ -290,13 +291,24 @@ def test_the_eight_player_kemps_game_with_not_all_facts() -> None:
 
 
 def test_a_formula_no_exact_model_fits_is_refused() -> None:
-    """Twelve named cards have more placements than a quotient lists (3^12 holders), and a
-    law past 20 nodes per combination of a tiny limit is not built."""
+    """Thirteen named cards have more placements than a quotient lists (3^13 holders),
+    their kinds more cards than a touched structure takes, and a law past 20 nodes per
+    combination of a tiny limit is not built."""
+    state = match_at("kwartet(players=3,kinds=13)", ["random"] * 3, 0, 0).state
+    many = " & ".join(f"~holds(2, ⟨{k},1⟩)" for k in range(1, 14))
+    with pytest.raises(StructureTooLargeError, match="BDD nodes"):
+        ask(state, f"K_0 ({many})", limit=2)
+    assert ask(state, "holds(2, ⟨1,1⟩) | ~holds(2, ⟨1,1⟩)", limit=2).value
+
+
+def test_twelve_named_cards_are_answered_on_the_touched_structure() -> None:
+    """Past the quotient's worlds (3^12), the touched components' cards answer as the
+    whole structure does."""
     state = match_at("kwartet(players=3,kinds=4)", ["random"] * 3, 0, 0).state
     twelve = " & ".join(f"~holds(2, ⟨{k},{v}⟩)" for k in range(1, 4) for v in range(1, 5))
-    with pytest.raises(StructureTooLargeError, match="BDD nodes"):
-        ask(state, f"K_0 ({twelve})", limit=2)
-    assert ask(state, "holds(2, ⟨1,1⟩) | ~holds(2, ⟨1,1⟩)", limit=2).value
+    for f in (f"K_0 ({twelve})", f"~K_1 ({twelve}) & K_2 ~K_0 ({twelve})"):
+        small = ask(state, f, limit=2)
+        assert small == ask(state, f, limit=None), f
 
 
 def test_distributed_knowledge_is_answered_past_the_limit() -> None:
@@ -327,3 +339,75 @@ def test_distributed_knowledge_is_answered_past_the_limit() -> None:
             assert (answer.value, answer.knowers) == (cards.holds(phi, deal), knowers), f
             asked += 1
     assert asked == 72
+
+
+def _touched_agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | None:
+    """`_agrees` for the structure of the touched components' cards."""
+    by_name = {name: c for (c, _), name in cards.atom.items()}
+    named = frozenset(by_name[a] for a in f.atoms())
+    seats = [cards.layout.holders[s] for s in sorted(cards.layout.players)]
+    asked = [
+        f,
+        *(fm.K(s, f) for s in seats),
+        *(fm.D(g, f) for g in itertools.combinations(seats, 2)),
+    ]
+    truth = touched_structure(cards, named, deal, fm.And(tuple(asked)))
+    if truth is None:
+        return None
+    return all(truth(g) == cards.holds(g, deal) for g in asked)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_touched_structure_answers_as_the_structure_does(game: str) -> None:
+    rng = random.Random(f"touched {game}")
+    compared = 0
+    for state in states(game, range(3), every=2):
+        knowledge = state.observation(0).knowledge
+        assert isinstance(knowledge, CardKnowledge)
+        cards = CardStructure.from_knowledge(knowledge)
+        deal = true_deal(state, knowledge)
+        for _ in range(6):
+            agrees = _touched_agrees(cards, random_formula(rng, cards, depth=3), deal)
+            assert agrees is not False
+            compared += agrees is True
+    assert compared >= 40, compared
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_touched_structure_on_made_up_facts(seed: int) -> None:
+    """Brute force lists every deal; the touched structure answers as the structure."""
+    rng = random.Random(f"touched {seed}")
+    compared = 0
+    for public, not_all, deals in made_up_states(rng, 30):
+        if not deals:
+            continue
+        cards = CardStructure.from_public(public, not_all)
+        for deal in rng.sample(deals, min(3, len(deals))):
+            f = random_formula(rng, cards, depth=3)
+            agrees = _touched_agrees(cards, f, deal)
+            assert agrees is not False, (public, not_all, deal, f)
+            compared += agrees is True
+    assert compared >= 20, compared
+
+
+def test_second_order_views_on_the_touched_structure() -> None:
+    """A seat's view of another's view of a card, where the way a seat holds untouched
+    cards matters (the states where the coarse quotient is refined)."""
+    compared = 0
+    for state in states("kwartet(players=3,kinds=3)", range(3), every=1):
+        knowledge = state.observation(0).knowledge
+        assert isinstance(knowledge, CardKnowledge)
+        cards = CardStructure.from_knowledge(knowledge)
+        deal = true_deal(state, knowledge)
+        truth = cards.state(deal)
+        for c in range(0, cards.layout.n_cards, 2):
+            if (c, 0) not in cards.atom:
+                continue
+            fs = _second_order(cards, c)
+            answer = touched_structure(cards, frozenset({c}), deal, fm.And(tuple(fs)))
+            if answer is None:
+                continue
+            compared += 1
+            for f in fs:
+                assert answer(f) == cards.structure.holds(f, truth), f
+    assert compared >= 20, compared

@@ -4,13 +4,18 @@ Plays 4-player games (13 kinds x 4 cards) where each player asks for a card whos
 it knows, else a random one, and times public updates, building the deciding agent's
 knowledge, and each kind of query: microseconds per operation, and each operation's cost
 relative to a public update measured in the same run (the baseline).
+
+Then `epigames ask` at every k-th step of seeded six-player Kwartet and eight-player Kemps
+team matches, several formulas each (K, nested K, C, D, many cards): the worst and median
+CPU seconds per answer (issue 37 asks for under 2 s at any step).
 """
 
 from __future__ import annotations
 
 import random
+import statistics
 from collections import defaultdict
-from time import perf_counter
+from time import perf_counter, process_time
 
 from rich.console import Console
 from rich.table import Table
@@ -18,6 +23,9 @@ from rich.table import Table
 from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import PublicInfo
+from epigames.commands.play import strategy_names
+from epigames.games import Match, load_game
+from epigames.games.ask import ask
 
 KINDS, VALUES, PLAYERS = 13, 4, 4
 
@@ -106,8 +114,63 @@ def play(rng: random.Random, clock: _Clock, extras: bool) -> int:
     return decisions
 
 
+#: Per game, the formulas asked at every k-th step.
+ASKED = {
+    "kwartet(players=6)": (
+        "K_1 (holds(2, <1,1>) | holds(3, <2,1>) | holds(4,<3,2>)) & K_2 ~K_3 holds(5,<4,4>)",
+        "K_0 holds(1, <5,2>) | K_2 K_4 ~holds(3, <6,1>)",
+        "C_{0,1,2} ~holds(0, <7,3>) | D_{1,2} holds(3, <8,4>)",
+        "K_3 (holds(0,<1,2>) & holds(1,<2,2>) | holds(2,<3,3>) & holds(4,<4,1>) | holds(5,<9,4>))",
+    ),
+    "kemps(teams=true,players=8)": (
+        "K_1 holds(2, AH) | K_3 ~holds(4, KS) & ~K_2 K_1 holds(2,QH)",
+        "K_0 K_4 ~holds(6, 7D) | C_{0,4} holds(1, JC)",
+        "D_{0,4} holds(2, TS) & ~K_5 holds(3, 8H)",
+    ),
+}
+
+
+def sweep(console: Console, quick: bool = False) -> list[float]:
+    """Ask each formula at every k-th step of a few seeded matches; print the worst and
+    median CPU seconds per answer, and return every time."""
+    seeds, every = ((0,), 25) if quick else ((0, 1, 2), 5)
+    table = Table(title=f"epigames ask at every {every}th step, seeds {list(seeds)}")
+    for column in ("game", "answers", "median s", "worst s", "worst at"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    times: list[float] = []
+    for name, formulas in ASKED.items():
+        game = load_game(name)
+        mine: list[tuple[float, str]] = []
+        for seed in seeds:
+            match = Match(game, strategy_names("", game), seed)
+            step = 0
+            while True:
+                match.run_chance()
+                if step % every == 0:
+                    for formula in formulas:
+                        start = process_time()
+                        ask(match.state, formula)
+                        mine.append((process_time() - start, f"seed {seed} step {step}"))
+                if match.over:
+                    break
+                match.step()
+                step += 1
+        worst = max(mine)
+        table.add_row(
+            name,
+            str(len(mine)),
+            f"{statistics.median(t for t, _ in mine):.3f}",
+            f"{worst[0]:.3f}",
+            worst[1],
+        )
+        times += [t for t, _ in mine]
+    console.print(table)
+    return times
+
+
 def run(console: Console, quick: bool = False) -> None:
-    """Print µs per engine operation, with and without counting queries."""
+    """Print µs per engine operation, with and without counting queries, then the
+    `ask` sweep."""
     games = 5 if quick else 20
     rng = random.Random(2020)
     for extras in (False, True):
@@ -128,3 +191,4 @@ def run(console: Console, quick: bool = False) -> None:
             per = total / clock.calls[name]
             table.add_row(name, f"{1e6 * per:.1f}", str(clock.calls[name]), f"{per / base:.1f}")
         console.print(table)
+    sweep(console, quick)

@@ -35,6 +35,8 @@ _Vector = tuple[int, ...]  # per member of a group: how many cards it holds
 _Cost = dict[_Vector, npt.NDArray[np.int64]]  # per vector: the least rank per subset
 _INF = np.iinfo(np.int64).max // 4  # no way to hold that vector
 Group = tuple[int, ...]  # hidden positions
+# A chain of components folded: still ok, the ranks, the rows each group got last.
+_Folded = tuple[bool, list[npt.NDArray[np.int64]], dict[Group, frozenset[object]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,14 +104,43 @@ class Completion:
             self.ranks.append(ranks)
         if self.ok:
             self._add(split, split.components[split.touched :], show=False)
+        # Per chain of component shapes folded by `extended`: its outcome.
+        self.folded: dict[object, _Folded] = {}
 
     def extended(self, split: Split, components: Sequence[tuple[int, ...]]) -> Completion:
         """A copy with more components (of `split`: the same items, rooms and holders)."""
         copy = object.__new__(Completion)
         copy.positive, copy.ok = self.positive, self.ok
         copy.frames, copy.ranks, copy.shown = self.frames, list(self.ranks), dict(self.shown)
-        if copy.ok:
-            copy._add(split, components, show=True)
+        copy.folded = self.folded
+        if not copy.ok:
+            return copy
+        # The worlds of a quotient leave their touched kinds' other cards in components of
+        # a few shapes (a six-player Kwartet deal: 1,296 worlds, four such components
+        # each): a chain of shapes is folded once.
+        chain: tuple[object, ...] = ()
+        for component in components:
+            items = [split.items[i] for i in component]
+            facts = split.component_facts(component)
+            shape = (
+                tuple((it.size, it.allowed) for it in items),
+                tuple(sorted((f.at, f.some, tuple(component.index(i) for i in sorted(f.items)))
+                             for f in facts)),
+            )  # fmt: skip
+            chain = (chain, shape)
+            done = self.folded.get(chain)
+            if done is None:
+                before = {g: len(rows) for g, rows in copy.shown.items()}
+                copy._add(split, [component], show=True)
+                added = {g: rows[-1][1] for g, rows in copy.shown.items() if len(rows) > before[g]}
+                done = self.folded[chain] = (copy.ok, list(copy.ranks), added)
+            else:
+                copy.ok, ranks, added = done
+                copy.ranks = list(ranks)
+                for g, rows in added.items():
+                    copy.shown[g] += ((component, rows),)
+            if not copy.ok:
+                return copy
         return copy
 
     def _add(self, split: Split, components: Sequence[tuple[int, ...]], *, show: bool) -> None:

@@ -16,8 +16,13 @@ placements leave, instead of being spread over every one of them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from math import factorial
+from math import factorial, isqrt
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
 
 from epigames.cards.items import Split
 from epigames.cards.symbolic import CardStructure
@@ -62,61 +67,103 @@ def count_deals(cards: CardStructure) -> int | None:
             excluded.append((item.size, [f.at for f in facts]))
         else:
             placed.append(component)
-    states: dict[_Rooms, int] = {room: 1}
+    # Counted modulo primes near 2^31 (numpy's int64 holds their products), as many as
+    # the count's bound needs, then put together (Chinese remainders): exact.
+    primes = _primes(_multinomial(room).bit_length() // 30 + 1)
+    states = _States(np.array([room], dtype=np.int64), np.ones((len(primes), 1), np.int64))
     # Placed components first, while there are few room vectors to spread them over.
     for component in placed:
-        spread = _place(states, split, component)
+        spread = _place(states, split, component, primes)
         if spread is None:
             return None
         states = spread
-    cap = tuple(max(col) for col in zip(*states, strict=True))
+    if not len(states.rooms):
+        return 0
+    cap = tuple(int(top) for top in states.rooms.max(axis=0))
     taken: dict[_Rooms, int] = {tuple(0 for _ in room): 1}
     for size, at in excluded:
         taken = _exclude(taken, size, at, cap)
         if len(taken) > MAX_COUNT_STATES:
             return None
-    if len(states) * len(taken) > MAX_COUNT_PAIRS:
+    if len(states.rooms) * len(taken) > MAX_COUNT_PAIRS:
         return None
-    return _fill(states, taken)
+    return _together(_fill(states, taken, primes), primes)
 
 
-def _fill(states: dict[_Rooms, int], taken: dict[_Rooms, int]) -> int:
-    """The deals of the cards left (in items allowed everywhere) into the rooms left:
-    for every room vector and exclusion vector, their ways times the multinomial number
-    of ways to fill the rooms the exclusion leaves.
+class _States(NamedTuple):
+    """Room vectors left (one a row) and their ways modulo each prime (one a row)."""
+
+    rooms: npt.NDArray[np.int64]
+    ways: npt.NDArray[np.int64]
+
+
+@functools.cache
+def _primes(k: int) -> npt.NDArray[np.int64]:
+    """The `k` largest primes below 2^31, as a column."""
+    found: list[int] = []
+    n = 2**31 - 1
+    while len(found) < k:
+        if all(n % d for d in range(3, isqrt(n) + 1, 2)):
+            found.append(n)
+        n -= 2
+    return np.array(found, dtype=np.int64).reshape(k, 1)
+
+
+def _together(residues: npt.NDArray[np.int64], primes: npt.NDArray[np.int64]) -> int:
+    """The number below the primes' product with these residues (Chinese remainders)."""
+    total, modulus = 0, 1
+    for r, p in zip(residues.tolist(), primes[:, 0].tolist(), strict=True):
+        # total + modulus * t = r (mod p)
+        t = (r - total) * pow(modulus, -1, p) % p
+        total += modulus * t
+        modulus *= p
+    return total
+
+
+def _fill(
+    states: _States, taken: dict[_Rooms, int], primes: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The deals of the cards left (in items allowed everywhere) into the rooms left,
+    per prime: for every room vector and exclusion vector, their ways times the
+    multinomial number of ways to fill the rooms the exclusion leaves.
 
     The multinomial of `rooms - used` is `(n - t)! * prod(falling(r, u)) / prod(r!)` (`n`
     the rooms in all, `t` the cards `used` takes, `falling(r, u) = r! / (r - u)!`), so
     per pair only the holders an exclusion takes from cost a product, and the division
-    is made once per room vector.
+    (by an inverse modulo each prime) is made once per room vector.
     """
-    if not states:
-        return 0
-    n = sum(next(iter(states)))
-    top = max(max(rooms) for rooms in states)
+    rooms = states.rooms
+    n = int(rooms[0].sum())
+    top = int(rooms.max())
     fact = [factorial(k) for k in range(max(n, top) + 1)]
-    falling = [[fact[r] // fact[r - u] if u <= r else 0 for u in range(top + 1)]
-               for r in range(top + 1)]  # fmt: skip
-    terms = [
-        (tuple((j, u) for j, u in enumerate(used) if u), signed * fact[n - sum(used)])
-        for used, signed in taken.items()
-        if sum(used) <= n
-    ]
-    total = 0
-    for rooms, ways in states.items():
-        fill = 0
-        for support, weight in terms:
-            for j, u in support:
-                if u > rooms[j]:
-                    break
-                weight *= falling[rooms[j]][u]
-            else:
-                fill += weight
-        below = 1
-        for r in rooms:
-            below *= fact[r]
-        total += ways * (fill // below)
-    return total
+    # falling[u][p, r] = r! / (r - u)! modulo the p-th prime (0 where u > r).
+    falling = [
+        np.array(
+            [[fact[r] // fact[r - u] % p if u <= r else 0 for r in range(top + 1)] for p in
+             primes[:, 0].tolist()],
+            dtype=np.int64,
+        )
+        for u in range(top + 1)
+    ]  # fmt: skip
+    fill = np.zeros_like(states.ways)
+    for used, signed in taken.items():
+        t = sum(used)
+        if t > n:
+            continue
+        weight = np.array([signed * fact[n - t] % p for p in primes[:, 0].tolist()], np.int64)
+        term = np.repeat(weight.reshape(-1, 1), len(rooms), axis=1)
+        for j, u in enumerate(used):
+            if u:
+                term = term * falling[u][:, rooms[:, j]] % primes
+        fill = (fill + term) % primes
+    below = np.ones_like(fill)
+    for j in range(rooms.shape[1]):
+        inverse = np.array(
+            [[pow(fact[r], -1, p) for r in range(top + 1)] for p in primes[:, 0].tolist()],
+            dtype=np.int64,
+        )
+        below = below * inverse[:, rooms[:, j]] % primes
+    return np.asarray((states.ways * fill % primes * below % primes).sum(axis=1) % primes[:, 0])
 
 
 def _exclude(
@@ -138,8 +185,8 @@ def _exclude(
 
 
 def _place(
-    states: dict[_Rooms, int], split: Split, component: Sequence[int]
-) -> dict[_Rooms, int] | None:
+    states: _States, split: Split, component: Sequence[int], primes: npt.NDArray[np.int64]
+) -> _States | None:
     """Fold in a component by its placements, each weighted by the ways to choose which
     cards of each item go where; None when it has too many placements to list."""
     placements = split.placements(component, MAX_COUNT_STATES)
@@ -153,19 +200,26 @@ def _place(
         for row in placement:
             ways *= _multinomial(row)
         merged[used] = merged.get(used, 0) + ways
-    if len(merged) * len(states) > MAX_COUNT_WORK:
+    rooms = states.rooms
+    if len(merged) * len(rooms) > MAX_COUNT_WORK:
         return None
-    # A component takes from a few holders: only those entries change.
-    weighted = [(tuple((j, u) for j, u in enumerate(used) if u), w) for used, w in merged.items()]
-    out: dict[_Rooms, int] = {}
-    for rooms, ways in states.items():
-        for support, weight in weighted:
-            left = list(rooms)
-            for j, u in support:
-                left[j] -= u
-                if left[j] < 0:
-                    break
-            else:
-                key = tuple(left)
-                out[key] = out.get(key, 0) + ways * weight
-    return out
+    # Every (room vector, placement) pair at once, the vectors as numpy rows.
+    radix = np.cumprod([1, *(int(top) + 1 for top in rooms.max(axis=0)[:-1])], dtype=np.int64)
+    left: list[npt.NDArray[np.int64]] = []
+    weighted: list[npt.NDArray[np.int64]] = []
+    for used, weight in merged.items():
+        vector = np.array(used, dtype=np.int64)
+        fits = np.all(rooms >= vector, axis=1)
+        if fits.any():
+            left.append(rooms[fits] - vector)
+            residues = np.array([[weight % p] for p in primes[:, 0].tolist()], np.int64)
+            weighted.append(states.ways[:, fits] * residues % primes)
+    if not left:
+        return _States(rooms[:0], states.ways[:, :0])
+    out = np.concatenate(left)
+    key = out @ radix
+    order = np.argsort(key, kind="stable")
+    key = key[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    sums = np.add.reduceat(np.concatenate(weighted, axis=1)[:, order], starts, axis=1)
+    return _States(out[order][starts], sums % primes)

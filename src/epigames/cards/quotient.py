@@ -21,20 +21,34 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from math import prod
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from epigames.cards.completion import Completion, Group
 from epigames.cards.items import Placement, Split
 from epigames.cards.symbolic import NODES_PER_COMBINATION, CardStructure
 from epigames.logic import KripkeModel, formula as fm
 from epigames.logic.formula import Formula
+from epigames.logic.symbolic.bdd import Manager, Node
+from epigames.logic.symbolic.structure import KnowledgeStructure
 
-__all__ = ["MAX_QUOTIENT_WORLDS", "SMALL_QUOTIENT_WORLDS", "evaluator", "quotient"]
+__all__ = [
+    "MAX_QUOTIENT_WORLDS",
+    "MAX_TOUCHED_CARDS",
+    "SMALL_QUOTIENT_WORLDS",
+    "evaluator",
+    "quotient",
+    "touched_structure",
+]
 
 #: The most worlds of a quotient (placements of the named cards or touched items).
 MAX_QUOTIENT_WORLDS = 200_000
 #: The most worlds of a quotient tried before a structure within the size limit.
 SMALL_QUOTIENT_WORLDS = 5_000
+#: The most cards of the touched components a structure of them (`touched_structure`)
+#: is built for; its law tracks how many of them each holder has.
+MAX_TOUCHED_CARDS = 40
+#: The most vectors (touched cards per holder) that structure's law tracks.
+MAX_TOUCHED_VECTORS = 200_000
 
 
 class Question(NamedTuple):
@@ -109,7 +123,8 @@ def evaluator(
     A structure built already answers. Otherwise the quotient for the formula's cards
     does (at most `SMALL_QUOTIENT_WORLDS` worlds within `limit` hand-size combinations,
     `MAX_QUOTIENT_WORLDS` past it): it is exact where it applies, and a law within the
-    limit can still take minutes (eight-player Kemps late in a game). Failing that, the
+    limit can still take minutes (eight-player Kemps late in a game). Then a structure of
+    the touched components' cards alone (`touched_structure`). Failing that, the
     structure, within the limit or while its law stays within `NODES_PER_COMBINATION`
     nodes per combination of the limit.
 
@@ -125,6 +140,11 @@ def evaluator(
         model = quotient(cards, named, deal, formula, most)
         if model is not None:
             return lambda g: model.holds(cards.canonical(g))
+        # The touched components as a structure: their placements may be far too many to
+        # list (six-player Kwartet after 20 moves: 700 million), while their cards are few.
+        touched = touched_structure(cards, named, deal, formula)
+        if touched is not None:
+            return touched
         if not within:
             assert limit is not None  # `within` holds for no limit
             cards.build(limit, nodes=NODES_PER_COMBINATION * limit)
@@ -272,3 +292,185 @@ def _build(
         partitions={agent: list(b.values()) for agent, b in blocks.items()},
         designated=[names[true]],
     )
+
+
+def touched_structure(
+    cards: CardStructure, named: frozenset[int], deal: Sequence[int], formula: Formula
+) -> Callable[[Formula], bool] | None:
+    """The truth at `deal` of formulas over the named cards, on a knowledge structure of
+    the touched components' cards alone; None where that is not exact or too large.
+
+    The quotient's argument on cards: a deal maps to its touched cards' holders, and that
+    is a bounded morphism when every group can hold the untouched cards in the same ways
+    in every world it cannot tell apart (`Completion.uniform`). The law is the touched
+    components' facts, each card with one holder, and, per vector of how many touched
+    cards each holder has, whether the untouched cards fill the rooms left.
+    """
+    split = Split.of(cards, named)
+    groups = _groups(cards, split, formula)
+    while True:
+        found = _touched(cards, split, named, deal, groups)
+        if found is None or callable(found):
+            return found
+        if split.touched == len(split.components):
+            return None
+        # A seat's view depends on how untouched cards lie: touch the smallest component.
+        sizes = {
+            k: sum(split.items[i].size for i in split.components[k])
+            for k in range(split.touched, len(split.components))
+        }
+        split = split.touching(min(sizes, key=lambda k: (sizes[k], k)))
+
+
+def _touched(
+    cards: CardStructure,
+    split: Split,
+    named: frozenset[int],
+    deal: Sequence[int],
+    groups: Sequence[Group],
+) -> Callable[[Formula], bool] | Literal[False] | None:
+    """`touched_structure` for the split's touched components: False when a group's view
+    depends on untouched cards, None when too large or not exact."""
+    inside = [i for component in split.components[: split.touched] for i in component]
+    mine = sorted(c for i in inside for c in _bits(split.items[i].cards))
+    if len(mine) > MAX_TOUCHED_CARDS:
+        return None
+    rest = Completion(split, groups)
+    if not rest.ok:
+        return None
+    hidden = split.hidden
+    position = {h: j for j, h in enumerate(hidden)}
+    item_of = {c: i for i in inside for c in _bits(split.items[i].cards)}
+    public, layout = cards.public, cards.layout
+    # Named cards whose holder is public are in the structure too, at that holder.
+    known = sorted(c for c in named if c not in item_of and (c, public.where(c)) in cards.atom)
+    manager = Manager()
+    holders = range(layout.n_holders)
+    var = {
+        (c, h): manager.new_var() for c in (*mine, *known) for h in holders if (c, h) in cards.atom
+    }
+    law = manager.true
+    for c in known:
+        for h in holders:
+            if (c, h) in var:
+                x = manager.var(var[c, h])
+                law = law & (x if h == public.where(c) else ~x)
+    for c in mine:
+        allowed = split.items[item_of[c]].allowed
+        one = manager.false
+        for h in holders:
+            if (c, h) not in var:
+                continue
+            x = manager.var(var[c, h])
+            j = position.get(h, -1)
+            if j < 0 or not allowed[j]:
+                law = law & ~x
+            else:
+                # Exactly one holder: this one and none of the others.
+                others = manager.true
+                for g in holders:
+                    if g != h and (c, g) in var:
+                        others = others & ~manager.var(var[c, g])
+                one = one | (x & others)
+        law = law & one
+    for fact in split.facts:
+        if not fact.items <= set(inside):
+            continue
+        h = hidden[fact.at]
+        xs = [manager.var(var[c, h]) for i in fact.items for c in _bits(split.items[i].cards)]
+        if fact.some:
+            some = manager.false
+            for x in xs:
+                some = some | x
+            law = law & some
+        else:
+            every = manager.true
+            for x in xs:
+                every = every & x
+            law = law & ~every
+    counts = _room_law(manager, var, mine, hidden, split, rest)
+    if counts is None or counts is False:
+        return counts
+    law = law & counts
+    atoms = {cards.atom[key]: name for key, name in var.items()}
+    shown = {var[c, h] for c in (*mine, *known) for h in layout.public if (c, h) in var}
+    observations = {
+        layout.holders[p]: frozenset({var[c, p] for c in (*mine, *known) if (c, p) in var} | shown)
+        for p in sorted(layout.players)
+    }
+    structure = KnowledgeStructure(manager, atoms, tuple(atoms.values()), law, observations)
+    state = frozenset(cards.atom[c, deal[c]] for c in (*mine, *known) if (c, deal[c]) in var)
+    if (manager.cube({v: cards.atom.get(k) in state for k, v in var.items()}) & law) == (
+        manager.false
+    ):
+        return None  # the deal is not consistent with the public facts: not ours to say
+    return lambda g: structure.holds(cards.canonical(g), state)
+
+
+def _room_law(
+    manager: Manager,
+    var: dict[tuple[int, int], str],
+    mine: Sequence[int],
+    hidden: Sequence[int],
+    split: Split,
+    rest: Completion,
+) -> Node | Literal[False] | None:
+    """The touched cards' holders such that the untouched cards fill the rooms left: a
+    diagram over the vectors of touched cards per hidden holder so far, card by card.
+    False when a group's view depends on untouched cards there, None past
+    `MAX_TOUCHED_VECTORS` vectors."""
+    room = split.room
+    n = len(hidden)
+    verdicts: dict[tuple[int, ...], bool] = {}
+    nodes: dict[tuple[int, tuple[int, ...]], Node] = {}
+    xs = [[manager.var(var[c, h]) if (c, h) in var else None for h in hidden] for c in mine]
+
+    class _NotUniform(Exception):
+        pass
+
+    def fits(used: tuple[int, ...]) -> bool:
+        verdict = verdicts.get(used)
+        if verdict is None:
+            rooms = tuple(r - u for r, u in zip(room, used, strict=True))
+            verdict = rest.completes(rooms)
+            if verdict and not rest.uniform(rooms):
+                raise _NotUniform
+            verdicts[used] = verdict
+        return verdict
+
+    def node(k: int, used: tuple[int, ...]) -> Node:
+        if k == len(mine):
+            return manager.true if fits(used) else manager.false
+        key = (k, used)
+        found = nodes.get(key)
+        if found is not None:
+            return found
+        if len(nodes) > MAX_TOUCHED_VECTORS:
+            raise OverflowError
+        # Exactly one holder per card is in the law: here the first true one decides.
+        out = manager.false
+        for j in reversed(range(n)):
+            x = xs[k][j]
+            if x is None or used[j] >= room[j]:
+                continue
+            more = (*used[:j], used[j] + 1, *used[j + 1 :])
+            out = manager.ite(x, node(k + 1, more), out)
+        nodes[key] = out
+        return out
+
+    try:
+        return node(0, (0,) * n)
+    except _NotUniform:
+        return False
+    except OverflowError:
+        return None
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
