@@ -68,8 +68,8 @@ def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClie
     """Five-player Kwartet with 11 kinds has 90,000 hand-size combinations at the deal:
     within the library's default, past the web app's (the server pays for the build). A
     formula about one card is answered on the quotient, no structure built, and so is one
-    that pools two seats' hands (D); one about two whole kinds has no quotient small
-    enough and is refused."""
+    that pools two seats' hands (D), and one about two whole kinds on a structure of their
+    cards alone; one about every card is refused."""
     game = "kwartet(players=5,kinds=11)"
     sid = new_game(client, game=game, strategies=["random"] * 5, seed=0)["session"]
     url = f"/api/sessions/{sid}/ask"
@@ -82,6 +82,11 @@ def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClie
     body = {"frame": 0, "formula": "D_{0,1} holds(2, ⟨1,1⟩)", "perspective": None}
     assert client.post(url, json=body).status_code == 200
     assert not CardStructure.from_knowledge(knowledge).is_built
+    # Two whole kinds: a structure of those eight cards alone answers (still no full one).
     eight = " & ".join(f"~holds(2, ⟨{k},{v}⟩)" for k in (1, 2) for v in range(1, 5))
     body = {"frame": 0, "formula": eight, "perspective": None}
+    assert client.post(url, json=body).status_code == 200
+    assert not CardStructure.from_knowledge(knowledge).is_built
+    every = " & ".join(f"~holds(2, ⟨{k},{v}⟩)" for k in range(1, 12) for v in range(1, 5))
+    body = {"frame": 0, "formula": every, "perspective": None}
     assert "too large for an exact answer" in detail(client.post(url, json=body), 422)
