@@ -120,6 +120,8 @@ _PATTERNS: dict[tuple[object, ...], _Pattern] = {}
 # across games; a block's cards and holders recur within one game only.
 _CACHE_LIMIT = 4096
 _RAW_LIMIT = 2048
+# Per `_Raw`: the strides follow the capacities, which take a few values in one game.
+_BLOCKS_LIMIT = 32
 
 
 def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
@@ -182,11 +184,14 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
 class _Raw:
     """A block's `_Pattern` with its cards: where each group puts which cards."""
 
-    __slots__ = ("cards", "pattern", "placed")
+    __slots__ = ("blocks", "cards", "pattern", "placed")
 
     def __init__(self, cards: tuple[int, ...], pattern: _Pattern) -> None:
         self.cards = cards
         self.pattern = pattern
+        # Per (active holders, strides) whose capacities keep every group: the block. It
+        # recurs for the seats of one state and from one state to the next.
+        self.blocks: dict[tuple[tuple[int, ...], tuple[int, ...]], Block] = {}
         # Positions to cards by table, not bit by bit: the table (one entry per subset of
         # positions) costs no more than the enumeration, which tries at least as many.
         spread = [0] * (1 << len(cards))
@@ -254,15 +259,21 @@ def _block(
     limit = pattern.limit
     # Index loops, not `zip(..., strict=True)`: compiled, a zip with a keyword is a call.
     if all(caps[h] >= limit[h] for h in range(len(caps))):
-        # Every group fits: only the shifts depend on the capacities.
-        every = pattern.over(active)
-        every_shift = []
-        for usage, _ in every:
-            shift = 0
-            for j in range(len(strides)):
-                shift += usage[j] * strides[j]
-            every_shift.append(shift)
-        return _block_of(raw.cards, every, tuple(every_shift), raw.placed)
+        # Every group fits: only the shifts depend on the capacities, through the strides.
+        key = (active, strides)
+        got = raw.blocks.get(key)
+        if got is None:
+            every = pattern.over(active)
+            every_shift = []
+            for usage, _ in every:
+                shift = 0
+                for j in range(len(strides)):
+                    shift += usage[j] * strides[j]
+                every_shift.append(shift)
+            if len(raw.blocks) >= _BLOCKS_LIMIT:
+                raw.blocks.clear()
+            got = raw.blocks[key] = _block_of(raw.cards, every, tuple(every_shift), raw.placed)
+        return got
     kept = []
     shifts = []
     placed = []

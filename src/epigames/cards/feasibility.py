@@ -27,8 +27,6 @@ from __future__ import annotations
 
 from epigames.cards.blocks import Decomposition
 
-_VALID: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-
 
 def _spread(caps: tuple[int, ...], strides: tuple[int, ...], skip: int) -> int:
     """The vectors with every digit within its capacity and digit ``skip`` (if any) 0."""
@@ -41,64 +39,81 @@ def _spread(caps: tuple[int, ...], strides: tuple[int, ...], skip: int) -> int:
     return got
 
 
-def _valid(caps: tuple[int, ...], strides: tuple[int, ...]) -> int:
+class _Grid:
+    """The packed vectors of one pair of capacities and strides, with their masks.
+
+    Looked up once per solve, so the masks below are keyed by small ints rather than by
+    the capacities and strides again (hashing those tuples was most of a lookup).
+    """
+
+    __slots__ = ("caps", "digits", "strides", "sums", "valid")
+
+    def __init__(self, caps: tuple[int, ...], strides: tuple[int, ...]) -> None:
+        self.caps = caps
+        self.strides = strides
+        self.valid = _spread(caps, strides, -1)
+        # Per holder ``j`` and value ``v`` up to its capacity: the vectors with digit j = v.
+        self.digits: list[list[int]] | None = None
+        # (members << 16 | value << 1 | at_most) -> mask; see `_sum_mask`.
+        self.sums: dict[int, int] = {}
+
+
+#: Per (capacities, strides), its grid; the bench clears it to measure cold solves.
+_VALID: dict[tuple[tuple[int, ...], tuple[int, ...]], _Grid] = {}
+# Bounded, so memory stays flat over any number of games: a mask is a few hundred bytes,
+# and the grids together keep at most `_SUMS_LIMIT` of them.
+_GRIDS_LIMIT = 1024
+_SUMS_LIMIT = 16384
+_sums_kept = 0
+
+
+def _grid(caps: tuple[int, ...], strides: tuple[int, ...]) -> _Grid:
+    global _sums_kept
     key = (caps, strides)
     got = _VALID.get(key)
     if got is None:
-        got = _spread(caps, strides, -1)
-        if len(_VALID) > 4096:
+        if len(_VALID) >= _GRIDS_LIMIT or _sums_kept >= _SUMS_LIMIT:
             _VALID.clear()
-        _VALID[key] = got
+            _sums_kept = 0
+        got = _VALID[key] = _Grid(caps, strides)
     return got
 
 
-# Bounded, so memory stays flat over any number of games: an entry is a few hundred
-# bytes per digit value (sums) or per digit value and holder (digits).
-_DIGITS: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[int]]] = {}
-_DIGITS_LIMIT = 1024
-_SUMS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, bool], int] = {}
-_SUMS_LIMIT = 16384
-
-
-def _digit_masks(caps: tuple[int, ...], strides: tuple[int, ...]) -> list[list[int]]:
+def _digit_masks(grid: _Grid) -> list[list[int]]:
     """Per holder ``j`` and value ``v`` up to its capacity: the vectors with digit ``j`` = ``v``."""
-    key = (caps, strides)
-    got = _DIGITS.get(key)
+    got = grid.digits
     if got is None:
+        caps, strides = grid.caps, grid.strides
         got = []
         for j in range(len(caps)):
             others = _spread(caps, strides, j)
             got.append([others << (v * strides[j]) for v in range(caps[j] + 1)])
-        if len(_DIGITS) >= _DIGITS_LIMIT:
-            _DIGITS.clear()
-        _DIGITS[key] = got
+        grid.digits = got
     return got
 
 
-def _sum_mask(
-    caps: tuple[int, ...], strides: tuple[int, ...], members: int, value: int, at_most: bool
-) -> int:
+def _sum_mask(grid: _Grid, members: int, value: int, at_most: bool) -> int:
     """The valid vectors whose digits over ``members`` (a bitmask) sum to ``value``, or to
     at most ``value`` when ``at_most``."""
+    global _sums_kept
     if value < 0:
         return 0
-    key = (caps, strides, members, value, at_most)
-    got = _SUMS.get(key)
+    key = members << 16 | value << 1 | at_most
+    got = grid.sums.get(key)
     if got is None:
-        column = _digit_masks(caps, strides)[(members & -members).bit_length() - 1]
+        column = _digit_masks(grid)[(members & -members).bit_length() - 1]
         rest = members & (members - 1)
         got = 0
         if rest:
             for a in range(min(value, len(column) - 1) + 1):
-                got |= column[a] & _sum_mask(caps, strides, rest, value - a, at_most)
+                got |= column[a] & _sum_mask(grid, rest, value - a, at_most)
         elif at_most:
             for a in range(min(value, len(column) - 1) + 1):
                 got |= column[a]
         elif value < len(column):
             got = column[value]
-        if len(_SUMS) >= _SUMS_LIMIT:
-            _SUMS.clear()
-        _SUMS[key] = got
+        grid.sums[key] = got
+        _sums_kept += 1
     return got
 
 
@@ -109,7 +124,8 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     """
     active, caps, strides = dec.active, dec.caps, dec.strides
     k = len(active)
-    valid = _valid(caps, strides)
+    grid = _grid(caps, strides)
+    valid = grid.valid
 
     forward = [1]
     for block in dec.blocks:
@@ -138,10 +154,10 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
                 if t >> i & 1:
                     room += caps[i]
             slack = room - need[t]
-            goal &= _sum_mask(caps, strides, t, slack, True)
+            goal &= _sum_mask(grid, t, slack, True)
             if not goal:
                 return None
-            tight.append((t, _sum_mask(caps, strides, t, slack, False)))
+            tight.append((t, _sum_mask(grid, t, slack, False)))
     if not goal:
         return None
 
