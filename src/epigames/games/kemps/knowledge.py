@@ -241,10 +241,7 @@ class KempsKnowledge(CardKnowledge):
         info = public.public
         mask = info.layout.card_mask(hand)
         if cls is KempsKnowledge:
-            # Made through the fields' own setters, as `cards.knowledge._plain` makes a
-            # `CardKnowledge`: the dataclass's `__init__` is Python code, and one is made
-            # for every decision of a strategy that reads knowledge.
-            return _make_kemps(info, seat, mask, (), (), public.not_all, *_NO_CACHES)
+            return _new_kemps(info, seat, mask, public.not_all)
         return cls(info, seat, mask, not_all=public.not_all)
 
     def _possible_masks(self) -> tuple[int, ...]:
@@ -261,7 +258,7 @@ class KempsKnowledge(CardKnowledge):
             and not self.seen_lacks
             and _never_broken(self.public, agent, self.hand, self.not_all)
         ):
-            masks = plain_knowledge(self.public, agent, self.hand).possible_masks()
+            masks = _new_plain(self.public, agent, self.hand).possible_masks()
             _set_field(self, "_possible", masks)
             return masks
         return CardKnowledge._possible_masks(self)
@@ -308,6 +305,54 @@ class KempsKnowledge(CardKnowledge):
 _make_kemps = field_maker(KempsKnowledge, CardKnowledge)
 #: The caches of a new knowledge (the fields `__init__` does not take): empty.
 _NO_CACHES = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
+#: Whether this module and the card engine run compiled by mypyc (`epigames.native`): then
+#: a knowledge's fields are native attributes that code compiled with them sets directly.
+_NATIVE = hasattr(CardKnowledge, "__mypyc_attrs__")
+
+
+def _new_kemps(
+    public: PublicInfo, seat: int, hand: int, not_all: tuple[NotAll, ...]
+) -> KempsKnowledge:
+    """`KempsKnowledge(public, seat, hand, not_all=not_all)`, made for every decision of a
+    strategy that reads knowledge: its dataclass `__init__` is Python code even compiled.
+
+    Compiled, the fields are set directly (a few native stores, where the frozen
+    dataclass's `__setattr__` would refuse them from Python); in plain Python, through
+    the fields' own setters (`_make_kemps`).
+    """
+    if not _NATIVE:
+        return _make_kemps(public, seat, hand, (), (), not_all, *_NO_CACHES)
+    made = KempsKnowledge.__new__(KempsKnowledge)
+    _fill(made, public, seat, hand, not_all)
+    return made
+
+
+def _new_plain(public: PublicInfo, seat: int, hand: int) -> CardKnowledge:
+    """`cards.knowledge._plain(public, seat, hand)`: a `CardKnowledge` of the seat's hand
+    alone, made as `_new_kemps` makes a `KempsKnowledge`."""
+    if not _NATIVE:
+        return plain_knowledge(public, seat, hand)
+    made = CardKnowledge.__new__(CardKnowledge)
+    _fill(made, public, seat, hand, ())
+    return made
+
+
+def _fill(
+    made: CardKnowledge, public: PublicInfo, seat: int, hand: int, not_all: tuple[NotAll, ...]
+) -> None:
+    """Set every field of a new knowledge (compiled: native stores past the frozen check)."""
+    made.public = public  # type: ignore[misc]
+    made.agent = seat  # type: ignore[misc]
+    made.hand = hand  # type: ignore[misc]
+    made.seen_holds = ()  # type: ignore[misc]
+    made.seen_lacks = ()  # type: ignore[misc]
+    made.not_all = not_all  # type: ignore[misc]
+    made._problem = None  # type: ignore[misc]
+    made._solution = None  # type: ignore[misc]
+    made._possible = None  # type: ignore[misc]
+    made._marginals = None  # type: ignore[misc]
+    made._matrix = None  # type: ignore[misc]
+    made._known = None  # type: ignore[misc]
 
 
 def _never_broken(public: PublicInfo, agent: int, hand: int, facts: Sequence[NotAll]) -> bool:
@@ -534,10 +579,24 @@ class SplitKnowledge(KempsKnowledge):
         return sum(case.deals_holding(holder, listed) for _, case in self.cases)
 
 
+def card_bits(layout: CardLayout) -> dict[Hashable, int]:
+    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
+    # Found by identity, as in `rank_masks`: every state's tracker asks.
+    last = _LAST_BITS
+    if last and last[0][0] is layout:
+        return last[0][1]
+    bits = _card_bits(layout)
+    _LAST_BITS[:] = [(layout, bits)]
+    return bits
+
+
 @functools.cache
 def _card_bits(layout: CardLayout) -> dict[Hashable, int]:
-    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
     return {card: 1 << i for i, card in enumerate(layout.cards)}
+
+
+#: `(layout, card_bits(layout))` of the last layout `card_bits` was asked about.
+_LAST_BITS: list[tuple[CardLayout, dict[Hashable, int]]] = []
 
 
 class PublicTracker:
@@ -556,7 +615,7 @@ class PublicTracker:
 
     def __init__(self, layout: CardLayout) -> None:
         self._layout = layout
-        self._bits = _card_bits(layout)
+        self._bits = card_bits(layout)
         # Read by every step: kept here rather than found through cached functions.
         self._ranks = rank_masks(layout)
         self._public_holders = tuple(sorted(layout.public))
@@ -606,6 +665,21 @@ class PublicTracker:
         if made is None:
             made = self._made = self._value()
         return made
+
+    def knowledge(
+        self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...]
+    ) -> KempsKnowledge:
+        """`KempsKnowledge.of(self.at(events, n), seat, hand)` in one call: a view's
+        knowledge, asked for at every decision of a strategy that reads it.
+
+        Raises:
+            ValueError: before the deal is announced.
+        """
+        public = self.at(events, n)
+        bits, mask = self._bits, 0
+        for card in hand:
+            mask |= bits[card]
+        return _new_kemps(public.public, seat, mask, public.not_all)
 
     def _value(self) -> PublicKemps:
         public = public_info(

@@ -31,6 +31,7 @@ when a right call leaves no new hand to deal. Partners share their team's score.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -318,7 +319,7 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         deck = game.deck
         self._records = Records(n, layout_for(game.ranks, game.seat_names), deck)
         # The deck's cards as ints, in the same order: found in C without `Card.__eq__`.
-        self._deck_ids: list[int] = [c.index for c in deck]
+        self._deck_ids: list[int] = list(_deck_ids(game.ranks))
 
     # --- the State interface -------------------------------------------------
 
@@ -766,6 +767,12 @@ _turn_ended = ev.maker(ev.TurnEnded)
 _table_cleared = ev.maker(ev.TableCleared)
 _table_dealt = ev.maker(ev.TableDealt)
 _new_hand = ev.maker(ev.NewHand)
+
+
+@functools.cache
+def _deck_ids(ranks: int) -> tuple[int, ...]:
+    """The indices of the cards of `kemps_deck(ranks)`, in order (a new state copies them)."""
+    return tuple(c.index for c in kemps_deck(ranks))
 
 
 def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:

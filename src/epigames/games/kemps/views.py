@@ -137,7 +137,11 @@ class KempsView(RecordView[PublicTracker]):
         told = self._rest[6]
         if told:
             return SplitKnowledge.split(self.public, self._seat, self._hand, told)
-        return KempsKnowledge.of(self.public, self._seat, self._hand)
+        # `KempsKnowledge.of(self.public, …)` in one compiled call.
+        records = self._records
+        return records.tracker.knowledge(
+            records.announcements, self._announced, self._seat, self._hand
+        )
 
     @cached_property
     def legal_actions(self) -> tuple[KempsAction, ...]:
