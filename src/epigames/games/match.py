@@ -229,30 +229,45 @@ def spawned_seeds(seed: int, n: int) -> list[int]:
             v = (word ^ before) * after & _MASK
             r = (_MIX_L * pool[d] - _MIX_R * (v ^ v >> 16)) & _MASK
             pool[d] = r ^ r >> 16
-    (a0, m0), (a1, m1), (a2, m2), (a3, m3) = steps[k : k + 4]
+    terms = _CHILD_TERMS.get((k, n)) or _child_terms(k, n, steps)
     (b0, c0), (b1, c1), (b2, c2), (b3, c3) = _STEPS_B
     p0, p1, p2, p3 = pool
+    l0, l1, l2, l3 = _MIX_L * p0, _MIX_L * p1, _MIX_L * p2, _MIX_L * p3
     seeds = []
-    for key in range(n):
+    for t0, t1, t2, t3 in terms:
         # The child's index mixed into each pool word, then `generate_state(4)`.
-        v = (key ^ a0) * m0 & _MASK
-        r = (_MIX_L * p0 - _MIX_R * (v ^ v >> 16)) & _MASK
+        r = (l0 - t0) & _MASK
         v = (r ^ r >> 16 ^ b0) * c0 & _MASK
         x = v ^ v >> 16
-        v = (key ^ a1) * m1 & _MASK
-        r = (_MIX_L * p1 - _MIX_R * (v ^ v >> 16)) & _MASK
+        r = (l1 - t1) & _MASK
         v = (r ^ r >> 16 ^ b1) * c1 & _MASK
         x |= (v ^ v >> 16) << 32
-        v = (key ^ a2) * m2 & _MASK
-        r = (_MIX_L * p2 - _MIX_R * (v ^ v >> 16)) & _MASK
+        r = (l2 - t2) & _MASK
         v = (r ^ r >> 16 ^ b2) * c2 & _MASK
         x |= (v ^ v >> 16) << 64
-        v = (key ^ a3) * m3 & _MASK
-        r = (_MIX_L * p3 - _MIX_R * (v ^ v >> 16)) & _MASK
+        r = (l3 - t3) & _MASK
         v = (r ^ r >> 16 ^ b3) * c3 & _MASK
         x |= (v ^ v >> 16) << 96
         seeds.append(x)
     return seeds
+
+
+#: (hash step, children) → per child, the part of each pool word's mix that depends only
+#: on the child's index: `_MIX_R * hash(index)`, the same for every seed of that size.
+_CHILD_TERMS: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
+
+
+def _child_terms(k: int, n: int, steps: list[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
+    terms = []
+    for key in range(n):
+        words = []
+        for before, after in steps[k : k + 4]:
+            v = (key ^ before) * after & _MASK
+            words.append(_MIX_R * (v ^ v >> 16))
+        terms.append((words[0], words[1], words[2], words[3]))
+    if n <= 16:  # the few sizes matches use; a caller asking for many children pays each time
+        _CHILD_TERMS[k, n] = terms
+    return terms
 
 
 def sample_outcome(outcomes: Sequence[tuple[Hashable, float]], rng: random.Random) -> Hashable:
@@ -445,6 +460,7 @@ class Match:
         ]
         observe, apply, outcomes = state.observation, state.apply, state.chance_outcomes
         chance_rng = self._chance_rng
+        draw, after = chance_rng.random, bisect.bisect_right
         # The shared log of an `EventLog` is one list that only grows: its length is read
         # directly, not through the `events` property at every decision.
         shared = getattr(type(state), "events", None) is vars(EventLog)["events"]
@@ -454,7 +470,12 @@ class Match:
             if seat < 0:
                 if seat == TERMINAL:
                     break
-                apply(sample_outcome(outcomes(), chance_rng))
+                pairs = outcomes()
+                if type(pairs) is WeightedOutcomes:  # `sample_outcome`'s draw, inlined
+                    table = pairs.choices
+                    apply(table[min(after(pairs.totals, draw()), len(table) - 1)])
+                else:
+                    apply(sample_outcome(pairs, chance_rng))
                 continue
             choose = choosers[seat]
             if choose is None:

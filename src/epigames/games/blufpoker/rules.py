@@ -80,7 +80,7 @@ from epigames.games.blufpoker.events import (
 )
 from epigames.games.blufpoker.records import Board
 from epigames.games.blufpoker.tables import POKER_ROLLS
-from epigames.games.blufpoker.views import BlufpokerView, new_view
+from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
@@ -221,7 +221,10 @@ class _Events:
         self.believed: tuple[dict[int, Believed], ...] = tuple({} for _ in seats)
         #: (seat, round, rank) → the round's opening.
         self.openings: dict[tuple[int, int, int], Opened] = {}
-        #: Rarer events (open poker rolls), by their fields.
+        #: Per (caller, bidder, bid, roll, loser, penalties) as one int → the lifted cup.
+        self.calls: dict[int, Called] = {}
+        self.limit = game.penalties
+        #: Rarer events (open poker rolls, the end), by their fields.
         self.other: dict[tuple[Any, ...], Event] = {}
 
     def cup_seen(self, seat: int, untouched: Dice, fresh: Dice) -> CupSeen:
@@ -250,6 +253,18 @@ class _Events:
         event = table.get(key)
         if event is None:
             event = table[key] = Believed(seat, bidder, ROLLS[rank], names=self.names)
+        return event
+
+    def called(
+        self, caller: int, bidder: int, rank: int, roll: Roll, loser: int, count: int
+    ) -> Called:
+        key = ((((caller * 8 + bidder) * RANKS + rank) * RANKS + roll.rank) * 8 + loser) * 32
+        key += count
+        event = self.calls.get(key)
+        if event is None:
+            bid = ROLLS[rank]
+            event = Called(caller, bidder, bid, roll, loser, count, self.limit, names=self.names)
+            self.calls[key] = event
         return event
 
     def opened(self, seat: int, round: int, rank: int) -> Opened:
@@ -399,9 +414,13 @@ class BlufpokerState(EventLog, State, HasPictures):
                     self._poker[0], self._poker[2], self._poker[3],
                 ),
             )  # fmt: skip
-        return new_view(
-            self.game, seat, self.current_player, self._phase, self, len(self._events), board, look
-        )
+        # Filled in here, not by `__init__` or a helper: one view is made per decision, and
+        # CPython 3.11 runs a Python `__init__` through a slow generic path (a third of a
+        # view's cost), while these stores are specialised.
+        view: BlufpokerView = _new_view(BlufpokerView)
+        view._seat, view._current_player, view._phase = seat, self.current_player, self._phase
+        view._source, view._stop, view.board, view._note = self, len(self._events), board, look
+        return view
 
     @property
     def penalties(self) -> tuple[int, ...]:
@@ -486,7 +505,7 @@ class BlufpokerState(EventLog, State, HasPictures):
         if worst >= self.game.penalties:
             self._loser = penalties.index(worst)
             self._phase, self.current_player = OVER, TERMINAL
-            self._log(GameOver(self._loser, penalties, names=self._made.names), -1)
+            self._log(self._made.made(GameOver, self._loser, penalties), -1)
             return
         if starter != self._holder:
             # The cup goes to the starter, who has not seen it; the last holder still has.
@@ -500,6 +519,7 @@ class BlufpokerState(EventLog, State, HasPictures):
 # returns whether it was (the state is unchanged if not). One dict lookup per action.
 _Rule = Callable[[BlufpokerState, Any], bool]
 _new_board = tuple.__new__
+_new_view = object.__new__
 _NO_POKER: tuple[int, Dice, Dice, int] = (-1, (), (), 0)
 _THROWS = {count: WeightedOutcomes(throws(count)) for count in range(1, DICE + 1)}
 
@@ -534,10 +554,7 @@ def _call(s: BlufpokerState, action: Call) -> bool:
     count = s._penalise(loser)
     s._known = roll
     s._board = None
-    limit = s.game.penalties
-    s._events.append(
-        Called(caller, bidder, ROLLS[s._bid], roll, loser, count, limit, names=s._made.names)
-    )
+    s._events.append(s._made.called(caller, bidder, s._bid, roll, loser, count))
     s._audience.append(-1)
     s._end_round(loser)
     return True
@@ -683,9 +700,8 @@ def _poker_throw(s: BlufpokerState, action: Throw) -> bool:
     else:
         loser = seat
     count = s._penalise(loser) if loser >= 0 else 0
-    limit = s.game.penalties
-    event = PokerDone(
-        seat, s._bidder, ROLLS[s._bid], dice, loser, count, limit, names=s._made.names
+    event = s._made.made(
+        PokerDone, seat, s._bidder, ROLLS[s._bid], dice, loser, count, s._made.limit
     )
     s._untouched, s._fresh = (), dice
     s._events.append(event)

@@ -1,6 +1,6 @@
 """A seat's view of Blufpoker, built by `BlufpokerState.observation` from board and look.
 
-`rules.py` imports this module to build views, so this module imports `rules.py` only
+`rules.py` imports this module to fill in views, so this module imports `rules.py` only
 for type checking (a runtime import would be a circle); the phases and the legal actions
 per phase come from `actions.py`, which both share.
 """
@@ -14,7 +14,7 @@ from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
 from epigames.games.blufpoker.records import Board
-from epigames.games.core import EventLog, View, cached_property
+from epigames.games.core import EventLog, Game, View, cached_property
 from epigames.games.events import Event
 from epigames.games.observation import Arrays
 
@@ -33,7 +33,7 @@ class BlufpokerView(View):
     Built from the seat's observations only: the board is the public record every seat
     shares, the look what the seat itself saw under the cup (while the cup still holds
     it). Its other fields are read from those two when asked for: a strategy reads few.
-    Made by `new_view` (the state's `observation`), not by calling the class.
+    Made by the state's `observation`, not by calling the class.
     """
 
     _phase: int
@@ -41,6 +41,11 @@ class BlufpokerView(View):
     _note: tuple[Dice, Dice] | None
     _source: EventLog
     _stop: int
+
+    @property
+    def _game(self) -> Game:  # type: ignore[override]
+        # The state's game: one attribute less to fill in per view.
+        return self._source.game
 
     @property
     def phase(self) -> str:
@@ -176,31 +181,3 @@ class BlufpokerView(View):
             parts.append(f"bid {self.bid}")
         parts.append("penalties " + " ".join(map(str, self.penalties)))
         return " · ".join(parts)
-
-
-_new = object.__new__
-
-
-def new_view(
-    game: BlufpokerGame,
-    seat: int,
-    current: int,
-    phase: int,
-    source: EventLog,
-    stop: int,
-    board: Board,
-    note: tuple[Dice, Dice] | None,
-) -> BlufpokerView:
-    """A seat's view: the board, the seat's look under the cup, its log up to `stop`.
-
-    Filled in here, not by `__init__`: one view is made per decision, and CPython 3.11
-    calls a class's Python `__init__` through a slow generic path (a third of a view's
-    cost), while this function's call and attribute stores are specialised.
-    """
-    view: BlufpokerView = _new(BlufpokerView)
-    view._game, view._seat, view._current_player = game, seat, current
-    view._source, view._stop = source, stop
-    view._phase = phase
-    view.board = board
-    view._note = note
-    return view
