@@ -20,7 +20,6 @@ from epigames.games.observation import Arrays
 
 if TYPE_CHECKING:
     from epigames.games.blufpoker.knowledge import CupKnowledge
-    from epigames.games.blufpoker.rules import BlufpokerGame
 
 
 # The roll of rank r at r + 1, None at 0 for the board's -1 (no such bid yet).
