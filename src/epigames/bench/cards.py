@@ -23,7 +23,6 @@ from rich.table import Table
 from epigames.cards.knowledge import CardKnowledge
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import PublicInfo
-from epigames.commands.play import strategy_names
 from epigames.games import Match, load_game
 from epigames.games.ask import ask
 
@@ -142,7 +141,7 @@ def sweep(console: Console, quick: bool = False) -> list[float]:
         game = load_game(name)
         mine: list[tuple[float, str]] = []
         for seed in seeds:
-            match = Match(game, strategy_names("", game), seed)
+            match = Match(game, [game.default_strategy] * game.num_players, seed)
             step = 0
             while True:
                 match.run_chance()
