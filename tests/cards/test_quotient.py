@@ -40,9 +40,8 @@ GAMES = [
 ]
 
 
-def _agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | None:
-    """Whether the quotient answers `f`, every seat's `K` of it and every pair's `D` of it
-    as the structure does; None when it refuses."""
+def _asked(cards: CardStructure, f: Formula) -> tuple[frozenset[int], list[Formula]]:
+    """The cards `f` names, and `f` with every seat's `K` of it and every pair's `D` of it."""
     by_name = {name: c for (c, _), name in cards.atom.items()}
     named = frozenset(by_name[a] for a in f.atoms())
     seats = [cards.layout.holders[s] for s in sorted(cards.layout.players)]
@@ -51,6 +50,13 @@ def _agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | N
         *(fm.K(s, f) for s in seats),
         *(fm.D(g, f) for g in itertools.combinations(seats, 2)),
     ]
+    return named, asked
+
+
+def _agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | None:
+    """Whether the quotient answers `f`, every seat's `K` of it and every pair's `D` of it
+    as the structure does; None when it refuses."""
+    named, asked = _asked(cards, f)
     model = quotient(cards, named, deal, fm.And(tuple(asked)))
     if model is None:
         return None
@@ -343,14 +349,7 @@ def test_distributed_knowledge_is_answered_past_the_limit() -> None:
 
 def _touched_agrees(cards: CardStructure, f: Formula, deal: tuple[int, ...]) -> bool | None:
     """`_agrees` for the structure of the touched components' cards."""
-    by_name = {name: c for (c, _), name in cards.atom.items()}
-    named = frozenset(by_name[a] for a in f.atoms())
-    seats = [cards.layout.holders[s] for s in sorted(cards.layout.players)]
-    asked = [
-        f,
-        *(fm.K(s, f) for s in seats),
-        *(fm.D(g, f) for g in itertools.combinations(seats, 2)),
-    ]
+    named, asked = _asked(cards, f)
     truth = touched_structure(cards, named, deal, fm.And(tuple(asked)))
     if truth is None:
         return None
