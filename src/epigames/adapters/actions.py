@@ -73,8 +73,8 @@ class ActionSpace:
             KeyError: one is not among the game's distinct actions.
         """
         listed = actions if isinstance(actions, Sequence) else tuple(actions)
-        by_id = self._by_id
-        found = [by_id.get(id(action)) for action in listed]
+        # In C: a mask lists every legal action of every step a trainer takes.
+        found = list(map(self._by_id.get, map(id, listed)))
         if None not in found:
             return found  # type: ignore[return-value]  # no None in it
         return [

@@ -99,23 +99,35 @@ class TableError(EpigamesError):
 class CardTable:
     """Where every card is: one holder index per card, in the layout's order."""
 
-    __slots__ = ("layout", "where")
+    __slots__ = ("_held", "layout", "where")
 
     def __init__(self, layout: CardLayout, start: int) -> None:
         self.layout = layout
         self.where = [start] * layout.n_cards
+        # Each holder's cards as card objects, kept until a move touches the holder: views
+        # and legal moves ask for the same hands several times between two moves.
+        self._held: dict[int, tuple[Hashable, ...]] = {}
 
     def copy(self) -> CardTable:
         """An independent table at the same point."""
         other = CardTable.__new__(CardTable)
-        other.layout, other.where = self.layout, list(self.where)
+        other.layout, other.where, other._held = self.layout, list(self.where), dict(self._held)
         return other
 
     def cards_at(self, holder: int) -> tuple[int, ...]:
         """The card indices at a holder, in layout order."""
         where = self.where
-        # In C rather than a Python loop: views, legal moves and counts ask this per move.
+        # In C rather than a Python loop.
         return tuple(compress(range(len(where)), map(holder.__eq__, where)))
+
+    def cards_of(self, holder: int) -> tuple[Hashable, ...]:
+        """The cards (objects) at a holder, in layout order."""
+        held = self._held.get(holder)
+        if held is None:
+            where = self.where
+            held = tuple(compress(self.layout.cards, map(holder.__eq__, where)))
+            self._held[holder] = held
+        return held
 
     def apply(self, facts: Sequence[object]) -> None:
         """Move the cards the facts move; check the claims they make.
@@ -131,6 +143,8 @@ class CardTable:
                 c = index(fact.card)
                 self._expect(where[c] == fact.src, fact)
                 where[c] = fact.dst
+                self._held.pop(fact.src, None)
+                self._held.pop(fact.dst, None)
             elif kind is Lacks:
                 assert isinstance(fact, Lacks)
                 self._expect(where[index(fact.card)] != fact.holder, fact)
@@ -147,9 +161,11 @@ class CardTable:
                 assert isinstance(fact, Removed)
                 for card in fact.cards:
                     where[index(card)] = REMOVED
+                self._held.clear()
             elif kind is Reshuffled:
                 assert isinstance(fact, Reshuffled)
                 self.where = where = [fact.dst if h == fact.src else h for h in where]
+                self._held.clear()
             # Other facts (a `Drew` is the public side of private `Moved` facts) move nothing.
 
     def _expect(self, holds: bool, fact: object) -> None:
@@ -244,9 +260,7 @@ class TableState(EventLog):
     def hands(self) -> tuple[tuple[Hashable, ...], ...]:
         """Every seat's cards, in layout order: for referees and tests, never strategies."""
         table = self._table
-        cards = table.layout.cards
-        players = len(self._seen)
-        return tuple(tuple(cards[c] for c in table.cards_at(seat)) for seat in range(players))
+        return tuple(table.cards_of(seat) for seat in range(len(self._seen)))
 
     def location(self, card: Hashable) -> int:
         """The holder index of a card (`REMOVED` once out of play): for referees and tests."""
@@ -327,11 +341,8 @@ class TableView(View):
         View.__init__(self, state.game, seat, state._player, log, len(log))
         table = state._table
         layout, where = table.layout, table.where
-        self.hand = tuple(layout.cards[c] for c in table.cards_at(seat))
-        self.piles = {
-            layout.holders[h]: tuple(layout.cards[c] for c in table.cards_at(h))
-            for h in sorted(layout.public)
-        }
+        self.hand = table.cards_of(seat)
+        self.piles = {layout.holders[h]: table.cards_of(h) for h in sorted(layout.public)}
         self.counts = tuple(where.count(h) for h in range(layout.n_holders))
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)

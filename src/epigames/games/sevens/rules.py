@@ -240,8 +240,7 @@ class SevensState(TableState, core.State, HasPictures):
         self._start_table(game, game.players)  # the deck is the first pile after the seats
 
     def _cards_at(self, holder: int) -> tuple[Card, ...]:
-        deck = self.game.deck
-        return tuple(deck[c] for c in self._table.cards_at(holder))
+        return cast(tuple[Card, ...], self._table.cards_of(holder))
 
     def legal_actions(self) -> list[Hashable]:
         """The mover's legal moves (`legal_moves`); none during the deal and at the end."""
@@ -273,7 +272,7 @@ class SevensState(TableState, core.State, HasPictures):
             assert isinstance(action, Card)
             self._publish(Dealt((len(self._history) - 1) % n, action, names=names))
             if len(self._history) == len(self.game.deck):
-                sizes = tuple(len(self._table.cards_at(s)) for s in range(n))
+                sizes = tuple(len(self._cards_at(s)) for s in range(n))
                 self._player = 0  # South leads
                 self._publish(DealDone(sizes, self._player, names=names))
             return
@@ -283,10 +282,10 @@ class SevensState(TableState, core.State, HasPictures):
         else:
             assert isinstance(action, Card)
             self._publish(Played(p, action, names=names))
-        self._player = TERMINAL if not self._table.cards_at(p) else (p + 1) % n
+        self._player = TERMINAL if not self._cards_at(p) else (p + 1) % n
 
     def returns(self) -> tuple[float, ...]:
         """Minus the cards each seat holds, once the game is over (zeros before)."""
         if self._player != TERMINAL:
             return (0.0,) * self.game.players
-        return tuple(float(-len(self._table.cards_at(s))) for s in range(self.game.players))
+        return tuple(float(-len(self._cards_at(s))) for s in range(self.game.players))
