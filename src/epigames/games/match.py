@@ -186,6 +186,8 @@ def _hash_constants(init: int, mult: int, n: int) -> list[tuple[int, int]]:
 _STEPS_A = _hash_constants(_INIT_A, _MULT_A, 24)  # pool 4 + 12 mixes + a spawn key + slack
 _STEPS_B = _hash_constants(_INIT_B, _MULT_B, 4)
 _PAIRS = tuple((s, d) for s in range(4) for d in range(4) if s != d)
+#: The pool word a zero word of the seed hashes to, at each of the four first steps.
+_ZERO_POOL = tuple((v := before * after & _MASK) ^ v >> 16 for before, after in _STEPS_A[:4])
 
 
 def spawned_seeds(seed: int, n: int) -> list[int]:
@@ -210,11 +212,12 @@ def spawned_seeds(seed: int, n: int) -> list[int]:
     needed = 4 + len(_PAIRS) + 4 * (len(words) - 4) + 4
     if needed > len(steps):
         steps = _hash_constants(_INIT_A, _MULT_A, needed)
-    pool = []
+    pool = list(_ZERO_POOL)  # a seed below 2**32 has three zero words, hashed alike always
     for k in range(4):
-        before, after = steps[k]
-        v = (words[k] ^ before) * after & _MASK
-        pool.append(v ^ v >> 16)
+        if words[k]:
+            before, after = steps[k]
+            v = (words[k] ^ before) * after & _MASK
+            pool[k] = v ^ v >> 16
     k = 4
     for s, d in _PAIRS:
         before, after = steps[k]
@@ -389,7 +392,13 @@ class Match:
         """Apply chance outcomes until a seat is to move or the game ends; returns how many."""
         state, done = self.state, 0
         while state.current_player == CHANCE:
-            state.apply(sample_outcome(state.chance_outcomes(), self._chance_rng))
+            pairs = state.chance_outcomes()
+            if type(pairs) is WeightedOutcomes:  # `sample_outcome`'s draw, inlined
+                table = pairs.choices
+                r = self._chance_rng.random()
+                state.apply(table[min(bisect.bisect_right(pairs.totals, r), len(table) - 1)])
+            else:
+                state.apply(sample_outcome(pairs, self._chance_rng))
             done += 1
         return done
 
@@ -511,14 +520,16 @@ class Match:
         )
 
     def _play(self, seat: int, action: Hashable, thought: Thought) -> TranscriptEntry:
-        first = len(self.state.events)
+        state = self.state
+        first = len(state.events)
         try:
-            self.state.apply(action)
+            state.apply(action)
         except IllegalActionError as exc:
             if seat in self.humans:
                 raise
             raise self._chose_badly(seat, exc) from None
-        entry = TranscriptEntry(seat, action, thought, first)
+        # `TranscriptEntry(...)` without the named tuple's Python-level `__new__`.
+        entry: TranscriptEntry = _new_entry(TranscriptEntry, (seat, action, thought, first))
         self.transcript.append(entry)
         return entry
 
