@@ -89,27 +89,42 @@ def layout_for(ranks: int, seat_names: tuple[str, ...]) -> CardLayout:
 
 def rank_masks(layout: CardLayout) -> tuple[int, ...]:
     """The bitmask of each rank's four cards."""
+    return _tables(layout)[0]
+
+
+def card_bits(layout: CardLayout) -> dict[Hashable, int]:
+    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
+    return _tables(layout)[1]
+
+
+#: A layout's `rank_masks` and `card_bits`.
+_Tables = tuple[tuple[int, ...], dict[Hashable, int]]
+
+
+def _tables(layout: CardLayout) -> _Tables:
+    """`rank_masks` and `card_bits` of `layout`."""
     # The last layout asked about, found by identity: a cache keyed by the layout would
-    # hash it (a frozen dataclass's Python `__hash__` over every card), and the knowledge
-    # of every decision asks.
-    last = _LAST_RANKS
+    # hash it (a frozen dataclass's Python `__hash__` over every card), and every new
+    # state's tracker and every decision's knowledge asks.
+    last = _LAST_TABLES
     if last and last[0][0] is layout:
         return last[0][1]
-    masks = _rank_masks(layout)
-    _LAST_RANKS[:] = [(layout, masks)]
-    return masks
+    tables = _made_tables(layout)
+    _LAST_TABLES[:] = [(layout, tables)]
+    return tables
 
 
 @functools.cache
-def _rank_masks(layout: CardLayout) -> tuple[int, ...]:
+def _made_tables(layout: CardLayout) -> _Tables:
     cards = layout.cards
-    return tuple(
+    ranks = tuple(
         layout.card_mask(cards[i : i + OF_A_KIND]) for i in range(0, len(cards), OF_A_KIND)
     )
+    return ranks, {card: 1 << i for i, card in enumerate(cards)}
 
 
-#: `(layout, rank_masks(layout))` of the last layout `rank_masks` was asked about.
-_LAST_RANKS: list[tuple[CardLayout, tuple[int, ...]]] = []
+#: `(layout, _tables(layout))` of the last layout asked about.
+_LAST_TABLES: list[tuple[CardLayout, _Tables]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,11 +221,18 @@ def _moved(
 
 
 def _moved_bit(layout: CardLayout, not_all: list[NotAll], src: int, bit: int) -> list[NotAll]:
-    """The not-all facts after a public move of the card `bit` from `src`."""
+    """The not-all facts after a public move of the card `bit` from `src` (the same list
+    when no fact names the card, as for most moves)."""
+    for fact in not_all:
+        if fact[1] & bit:
+            break
+    else:
+        return not_all
     kept = []
-    for h, mask in not_all:
+    for fact in not_all:
+        h, mask = fact
         if not mask & bit:
-            kept.append((h, mask))
+            kept.append(fact)
         elif h == src:
             rest = mask & ~bit
             if not rest:
@@ -577,26 +599,6 @@ class SplitKnowledge(KempsKnowledge):
         """The consistent deals in which `holder` has all of `cards`, summed over the cases."""
         listed = list(cards)
         return sum(case.deals_holding(holder, listed) for _, case in self.cases)
-
-
-def card_bits(layout: CardLayout) -> dict[Hashable, int]:
-    """Card → its bit in `layout` (the layout's `card_index`, as a dict read in C)."""
-    # Found by identity, as in `rank_masks`: every state's tracker asks.
-    last = _LAST_BITS
-    if last and last[0][0] is layout:
-        return last[0][1]
-    bits = _card_bits(layout)
-    _LAST_BITS[:] = [(layout, bits)]
-    return bits
-
-
-@functools.cache
-def _card_bits(layout: CardLayout) -> dict[Hashable, int]:
-    return {card: 1 << i for i, card in enumerate(layout.cards)}
-
-
-#: `(layout, card_bits(layout))` of the last layout `card_bits` was asked about.
-_LAST_BITS: list[tuple[CardLayout, dict[Hashable, int]]] = []
 
 
 class PublicTracker:
