@@ -21,8 +21,13 @@ from epigames.cards.quotient import (
     quotient,
     touched_structure,
 )
-from epigames.cards.symbolic import CardStructure, StructureTooLargeError, card_formula
-from epigames.games import Match
+from epigames.cards.symbolic import (
+    MAX_COMBINATIONS,
+    CardStructure,
+    StructureTooLargeError,
+    card_formula,
+)
+from epigames.games import Match, load_game
 from epigames.games.ask import ask, ask_seat, true_deal
 from epigames.games.steps import match_at
 from epigames.logic import formula as fm
@@ -410,3 +415,34 @@ def test_second_order_views_on_the_touched_structure() -> None:
             for f in fs:
                 assert answer(f) == cards.structure.holds(f, truth), f
     assert compared >= 20, compared
+
+
+def test_the_sweeps_slowest_kwartet_state_is_answered_on_the_touched_structure() -> None:
+    """Six-player Kwartet, seed 0, step 25 of `bench.cards.sweep` (576,000 hand-size
+    combinations): a seat's view hangs on untouched cards only at room vectors no
+    placement of the touched cards reaches, so the five touched kinds answer (the whole
+    structure within its node budget took a minute), as the card engine does."""
+    game = load_game("kwartet(players=6)")
+    match = Match(game, [game.default_strategy] * game.num_players, 0)
+    for _ in range(25):
+        match.run_chance()
+        match.step()
+    match.run_chance()
+    state = match.state
+    knowledge = state.observation(0).knowledge
+    assert isinstance(knowledge, CardKnowledge)
+    cards = CardStructure.from_knowledge(knowledge)
+    assert cards.hand_size_combinations() > MAX_COMBINATIONS
+    said = "holds(0,<1,2>) & holds(1,<2,2>) | holds(2,<3,3>) & holds(4,<4,1>) | holds(5,<9,4>)"
+    phi = fm.K("3", card_formula(said))
+    deal = true_deal(state, knowledge)
+    named = frozenset(cards.literal(a)[0] for a in phi.atoms())
+    truth = touched_structure(cards, named, deal, phi)
+    assert truth is not None
+    seat = state.observation(3).knowledge
+    assert truth(phi) == seat.knows(cards.canonical(card_formula(said)))
+    answer = ask(state, phi)
+    assert answer.value == truth(phi)
+    expected = tuple(s for s in range(6) if truth(fm.K(str(s), phi)))
+    assert answer.knowers == expected
+    assert not answer.value and not expected  # what no one knows is false (truth axiom)

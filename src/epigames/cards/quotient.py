@@ -388,10 +388,16 @@ def _touched(
             for x in xs:
                 every = every & x
             law = law & ~every
-    counts = _room_law(manager, var, mine, hidden, split, rest)
-    if counts is None or counts is False:
-        return counts
+    allowing = [split.items[item_of[c]].allowed for c in mine]
+    found = _room_law(manager, var, mine, allowing, hidden, split, rest)
+    if found is None:
+        return None
+    counts, uneven = found
     law = law & counts
+    # Only worlds the law keeps need a view independent of the untouched cards: room
+    # vectors no placement of the touched cards reaches under their facts do not count.
+    if uneven is not None and law & uneven != manager.false:
+        return False
     atoms = {cards.atom[key]: name for key, name in var.items()}
     shown = {var[c, h] for c in (*mine, *known) for h in layout.public if (c, h) in var}
     observations = {
@@ -411,59 +417,83 @@ def _room_law(
     manager: Manager,
     var: dict[tuple[int, int], str],
     mine: Sequence[int],
+    allowed: Sequence[Sequence[bool]],
     hidden: Sequence[int],
     split: Split,
     rest: Completion,
-) -> Node | Literal[False] | None:
+) -> tuple[Node, Node | None] | None:
     """The touched cards' holders such that the untouched cards fill the rooms left: a
-    diagram over the vectors of touched cards per hidden holder so far, card by card.
-    False when a group's view depends on untouched cards there, None past
-    `MAX_TOUCHED_VECTORS` vectors."""
+    diagram over the vectors of touched cards per hidden holder so far, card by card
+    (each card at one of its allowed holders). Also, where there are any, the holders
+    that leave rooms in which a group's view depends on untouched cards (else None).
+    None past `MAX_TOUCHED_VECTORS` vectors."""
     room = split.room
     n = len(hidden)
-    verdicts: dict[tuple[int, ...], bool] = {}
-    nodes: dict[tuple[int, tuple[int, ...]], Node] = {}
-    xs = [[manager.var(var[c, h]) if (c, h) in var else None for h in hidden] for c in mine]
+    last = len(mine)
+    xs = [
+        [
+            manager.var(var[c, h]) if (c, h) in var and allowed[k][j] else None
+            for j, h in enumerate(hidden)
+        ]
+        for k, c in enumerate(mine)
+    ]
+    verdicts: dict[tuple[int, ...], Node] = {}
+    # The leaf of room vectors where a group's view depends on untouched cards: a fresh
+    # variable, last in the order, so one diagram gives both the law and those holders.
+    uneven = manager.new_var()
+    flag = manager.var(uneven)
+    found_uneven = False
 
-    class _NotUniform(Exception):
-        pass
-
-    def fits(used: tuple[int, ...]) -> bool:
+    def leaf(used: tuple[int, ...]) -> Node:
+        nonlocal found_uneven
         verdict = verdicts.get(used)
         if verdict is None:
             rooms = tuple(r - u for r, u in zip(room, used, strict=True))
-            verdict = rest.completes(rooms)
-            if verdict and not rest.uniform(rooms):
-                raise _NotUniform
+            if not rest.completes(rooms):
+                verdict = manager.false
+            elif rest.uniform(rooms):
+                verdict = manager.true
+            else:
+                verdict, found_uneven = flag, True
             verdicts[used] = verdict
         return verdict
 
+    nodes: dict[tuple[int, tuple[int, ...]], Node] = {}
+    ite, false = manager.ite, manager.false
+
     def node(k: int, used: tuple[int, ...]) -> Node:
-        if k == len(mine):
-            return manager.true if fits(used) else manager.false
+        if k == last:
+            return leaf(used)
         key = (k, used)
-        found = nodes.get(key)
-        if found is not None:
-            return found
+        out = nodes.get(key)
+        if out is not None:
+            return out
         if len(nodes) > MAX_TOUCHED_VECTORS:
             raise OverflowError
         # Exactly one holder per card is in the law: here the first true one decides.
-        out = manager.false
+        out = false
+        row = xs[k]
         for j in reversed(range(n)):
-            x = xs[k][j]
+            x = row[j]
             if x is None or used[j] >= room[j]:
                 continue
             more = (*used[:j], used[j] + 1, *used[j + 1 :])
-            out = manager.ite(x, node(k + 1, more), out)
+            out = ite(x, node(k + 1, more), out)
         nodes[key] = out
         return out
 
     try:
-        return node(0, (0,) * n)
-    except _NotUniform:
-        return False
+        both = node(0, (0,) * n)
     except OverflowError:
         return None
+    finally:
+        # The closures are a cycle: their nodes must not outlive the manager.
+        nodes.clear()
+        verdicts.clear()
+    counts = manager.let({uneven: True}, both)
+    if not found_uneven:
+        return counts, None
+    return counts, counts & ~manager.let({uneven: False}, both)
 
 
 def _bits(mask: int) -> list[int]:
