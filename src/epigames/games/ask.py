@@ -219,14 +219,17 @@ class _CardAsking:
         knowledge = _knowledge(state)
         cards = CardStructure.from_knowledge(knowledge)
         truth = evaluator(cards, formula, true_deal(state, knowledge), limit)
-        knowers = tuple(s for s in range(state.game.num_players) if truth(fm.K(str(s), formula)))
+        value = truth(formula)
+        # What is false no seat knows (K_s f implies f): those models are not checked.
+        seats = range(state.game.num_players) if value else range(0)
+        knowers = tuple(s for s in seats if truth(fm.K(str(s), formula)))
         # Counted in whole numbers, by items of alike cards or else by the card engine:
         # CUDD counts a structure's states in floating point, which rounds past 2^53 deals.
         worlds = count_deals(cards)
         if worlds is None:
             outside = CardKnowledge(knowledge.public, None, 0, (), (), knowledge.not_all)
             worlds = outside.worlds_count()
-        return Answer(formula, truth(formula), knowers, worlds)
+        return Answer(formula, value, knowers, worlds)
 
     def ask_seat(self, state: State, seat: int, formula: Formula, limit: int | None) -> SeatAnswer:
         knowledge = state.observation(seat).knowledge
