@@ -308,8 +308,13 @@ def touched_structure(
     """
     split = Split.of(cards, named)
     groups = _groups(cards, split, formula)
+    first = True
     while True:
-        found = _touched(cards, split, named, deal, groups)
+        # The first split is checked at the vectors its law reaches; past it, a view that
+        # hangs on untouched cards anywhere touches one more component at once: the full
+        # check costs the whole diagram at each of what can be a dozen splits.
+        found = _touched(cards, split, named, deal, groups, reached=first)
+        first = False
         if found is None or callable(found):
             return found
         if split.touched == len(split.components):
@@ -328,6 +333,7 @@ def _touched(
     named: frozenset[int],
     deal: Sequence[int],
     groups: Sequence[Group],
+    reached: bool = True,
 ) -> Callable[[Formula], bool] | Literal[False] | None:
     """`touched_structure` for the split's touched components: False when a group's view
     depends on untouched cards, None when too large or not exact."""
@@ -389,9 +395,9 @@ def _touched(
                 every = every & x
             law = law & ~every
     allowing = [split.items[item_of[c]].allowed for c in mine]
-    found = _room_law(manager, var, mine, allowing, hidden, split, rest)
-    if found is None:
-        return None
+    found = _room_law(manager, var, mine, allowing, hidden, split, rest, reached)
+    if found is None or found is False:
+        return found
     counts, uneven = found
     law = law & counts
     # Only worlds the law keeps need a view independent of the untouched cards: room
@@ -421,12 +427,14 @@ def _room_law(
     hidden: Sequence[int],
     split: Split,
     rest: Completion,
-) -> tuple[Node, Node | None] | None:
+    reached: bool = True,
+) -> tuple[Node, Node | None] | Literal[False] | None:
     """The touched cards' holders such that the untouched cards fill the rooms left: a
     diagram over the vectors of touched cards per hidden holder so far, card by card
     (each card at one of its allowed holders). Also, where there are any, the holders
     that leave rooms in which a group's view depends on untouched cards (else None).
-    None past `MAX_TOUCHED_VECTORS` vectors."""
+    None past `MAX_TOUCHED_VECTORS` vectors; False at the first such vector unless
+    `reached` (then only the vectors the law reaches count)."""
     room = split.room
     n = len(hidden)
     last = len(mine)
@@ -453,6 +461,8 @@ def _room_law(
                 verdict = manager.false
             elif rest.uniform(rooms):
                 verdict = manager.true
+            elif not reached:
+                raise _Uneven
             else:
                 verdict, found_uneven = flag, True
             verdicts[used] = verdict
@@ -486,6 +496,8 @@ def _room_law(
         both = node(0, (0,) * n)
     except OverflowError:
         return None
+    except _Uneven:
+        return False
     finally:
         # The closures are a cycle: their nodes must not outlive the manager.
         nodes.clear()
@@ -494,6 +506,10 @@ def _room_law(
     if not found_uneven:
         return counts, None
     return counts, counts & ~manager.let({uneven: False}, both)
+
+
+class _Uneven(Exception):
+    """A group's view hangs on untouched cards at a room vector."""
 
 
 def _bits(mask: int) -> list[int]:
