@@ -150,11 +150,13 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
     # Each digit has room for its capacity plus a block's largest use (at most the
     # capacity and the block's size): the feasibility pass needs no carries (see there).
     largest = max([bmask.bit_count() for bmask, _, _ in merged], default=0)
+    # The last holder has no digit (stride 0): a block's use of it is the block's size
+    # less its use of the others, so the feasibility pass does not carry it.
     strides = []
     stride = 1
-    for cap in caps:
-        strides.append(stride)
-        stride *= cap + min(cap, largest) + 1
+    for j in range(len(caps)):
+        strides.append(stride if j < len(caps) - 1 else 0)
+        stride *= caps[j] + min(caps[j], largest) + 1
     in_blocks = 0
     blocks = []
     for bmask, bcons, bexcl in merged:

@@ -117,6 +117,23 @@ def _sum_mask(grid: _Grid, members: int, value: int, at_most: bool) -> int:
     return got
 
 
+def _at_least(grid: _Grid, members: int, value: int) -> int:
+    """The valid vectors whose digits over ``members`` (a bitmask, 0 for none) sum to at
+    least ``value``."""
+    if value <= 0:
+        return grid.valid
+    if not members:
+        return 0
+    key = -(members << 16 | value << 1) - 1  # negative: apart from `_sum_mask`'s keys
+    got = grid.sums.get(key)
+    if got is None:
+        global _sums_kept
+        got = grid.valid & ~_sum_mask(grid, members, value - 1, True)
+        grid.sums[key] = got
+        _sums_kept += 1
+    return got
+
+
 def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     """Per holder, the bitmask of free cards that some consistent deal puts there.
 
@@ -124,15 +141,24 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
     """
     active, caps, strides = dec.active, dec.caps, dec.strides
     k = len(active)
-    grid = _grid(caps, strides)
-    valid = grid.valid
+    if not k:
+        return [0] * n_holders
+    # The vectors have a digit for every active holder but the last (its stride is 0):
+    # the blocks so far hold `used` cards, so the last holder's use is `used` less the
+    # other digits' sum, which must be within its capacity.
+    last = k - 1
+    first = (1 << last) - 1
+    cap_last = caps[last]
+    grid = _grid(caps[:last], strides[:last])
 
     forward = [1]
+    used = 0
     for block in dec.blocks:
         prev, nxt = forward[-1], 0
         for s in block.shifts:
             nxt |= prev << s
-        forward.append(nxt & valid)
+        used += len(block.cards)
+        forward.append(nxt & _at_least(grid, first, used - cap_last))
 
     need = [0] * (1 << k)
     for cls in dec.classes:
@@ -154,10 +180,18 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
                 if t >> i & 1:
                     room += caps[i]
             slack = room - need[t]
-            goal &= _sum_mask(grid, t, slack, True)
+            if t >> last & 1:
+                # The blocks' use over T is `used` less their use over the other holders,
+                # all of them digits: at most `slack` over T is at least the rest over those.
+                rest = first & ~t
+                goal &= _at_least(grid, rest, used - slack)
+                at_slack = _sum_mask(grid, rest, used - slack, False)
+            else:
+                goal &= _sum_mask(grid, t, slack, True)
+                at_slack = _sum_mask(grid, t, slack, False)
             if not goal:
                 return None
-            tight.append((t, _sum_mask(grid, t, slack, False)))
+            tight.append((t, at_slack))
     if not goal:
         return None
 
@@ -168,9 +202,11 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
         alive = 0
         shifts, placed_by = block.shifts, block.placed
         for g in range(len(shifts)):  # not a zip: see `blocks._block`
-            s = shifts[g]
-            if (here << s) & back:
-                alive |= back >> s
+            # ``(here << s) & back`` tests the same bits as ``here & (back >> s)``, whose
+            # shifted operand is also what ``alive`` takes: one shift a group, not two.
+            earlier = back >> shifts[g]
+            if here & earlier:
+                alive |= earlier
                 placed = placed_by[g]
                 for h in range(n_holders):
                     result[h] |= placed[h]

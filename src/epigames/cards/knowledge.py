@@ -115,6 +115,11 @@ class _Solved:
 _MEMO: dict[tuple[object, ...], _Solved] = {}
 
 
+def memos() -> tuple[dict[Any, Any], ...]:
+    """This module's memos (a test empties them to solve from scratch)."""
+    return (_MEMO, _HOLDER_SETS)
+
+
 def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
     key = problem.key()
     got = _MEMO.get(key)
