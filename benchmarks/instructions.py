@@ -10,7 +10,7 @@ difference in decisions (counted in a plain run of the same matches): the interp
 start-up, the imports and the first match cancel out.
 
     python benchmarks/instructions.py                      # the installed epigames
-    python benchmarks/instructions.py --python /tmp/old/bin/python --games 10
+    python benchmarks/instructions.py --python /tmp/old/bin/python --only kwartet
 
 It needs valgrind (`apt-get install valgrind`).
 """
@@ -24,22 +24,27 @@ import shutil
 import subprocess
 import sys
 
-#: label, game string, strategies: the line-ups of `epigames bench` for each game.
-WORKLOADS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+#: label, game string, strategies, matches counted by default: the line-ups of
+#: `epigames bench`. The start-up (some 2 billion instructions, 20 billion more where the
+#: poker odds are computed) wobbles by up to a percent between runs, so a cheap match
+#: needs hundreds of them for that wobble to stay small beside their count.
+WORKLOADS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
     (
         "Kwartet, 2020 setting",
         "kwartet(players=4,kinds=13,ask_own=true)",
         ("greedy", "silent", "mixed", "random"),
+        20,
     ),
     (
         "Kwartet, Mesa setting",
         "kwartet(kinds=8,ask_own=false)",
         ("random", "owner", "defensive", "aggressive"),
+        40,
     ),
-    ("Klaverjas, tactics ×4", "klaverjas(preset=2017)", ("tactics",) * 4),
-    ("Kemps, greedy ×3", "kemps", ("greedy",) * 3),
-    ("Kemps, kbblocking", "kemps", ("blocking", "blocking", "greedy")),
-    ("Blufpoker, knowledge ×3", "blufpoker", ("knowledge",) * 3),
+    ("Klaverjas, tactics ×4", "klaverjas(preset=2017)", ("tactics",) * 4, 400),
+    ("Kemps, greedy ×3", "kemps", ("greedy",) * 3, 200),
+    ("Kemps, kbblocking", "kemps", ("blocking", "blocking", "greedy"), 100),
+    ("Blufpoker, knowledge ×3", "blufpoker", ("knowledge",) * 3, 2000),
 )
 
 # Run in the measured Python: plays the first match (seed 10**6), then `n` more, and
@@ -90,10 +95,12 @@ def main() -> None:
     """Print a Markdown table of instructions per decision and per game."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--python", default=sys.executable, help="the Python to measure")
-    parser.add_argument("--games", type=int, default=20, help="matches counted per workload")
+    parser.add_argument(
+        "--games", type=int, default=None, help="matches counted per workload (default: its own)"
+    )
     parser.add_argument("--only", default="", help="run the workloads whose label has this")
     args = parser.parse_args()
-    if args.games < 1:
+    if args.games is not None and args.games < 1:
         parser.error(f"--games must be at least 1, not {args.games}")
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed: apt-get install valgrind")
@@ -103,18 +110,19 @@ def main() -> None:
         text=True,
         check=False,
     ).stdout.strip()
-    print(f"{args.python}: card engine {version or 'unknown'}, {args.games} matches each\n")
-    print("| workload | decisions a match | instructions a decision | instructions a match |")
-    print("|---|---|---|---|")
-    for label, game, players in WORKLOADS:
+    print(f"{args.python}: card engine {version or 'unknown'}\n")
+    print("| workload | matches | decisions a match | instructions a decision | a match |")
+    print("|---|---:|---:|---:|---:|")
+    for label, game, players, default in WORKLOADS:
         if args.only.lower() not in label.lower():
             continue
-        decisions = _decisions(args.python, game, players, args.games)
+        games = args.games or default
+        decisions = _decisions(args.python, game, players, games)
         first = _instructions(args.python, game, players, 0)
-        total = _instructions(args.python, game, players, args.games)
-        per_match = (total - first) / args.games
+        total = _instructions(args.python, game, players, games)
+        per_match = (total - first) / games
         print(
-            f"| {label} | {decisions / args.games:,.1f} | {(total - first) / decisions:,.0f} "
+            f"| {label} | {games} | {decisions / games:,.1f} | {(total - first) / decisions:,.0f} "
             f"| {per_match / 1e6:,.2f} M |",
             flush=True,
         )
