@@ -114,18 +114,12 @@ class CardTable:
         other.layout, other.where, other._held = self.layout, list(self.where), dict(self._held)
         return other
 
-    def cards_at(self, holder: int) -> tuple[int, ...]:
-        """The card indices at a holder, in layout order."""
-        where = self.where
-        # In C rather than a Python loop.
-        return tuple(compress(range(len(where)), map(holder.__eq__, where)))
-
     def cards_of(self, holder: int) -> tuple[Hashable, ...]:
         """The cards (objects) at a holder, in layout order."""
         held = self._held.get(holder)
         if held is None:
-            where = self.where
-            held = tuple(compress(self.layout.cards, map(holder.__eq__, where)))
+            # In C rather than a Python loop.
+            held = tuple(compress(self.layout.cards, map(holder.__eq__, self.where)))
             self._held[holder] = held
         return held
 
