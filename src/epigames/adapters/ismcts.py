@@ -43,9 +43,9 @@ def _spiel_game(game: Game) -> SpielGame:
 class _Search(ismcts.ISMCTSBot):  # type: ignore[misc]  # OpenSpiel has no type hints
     """OpenSpiel's IS-MCTS keyed by the events the player observed instead of their JSON.
 
-    The information-state string is the player's view with its whole log as JSON
-    (milliseconds in a long game, twice per node visited); the tuple of the same events
-    is the same information, and hashes far faster.
+    The information-state string carries a SHA-256 chain over the player's log, which a
+    resampled state (a new node's) hashes again from the first event; the tuple of the
+    same events is the same information, and hashes far faster.
     """
 
     def get_state_key(self, state: SpielState) -> tuple[int, tuple[Hashable, ...]]:

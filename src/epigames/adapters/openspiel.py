@@ -7,7 +7,7 @@ the same names and defaults: `pyspiel.load_game("epigames_kwartet(players=3,kind
 Player actions and chance outcomes are indices into the game's fixed lists
 (`epigames.adapters.actions`); chance is explicit (`chance_outcomes()` with the rules'
 probabilities). Information states come from the seat's `View` alone: the string is the
-view with its whole observed log as JSON, the tensor the `knowledge` encoding of
+view as JSON with its observed log's length and digest, the tensor the `knowledge` encoding of
 `epigames.adapters.encoding`; observations are the view without its log and the `hand`
 encoding. An observer's `dict` gives the tensor's named parts (`seat`, `private`, the
 game's public parts, `possible`, `probability`), shaped, as views into it.
@@ -16,6 +16,7 @@ game's public parts, `possible`, `probability`), shaped, as views into it.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import random
 from typing import Any
@@ -30,6 +31,7 @@ from epigames.games import (
     TERMINAL,
     Game,
     State as EpigamesState,
+    View,
     game_class,
     load_game,
     registered_games,
@@ -94,15 +96,62 @@ class _Tables:
 
 
 class _Box:
-    """Holds an epigames state and its rewards; OpenSpiel clones a Python state by
-    deep-copying its attributes, and a copy of the box is a `clone()` of the state."""
+    """Holds an epigames state, its rewards and text made from it so far.
+
+    OpenSpiel clones a Python state by deep-copying its attributes, and a copy of the box
+    is a `clone()` of the state. The text caches only grow with the state's history, so a
+    long game costs time linear in its length, not quadratic: OpenSpiel asks for the
+    state's string and every seat's information state at every step.
+    """
 
     def __init__(self, state: EpigamesState, rewards: list[float] | None = None) -> None:
         self.state = state
         self.rewards = rewards or [0.0] * state.game.num_players
 
+    @property
+    def state(self) -> EpigamesState:
+        """The epigames state; setting another (a resampled one) drops the text caches."""
+        return self._state
+
+    @state.setter
+    def state(self, state: EpigamesState) -> None:
+        self._state = state
+        # Per seat: how many of its log's events are hashed into its digest.
+        self.digests: list[tuple[int, bytes]] = [(0, b"")] * state.game.num_players
+        # The state's JSON without its closing `]}`, for the first `texted` actions (made
+        # when first asked for: most boxes are never printed).
+        self.texted, self.text = 0, ""
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.state.clone(), list(self.rewards))
+        box = _Box(self.state.clone(), list(self.rewards))
+        box.digests, box.texted, box.text = list(self.digests), self.texted, self.text
+        return box
+
+    def json(self) -> str:
+        """`state.to_json()`, made from the actions applied since it was last asked for."""
+        history, game = self.state.history, self.state.game
+        if not self.text:
+            self.text = json.dumps({"game": str(game), "history": []}, ensure_ascii=False)[:-2]
+        if self.texted < len(history):
+            new = [
+                json.dumps(game.action_to_string(a), ensure_ascii=False)
+                for a in history[self.texted :]
+            ]
+            self.text += (", " if self.texted else "") + ", ".join(new)
+            self.texted = len(history)
+        return self.text + "]}"
+
+    def log_digest(self, view: View) -> tuple[int, str]:
+        """The length of `view`'s log and a SHA-256 hash chain over its events' JSON."""
+        seat = view.seat
+        count, digest = self.digests[seat]
+        stop = view.log_length
+        if count < stop:
+            for event in view.events_since(count):
+                text = _event_json(event, event.names).encode()
+                digest = hashlib.sha256(digest + text).digest()
+            self.digests[seat] = (stop, digest)
+        return stop, digest.hex()
 
 
 class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type hints
@@ -222,7 +271,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hi
         return clone
 
     def __str__(self) -> str:
-        return self.state.to_json()
+        return self._box.json()
 
 
 class SpielObserver:
@@ -245,16 +294,20 @@ class SpielObserver:
         self.tensor[:] = self.encoder.encode(state.state.observation(player))
 
     def string_from(self, state: SpielState, player: int) -> str:
-        """The player's view as JSON: with its whole log for information states."""
+        """The player's view as JSON; for information states, with its log's length and digest.
+
+        The digest is a SHA-256 chain over the JSON of every event the seat observed, so
+        two information states are equal exactly when the seat saw the same events (but for
+        a hash collision). The log itself is left out: OpenSpiel asks every seat's string
+        at every step, and a default Kemps game's log is ~10 MB of JSON by its end.
+        `state.state.observation(player).to_dict()` gives the whole log.
+        """
         view = state.state.observation(player)
         text = json.dumps(view.to_dict(include_log=False), ensure_ascii=False)
         if not self.perfect_recall:
             return text
-        # The text of `view.to_dict()` (the log is its last key), but each event's JSON is
-        # made once: OpenSpiel asks every seat's string at every step, and re-encoding the
-        # whole log each time made a long game's tests quadratic in slow Python.
-        log = ", ".join(_event_json(event, event.names) for event in view.log)
-        return f'{text[:-1]}, "log": [{log}]}}'
+        length, digest = state._box.log_digest(view)
+        return f'{text[:-1]}, "log_length": {length}, "log_sha256": "{digest}"}}'
 
 
 @functools.lru_cache(maxsize=1 << 16)

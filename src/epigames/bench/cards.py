@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from time import perf_counter, process_time
 
 from rich.console import Console
@@ -129,15 +130,26 @@ ASKED = {
 }
 
 
-def sweep(console: Console, quick: bool = False) -> list[float]:
+def sweep(
+    console: Console,
+    quick: bool = False,
+    asked: Mapping[str, Sequence[str]] = ASKED,
+    seeds: Sequence[int] | None = None,
+    every: int | None = None,
+) -> list[float]:
     """Ask each formula at every k-th step of a few seeded matches; print the worst and
-    median CPU seconds per answer, and return every time."""
-    seeds, every = ((0,), 25) if quick else ((0, 1, 2), 5)
+    median CPU seconds per answer, and return every time.
+
+    `asked` maps game strings to formulas (`ASKED` by default); `seeds` and `every`
+    default to seed 0 every 25th step when `quick`, else seeds 0–2 every 5th step.
+    """
+    seeds = seeds if seeds is not None else ((0,) if quick else (0, 1, 2))
+    every = every if every is not None else (25 if quick else 5)
     table = Table(title=f"epigames ask at every {every}th step, seeds {list(seeds)}")
     for column in ("game", "answers", "median s", "worst s", "worst at"):
         table.add_column(column, justify="left" if column == "game" else "right")
     times: list[float] = []
-    for name, formulas in ASKED.items():
+    for name, formulas in asked.items():
         game = load_game(name)
         mine: list[tuple[float, str]] = []
         for seed in seeds:

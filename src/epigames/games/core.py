@@ -60,6 +60,7 @@ __all__ = [
     "PrivateObservation",
     "PublicAnnouncement",
     "SeatError",
+    "SharedLogView",
     "State",
     "StateFormatError",
     "UniformOutcomes",
@@ -393,6 +394,19 @@ class View:
         return tuple(self._log_source[: self._log_length])
 
     @property
+    def log_length(self) -> int:
+        """How many events this seat had observed when the view was made."""
+        return self._log_length
+
+    def events_since(self, index: int) -> Sequence[Event]:
+        """The events this seat observed from position `index` of its log on.
+
+        Cheaper than slicing `log`, which copies the whole log first: a reader that keeps
+        up with a growing log (a digest, an incremental encoder) asks only for what is new.
+        """
+        return self._log_source[index : self._log_length]
+
+    @property
     def legal_actions(self) -> Sequence[Hashable]:
         """This seat's legal actions; empty when it is not its turn."""
         return ()
@@ -604,6 +618,43 @@ class State(abc.ABC):
     def _repr_html_(self) -> str:
         """The state as HTML tables (`games.notebook.state_html`): Jupyter shows it so."""
         return state_html(self)
+
+
+class SharedLogView:
+    """Mixin for a `View` (listed before it) that reads its log from the state's shared log.
+
+    The view keeps the state (`_source`) and the shared log's length when it was made
+    (`_stop`); the seat's own log is read only when asked for, and events logged after the
+    view was made are left out, so the view stays a snapshot.
+    """
+
+    _seat: int
+    _source: EventLog
+    _stop: int
+
+    @cached_property
+    def _observed(self) -> tuple[list[Event], int]:
+        """The seat's log (a list that only grows) and its length when the view was made."""
+        log = self._source._seat_log(self._seat)
+        bit = 1 << self._seat
+        later = sum(1 for audience in self._source.audiences[self._stop :] if audience & bit)
+        return log, len(log) - later
+
+    @cached_property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        log, length = self._observed
+        return tuple(log[:length])
+
+    @property
+    def log_length(self) -> int:
+        """How many events this seat had observed when the view was made."""
+        return self._observed[1]
+
+    def events_since(self, index: int) -> Sequence[Event]:
+        """The events this seat observed from position `index` of its log on."""
+        log, length = self._observed
+        return log[index:length]
 
 
 class EventLog:

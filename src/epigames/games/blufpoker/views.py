@@ -14,8 +14,7 @@ from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
 from epigames.games.blufpoker.records import Board
-from epigames.games.core import EventLog, Game, View, cached_property
-from epigames.games.events import Event
+from epigames.games.core import EventLog, Game, SharedLogView, View, cached_property
 from epigames.games.observation import Arrays
 
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 _ROLL_OR_NONE: tuple[Roll | None, ...] = (None, *ROLLS)
 
 
-class BlufpokerView(View):
+class BlufpokerView(SharedLogView, View):
     """A seat's view: the public board, the seat's own look under the cup, the log.
 
     Built from the seat's observations only: the board is the public record every seat
@@ -103,34 +102,6 @@ class BlufpokerView(View):
         """What this seat saw under the cup, while that is still what it holds; else None."""
         note = self._note
         return None if note is None else ROLLS[RANK_OF[SORTED[note[0] + note[1]]]]
-
-    @cached_property
-    def _observed(self) -> tuple[list[Event], int]:
-        """This seat's log (a list that only grows) and its length when the view was made.
-
-        Read from the shared log only when asked for; events logged since then are not
-        this view's.
-        """
-        log = self._source._seat_log(self._seat)
-        bit, stop = 1 << self._seat, self._stop
-        later = sum(1 for audience in self._source.audiences[stop:] if audience & bit)
-        return log, len(log) - later
-
-    @cached_property
-    def log(self) -> tuple[Event, ...]:
-        """Every event this seat observed, in order: public ones and its own private ones."""
-        log, length = self._observed
-        return tuple(log[:length])
-
-    @property
-    def log_length(self) -> int:
-        """How many events this seat had observed when the view was made."""
-        return self._observed[1]
-
-    def events_since(self, index: int) -> list[Event]:
-        """The events this seat observed from position `index` of its log on (cheap)."""
-        log, length = self._observed
-        return log[index:length]
 
     def private_items(self) -> frozenset[Hashable]:
         """The roll this seat saw under the cup, while the cup still holds it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from epigames.cards import Card
-from epigames.games.core import cached_property
+from epigames.games.core import SharedLogView, cached_property
 from epigames.games.kemps import observation
 from epigames.games.kemps.actions import OF_A_KIND, KempsAction, legal_moves
 from epigames.games.kemps.knowledge import (
@@ -20,12 +20,11 @@ from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
     from epigames.games.core import EventLog
-    from epigames.games.events import Event
     from epigames.games.kemps.records import Records
     from epigames.games.kemps.rules import KempsGame
 
 
-class KempsView(RecordView[PublicTracker]):
+class KempsView(SharedLogView, RecordView[PublicTracker]):
     """A seat's view: own hand, the table, counts, scores, this turn's swaps, the log."""
 
     def __init__(
@@ -37,8 +36,8 @@ class KempsView(RecordView[PublicTracker]):
         self._current_player = current
         # The seat's log is read from the shared one only if asked for (`log`): up to the
         # shared log's length now.
-        self._state = state
-        self._log_length = len(state._events)
+        self._source = state
+        self._stop = len(state._events)
         # The records' announcements (append-only) and tracker, and how many there are now.
         self._records = records
         self._announced = len(records.announcements)
@@ -98,14 +97,6 @@ class KempsView(RecordView[PublicTracker]):
     def told(self) -> tuple[HoldsAll, ...]:
         """Team game: what the partner's signals told this seat, still true now."""
         return self._rest[6]
-
-    @cached_property
-    def log(self) -> tuple[Event, ...]:
-        """Every event this seat observed, in order: public ones and its own private ones."""
-        state, bit = self._state, 1 << self._seat
-        seen = state._seat_log(self._seat)  # as far as the shared log goes now
-        later = sum(1 for audience in state.audiences[self._log_length :] if audience & bit)
-        return tuple(seen[: len(seen) - later])
 
     @property
     def kemps_game(self) -> KempsGame:
