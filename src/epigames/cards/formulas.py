@@ -9,6 +9,7 @@ the logic engine, which works on worlds (the card engine works on counts).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from itertools import product
 
 from epigames.cards.errors import UnknownCardError
@@ -61,43 +62,94 @@ def dnf(layout: CardLayout, formula: Formula, negate: bool = False) -> list[Term
         FormulaError: a modal operator (the card engine decides holder facts only).
         UnknownCardError: an atom that names no holder or card of the layout.
     """
+    return list(dnf_terms(layout, formula, negate))
+
+
+def dnf_terms(
+    layout: CardLayout,
+    formula: Formula,
+    negate: bool = False,
+    keep: Callable[[Term], bool] | None = None,
+) -> Iterator[Term]:
+    """The terms of `dnf`, made one at a time, only those `keep` accepts.
+
+    `keep` must accept every term that extends an accepted one by nothing it rejects
+    (a test of whether a term can be true, say): it prunes the parts of a conjunction
+    before they are combined, so a part with no term left empties the whole product at
+    once, and a reader that stops at the first term never makes the rest. A conjunction
+    of conjunctions is combined as one, so the pruning reaches every part.
+
+    Raises:
+        FormulaError: a modal operator (the card engine decides holder facts only).
+        UnknownCardError: an atom that names no holder or card of the layout.
+    """
     match formula:
         case Top() | Bot():
-            return [(frozenset(), frozenset())] if isinstance(formula, Top) != negate else []
+            if isinstance(formula, Top) != negate:
+                yield (frozenset(), frozenset())
+            return
         case Atom(name):
             lit = frozenset([literal(layout, name)])
-            return [(frozenset(), lit)] if negate else [(lit, frozenset())]
+            term: Term = (frozenset(), lit) if negate else (lit, frozenset())
+            if keep is None or keep(term):
+                yield term
+            return
         case Not(arg):
-            return dnf(layout, arg, not negate)
-        case Implies(left, right):
-            return dnf(layout, Or((Not(left), right)), negate)
-        case Iff(left, right):
-            both = And((left, right))
-            return dnf(layout, Or((both, And((Not(left), Not(right))))), negate)
-        case Xor(args):
-            return dnf(layout, _odd(args), negate)
-        case OneOf(args):
-            exactly = (
-                And((a, *(Not(b) for j, b in enumerate(args) if j != i)))
-                for i, a in enumerate(args)
-            )
-            return dnf(layout, Or(tuple(exactly)), negate)
+            yield from dnf_terms(layout, arg, not negate, keep)
+            return
+        case Implies() | Iff() | Xor() | OneOf():
+            yield from dnf_terms(layout, _rewritten(formula), negate, keep)
+            return
         case And(args) | Or(args):
-            conjunctive = isinstance(formula, And) != negate
-            parts = [dnf(layout, arg, negate) for arg in args]
-            if not conjunctive:
-                return [term for part in parts for term in part]
-            terms: list[Term] = []
+            if isinstance(formula, And) == negate:
+                for arg in args:
+                    yield from dnf_terms(layout, arg, negate, keep)
+                return
+            parts = [list(dnf_terms(layout, f, n, keep)) for f, n in _conjuncts(formula, negate)]
+            parts.sort(key=len)  # an empty part ends the product before it starts
             for combo in product(*parts):
                 pos = frozenset().union(*(t[0] for t in combo))
                 neg = frozenset().union(*(t[1] for t in combo))
-                if _consistent(pos, neg):
-                    terms.append((pos, neg))
-            return terms
+                if _consistent(pos, neg) and (keep is None or keep((pos, neg))):
+                    yield (pos, neg)
+            return
     raise FormulaError(
         f"the card engine decides formulas about who holds which card (holds atoms and "
         f"connectives), not {formula}"
     )
+
+
+def _rewritten(formula: Formula) -> Formula:
+    """Implication, equivalence, exclusive or and one-of with and, or and not."""
+    match formula:
+        case Implies(left, right):
+            return Or((Not(left), right))
+        case Iff(left, right):
+            return Or((And((left, right)), And((Not(left), Not(right)))))
+        case Xor(args):
+            return _odd(args)
+        case OneOf(args):
+            return Or(
+                tuple(
+                    And((a, *(Not(b) for j, b in enumerate(args) if j != i)))
+                    for i, a in enumerate(args)
+                )
+            )
+    return formula
+
+
+def _conjuncts(formula: Formula, negate: bool) -> Iterator[tuple[Formula, bool]]:
+    """The parts of a conjunction (of `formula`, or of its negation when `negate`), with
+    nested conjunctions and negations opened: `(part, negate)` pairs."""
+    match formula:
+        case Not(arg):
+            yield from _conjuncts(arg, not negate)
+            return
+        case And(args) | Or(args) if isinstance(formula, And) != negate:
+            for arg in args:
+                yield from _conjuncts(arg, negate)
+            return
+    yield formula, negate
 
 
 def _odd(args: tuple[Formula, ...]) -> Formula:

@@ -42,7 +42,7 @@ from epigames.cards.feasibility import (
     possible_holders as _feasible_holders,
     transport_possible,
 )
-from epigames.cards.formulas import Term, dnf
+from epigames.cards.formulas import Term, dnf_terms
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
@@ -599,7 +599,10 @@ class CardKnowledge:
         while isinstance(formula, fm.K) and self._is_me(formula.agent):
             formula = formula.arg  # K_me K_me f is K_me f: the exact engine may answer f
         if formula.is_boolean():
-            return not any(self._satisfiable(t) for t in dnf(self.layout, formula, negate=True))
+            # The negation's terms, each literal of which some deal allows, made lazily:
+            # the first satisfiable one answers, and a part no deal allows empties the rest.
+            terms = dnf_terms(self.layout, formula, negate=True, keep=self._literals_possible)
+            return not any(self._satisfiable(t) for t in terms)
         # Imported here: the structure needs `dd`, which propositional questions do not.
         from epigames.cards.quotient import evaluator
         from epigames.cards.symbolic import CardStructure
@@ -632,13 +635,19 @@ class CardKnowledge:
         me = self.layout.holders[self.agent]
         return name.lower() == me.lower() or name == str(self.agent)
 
-    def _satisfiable(self, term: Term) -> bool:
+    def _literals_possible(self, term: Term) -> bool:
+        """Whether some deal makes each literal of `term` true (each on its own)."""
         positives, negatives = term
         masks = self._possible_masks()
         if any(not masks[h] >> c & 1 for c, h in positives):
             return False
-        if any(masks[h] >> c & 1 and self._holder_of(c) == h for c, h in negatives):
+        return not any(masks[h] >> c & 1 and self._holder_of(c) == h for c, h in negatives)
+
+    def _satisfiable(self, term: Term) -> bool:
+        if not self._literals_possible(term):
             return False
+        positives, negatives = term
+        masks = self._possible_masks()
         extra_pos = [(c, h) for c, h in positives if self._holder_of(c) != h]
         extra_neg = [(c, h) for c, h in negatives if masks[h] >> c & 1]
         if len(extra_pos) + len(extra_neg) <= 1:
