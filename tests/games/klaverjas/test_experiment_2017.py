@@ -16,6 +16,7 @@ from epigames.tournament.experiments.klaverjas_2017 import (
     games_for,
     knowledge_markdown,
     tournament_configs,
+    within_chance,
 )
 
 
@@ -56,3 +57,11 @@ def test_tactics_beats_tactics2017_in_duplicate_matches() -> None:
     assert row.low > 0, row
     text = knowledge_markdown([row, Duplicate("a", "b", 2, 1.0, -0.5, 2.5)], "cmd")
     assert "| a | b | 2 (64) | 1.0 (-0.5–2.5) |" in text and "Reproduce: `cmd`" in text
+
+
+def test_the_seed_programs_mean_is_compared_with_both_runs_spread() -> None:
+    # 20,000 deals, half width 1.0: the program's 2,000 deals spread about 3.2 more.
+    assert within_chance(125.8, 1.0, 20_000, 128.1)
+    assert not within_chance(125.8, 1.0, 20_000, 129.5)
+    # At the report's size both spreads are ours: 3.1 each, 4.4 together.
+    assert within_chance(62.5, 3.1, 2000, 66.8) and not within_chance(62.5, 3.1, 2000, 67.0)
