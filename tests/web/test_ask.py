@@ -7,6 +7,7 @@ import random
 import pytest
 from fastapi.testclient import TestClient
 
+from epigames.cards import symbolic
 from epigames.cards.symbolic import CardStructure
 from epigames.games.ask import ask, ask_seat
 from epigames.games.steps import match_at
@@ -70,6 +71,9 @@ def test_the_server_builds_no_card_structure_past_its_own_limit(client: TestClie
     formula about one card is answered on the quotient, no structure built, and so is one
     that pools two seats' hands (D), and one about two whole kinds on a structure of their
     cards alone; one about every card is refused."""
+    # Structures are shared per public state within a process: another test in this
+    # worker may have built this deal's with the library's larger limit.
+    symbolic._shared.cache_clear()
     game = "kwartet(players=5,kinds=11)"
     sid = new_game(client, game=game, strategies=["random"] * 5, seed=0)["session"]
     url = f"/api/sessions/{sid}/ask"
