@@ -644,8 +644,8 @@ class CardKnowledge:
         return not any(masks[h] >> c & 1 and self._holder_of(c) == h for c, h in negatives)
 
     def _satisfiable(self, term: Term) -> bool:
-        if not self._literals_possible(term):
-            return False
+        """Whether some deal makes all of `term` true; each of its literals must already be
+        possible on its own (`_literals_possible`, which `knows` prunes the terms with)."""
         positives, negatives = term
         masks = self._possible_masks()
         extra_pos = [(c, h) for c, h in positives if self._holder_of(c) != h]
