@@ -15,23 +15,12 @@ from epigames.games import load_game, registered_games
 from tests.adapters.settings import small_games
 
 GAMES = small_games()
-#: Kemps at its defaults is left out of OpenSpiel's random simulation: random players run it
-#: to `max_turns` (10,000 turns, about 37,000 decisions), and `random_sim_test` clones the
-#: state at every step, a copy of the whole log, so the run is quadratic in the length
-#: (2,000 turns took 40 s; 10,000 would take about ten minutes).
-#: `test_random_play_of_the_default_kemps_ends_within_its_bound` (conformance) checks the
-#: bound on the rules instead.
-TOO_LONG = {"kemps": "a random default Kemps game is ~37,000 decisions: minutes in random_sim_test"}
 #: Every game at its defaults (Klaverjas plays 16 deals), and Klaverjas over a few deals
 #: with each way of choosing trump: a deal's score must reach the rewards before the next
-#: deal is dealt.
+#: deal is dealt. Kemps at its defaults runs random players to its cap of 1,000 turns
+#: (about 3,700 decisions).
 DEFAULTS = [
-    *(
-        pytest.param(name, marks=pytest.mark.skip(reason=TOO_LONG[name]))
-        if name in TOO_LONG
-        else name
-        for name in registered_games()
-    ),
+    *registered_games(),
     "klaverjas(deals=3)",
     "klaverjas(trump=bidding,deals=2)",
 ]

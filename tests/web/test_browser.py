@@ -870,7 +870,7 @@ def test_kwartet_on_a_phone(browser: Any, server: str, width: int) -> None:
 # --- Kemps: whole games by keyboard -------------------------------------------------------------
 
 #: A played game's seed is the server's (a random one), so a person who only ends turns
-#: could leave a Kemps game running to its 10,000-turn cap: `max_turns` bounds every game.
+#: could leave a Kemps game running to its 1,000-turn cap: `max_turns` bounds every game.
 KEMPS_CAP = "24"
 #: The seeds the server gives the two Kemps games below (with a random one, a game could
 #: end before the person's second turn): ones where the person moves often.

@@ -55,7 +55,7 @@ def test_the_end_of_a_long_game_is_played_in_steps(page: Any) -> None:
 
 
 def test_cancel_stops_playing_to_the_end(page: Any) -> None:
-    # Random agents play default Kemps to its turn cap: 37,000 moves, 124 requests here.
+    # Random agents play default Kemps to its turn cap: about 3,700 moves, 13 requests here.
     set_game(page, "kemps", {"ranks": "13"}, seed=0, agents="random")  # the defaults
     page.click("#watch-btn")
     playwright.expect(page.locator("#status")).to_contain_text("Watching kemps")

@@ -2,10 +2,10 @@
 
 A watched game is played as far as it is watched, and a person's move lets the agents play
 up to the person's next turn. Either can be long (random Kemps agents play some 37,000
-moves to the turn cap), so each request plays within a budget of CPU time, moves and
-events: past it the agents stop, the request answers 503 with how far the game got, and
-the next request plays on from there. A session also holds at most `session_frames`
-frames and `session_events` events in all, which bounds its memory.
+moves to the 2023 program's turn cap of 10,000), so each request plays within a budget
+of CPU time, moves and events: past it the agents stop, the request answers 503 with how
+far the game got, and the next request plays on from there. A session also holds at most
+`session_frames` frames and `session_events` events in all, which bounds its memory.
 `stop` ends every play at its next move: the server sets it when told to stop.
 
 A long play also makes the server's garbage collections long: a full collection walks

@@ -24,7 +24,7 @@ from epigames.tournament.seeds import FIXED
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-2023"
-GAME = "kemps"
+GAME = "kemps(max_turns=10000)"
 #: The program's games per line-up.
 GAMES = 7_000
 SEED = 2023

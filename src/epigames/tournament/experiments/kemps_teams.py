@@ -18,7 +18,7 @@ from epigames.tournament.experiments.kemps_tom import opponent_configs, opponent
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-teams"
-GAME = "kemps(teams=true)"
+GAME = "kemps(teams=true,max_turns=10000)"
 #: Even: both seatings of the teams equally often.
 GAMES = 1_000
 SEED = 2026

@@ -25,7 +25,7 @@ from epigames.tournament.seeds import ROTATE
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-tom"
-GAME = "kemps"
+GAME = "kemps(max_turns=10000)"
 #: A multiple of six: every seating of the rotation cycle equally often.
 GAMES = 5_004
 SEED = 2026

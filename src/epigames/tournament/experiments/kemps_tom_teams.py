@@ -20,7 +20,7 @@ from epigames.tournament.seeds import ROTATE
 from epigames.tournament.stats import Line, Summary
 
 NAME = "kemps-tom-teams"
-GAME = "kemps(teams=true)"
+GAME = "kemps(teams=true,max_turns=10000)"
 #: Even: both seatings of the teams equally often.
 GAMES = 5_000
 SEED = 2039
