@@ -42,8 +42,8 @@ WORKLOADS: tuple[tuple[str, str, tuple[str, ...], int], ...] = (
         40,
     ),
     ("Klaverjas, tactics ×4", "klaverjas(preset=2017)", ("tactics",) * 4, 400),
-    ("Kemps, greedy ×3", "kemps", ("greedy",) * 3, 200),
-    ("Kemps, kbblocking", "kemps", ("blocking", "blocking", "greedy"), 100),
+    ("Kemps, greedy ×3", "kemps(max_turns=10000)", ("greedy",) * 3, 200),
+    ("Kemps, kbblocking", "kemps(max_turns=10000)", ("blocking", "blocking", "greedy"), 100),
     ("Blufpoker, knowledge ×3", "blufpoker", ("knowledge",) * 3, 2000),
 )
 

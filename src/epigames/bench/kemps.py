@@ -39,7 +39,8 @@ from epigames.bench.seeds import (
 )
 from epigames.games import Match, MatchResult, play_match
 
-GAME = "kemps"
+#: The 2023 program's turn cap, so that a game that stalls runs as long on both sides.
+GAME = "kemps(max_turns=10000)"
 EXACT_ALL = ("blocking", "blocking", "greedy")
 CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("greedy ×3: no knowledge (baseline)", ("greedy",) * 3),
