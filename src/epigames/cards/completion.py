@@ -36,7 +36,8 @@ _Cost = dict[_Vector, npt.NDArray[np.int64]]  # per vector: the least rank per s
 _INF = np.iinfo(np.int64).max // 4  # no way to hold that vector
 Group = tuple[int, ...]  # hidden positions
 # A chain of components folded: still ok, the ranks, the rows each group got last.
-_Folded = tuple[bool, list[npt.NDArray[np.int64]], dict[Group, frozenset[object]]]
+_Verdicts = dict[tuple[int, ...], tuple[bool, bool]]
+_Folded = tuple[bool, list[npt.NDArray[np.int64]], dict[Group, frozenset[object]], _Verdicts]
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,19 +107,24 @@ class Completion:
             self._add(split, split.components[split.touched :], show=False)
         # Per chain of component shapes folded by `extended`: its outcome.
         self.folded: dict[object, _Folded] = {}
+        # `verdict` per rooms, shared by the copies with the same ranks.
+        self.verdicts: _Verdicts = {}
 
     def extended(self, split: Split, components: Sequence[tuple[int, ...]]) -> Completion:
         """A copy with more components (of `split`: the same items, rooms and holders)."""
         copy = object.__new__(Completion)
         copy.positive, copy.ok = self.positive, self.ok
         copy.frames, copy.ranks, copy.shown = self.frames, list(self.ranks), dict(self.shown)
-        copy.folded = self.folded
+        copy.folded, copy.verdicts = self.folded, self.verdicts
         if not copy.ok:
             return copy
         # The worlds of a quotient leave their touched kinds' other cards in components of
         # a few shapes (a six-player Kwartet deal: 1,296 worlds, four such components
-        # each): a chain of shapes is folded once.
-        chain: tuple[object, ...] = ()
+        # each): a chain of shapes is folded once. Folding is the same in any order, so
+        # the components go in the order of their shapes, and worlds with the same shapes
+        # in another order share a chain (five kinds named at the start of six-player
+        # Kwartet: 7,776 worlds, 9,330 chains in the given order).
+        shaped = []
         for component in components:
             items = [split.items[i] for i in component]
             facts = split.component_facts(component)
@@ -127,18 +133,23 @@ class Completion:
                 tuple(sorted((f.at, f.some, tuple(component.index(i) for i in sorted(f.items)))
                              for f in facts)),
             )  # fmt: skip
+            shaped.append((shape, component))
+        shaped.sort(key=lambda pair: pair[0])
+        chain: tuple[object, ...] = ()
+        for shape, component in shaped:
             chain = (chain, shape)
             done = self.folded.get(chain)
             if done is None:
                 before = {g: len(rows) for g, rows in copy.shown.items()}
                 copy._add(split, [component], show=True)
                 added = {g: rows[-1][1] for g, rows in copy.shown.items() if len(rows) > before[g]}
-                done = self.folded[chain] = (copy.ok, list(copy.ranks), added)
+                done = self.folded[chain] = (copy.ok, list(copy.ranks), added, {})
             else:
-                copy.ok, ranks, added = done
+                copy.ok, ranks, added, _ = done
                 copy.ranks = list(ranks)
                 for g, rows in added.items():
                     copy.shown[g] += ((component, rows),)
+            copy.verdicts = done[3]
             if not copy.ok:
                 return copy
         return copy
@@ -169,23 +180,30 @@ class Completion:
                 if show and frame.group:
                     self.shown[frame.group] += ((component, rows),)
 
-    def completes(self, rooms: Sequence[int]) -> bool:
-        """Whether the untouched cards fill these rooms (per hidden holder) in some deal."""
-        frame = self.frames[0]
-        r = np.array([rooms[j] for j in frame.holders], dtype=np.int64)
-        return bool(np.all(r @ frame.subsets <= self.ranks[0][()]))
+    def verdict(self, rooms: Sequence[int]) -> tuple[bool, bool]:
+        """Whether the untouched cards fill these rooms (per hidden holder) in some deal,
+        and whether, besides, every group's every way of holding them completes."""
+        key = tuple(rooms)
+        found = self.verdicts.get(key)
+        if found is None:
+            completes, uniform = self.check(np.array([key], np.int64))
+            found = self.verdicts[key] = (bool(completes[0]), bool(uniform[0]))
+        return found
 
-    def uniform(self, rooms: Sequence[int]) -> bool:
-        """Whether every group's every way of holding untouched cards completes (given
-        that the rooms complete at all)."""
+    def check(
+        self, rooms: npt.NDArray[np.int64]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """`verdict` for each row of `rooms` (rooms per hidden holder), in one pass of
+        array operations."""
+        frame = self.frames[0]
+        ranks = self.ranks[0][()]
+        completes = np.all(rooms[:, list(frame.holders)] @ frame.subsets <= ranks, axis=1)
+        uniform = completes.copy()
         for frame, ranks in zip(self.frames[1:], self.ranks[1:], strict=True):
-            best = ranks[tuple(rooms[g] for g in frame.group)]
-            if best[0] >= _INF:
-                return False
-            r = np.array([rooms[j] for j in frame.holders], dtype=np.int64)
-            if not np.all(r @ frame.subsets <= best):
-                return False
-        return True
+            best = ranks[tuple(rooms[:, g] for g in frame.group)]
+            uniform &= best[:, 0] < _INF
+            uniform &= np.all(rooms[:, list(frame.holders)] @ frame.subsets <= best, axis=1)
+        return completes, uniform
 
 
 def _convolve(ranks: npt.NDArray[np.int64], cost: _Cost, frame: _Frame) -> npt.NDArray[np.int64]:

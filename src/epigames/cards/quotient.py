@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from math import prod
 from typing import Literal, NamedTuple
 
+import numpy as np
+
 from epigames.cards.completion import Completion, Group
 from epigames.cards.items import Placement, Split
 from epigames.cards.symbolic import NODES_PER_COMBINATION, CardStructure
@@ -188,9 +190,10 @@ def _named_model(q: Question) -> KripkeModel | bool | None:
             check = checks[key] = base.extended(rest, rest.components)
         if not check.ok:
             return None
-        if not check.completes(rooms):
+        fits, even = check.verdict(rooms)
+        if not fits:
             continue
-        if not check.uniform(rooms):
+        if not even:
             return False
         for group in groups:
             # Worlds a group cannot tell apart must leave it the same ways to hold the rest.
@@ -242,8 +245,8 @@ def _model(q: Question) -> KripkeModel | bool | None:
             continue
         fits = checked.get(rooms)
         if fits is None:
-            fits = rest.completes(rooms)
-            if fits and not rest.uniform(rooms):
+            fits, even = rest.verdict(rooms)
+            if fits and not even:
                 return False  # a seat's view would depend on untouched cards
             checked[rooms] = fits
         if not fits:
@@ -433,83 +436,78 @@ def _room_law(
     diagram over the vectors of touched cards per hidden holder so far, card by card
     (each card at one of its allowed holders). Also, where there are any, the holders
     that leave rooms in which a group's view depends on untouched cards (else None).
-    None past `MAX_TOUCHED_VECTORS` vectors; False at the first such vector unless
+    None past `MAX_TOUCHED_VECTORS` vectors; False where there is such a vector, unless
     `reached` (then only the vectors the law reaches count)."""
     room = split.room
     n = len(hidden)
     last = len(mine)
-    xs = [
+    # A vector of touched cards per hidden holder is one number, digit j (base room + 1)
+    # for holder j, so a card placed at j adds `weight[j]`.
+    weight = [1] * n
+    for j in range(1, n):
+        weight[j] = weight[j - 1] * (room[j - 1] + 1)
+    # Per card, its allowed holders (last first: the diagram is built from the last up).
+    choices = [
         [
-            manager.var(var[c, h]) if (c, h) in var and allowed[k][j] else None
-            for j, h in enumerate(hidden)
+            (weight[j], room[j] + 1, room[j], manager.var(var[c, h]))
+            for j, h in reversed(list(enumerate(hidden)))
+            if (c, h) in var and allowed[k][j]
         ]
         for k, c in enumerate(mine)
     ]
-    verdicts: dict[tuple[int, ...], Node] = {}
-    # The leaf of room vectors where a group's view depends on untouched cards: a fresh
-    # variable, last in the order, so one diagram gives both the law and those holders.
-    uneven = manager.new_var()
-    flag = manager.var(uneven)
-    found_uneven = False
-
-    def leaf(used: tuple[int, ...]) -> Node:
-        nonlocal found_uneven
-        verdict = verdicts.get(used)
-        if verdict is None:
-            rooms = tuple(r - u for r, u in zip(room, used, strict=True))
-            if not rest.completes(rooms):
-                verdict = manager.false
-            elif rest.uniform(rooms):
-                verdict = manager.true
-            elif not reached:
-                raise _Uneven
-            else:
-                verdict, found_uneven = flag, True
-            verdicts[used] = verdict
-        return verdict
-
-    nodes: dict[tuple[int, tuple[int, ...]], Node] = {}
-    ite, false = manager.ite, manager.false
-
-    def node(k: int, used: tuple[int, ...]) -> Node:
-        if k == last:
-            return leaf(used)
-        key = (k, used)
-        out = nodes.get(key)
-        if out is not None:
-            return out
-        if len(nodes) > MAX_TOUCHED_VECTORS:
-            raise OverflowError
-        # Exactly one holder per card is in the law: here the first true one decides.
-        out = false
-        row = xs[k]
-        for j in reversed(range(n)):
-            x = row[j]
-            if x is None or used[j] >= room[j]:
-                continue
-            more = (*used[:j], used[j] + 1, *used[j + 1 :])
-            out = ite(x, node(k + 1, more), out)
-        nodes[key] = out
-        return out
-
-    try:
-        both = node(0, (0,) * n)
-    except OverflowError:
-        return None
-    except _Uneven:
+    # The vectors each card's level reaches, card by card.
+    levels: list[list[int]] = [[0]]
+    reached_so_far = 0
+    for k in range(last):
+        below: set[int] = set()
+        for code in levels[k]:
+            for w, base, most, _ in choices[k]:
+                if code // w % base < most:
+                    below.add(code + w)
+        reached_so_far += len(levels[k])
+        if reached_so_far > MAX_TOUCHED_VECTORS:
+            return None
+        levels.append(sorted(below))
+    # The leaves. Where a group's view depends on untouched cards at some, two diagrams
+    # are built side by side: the law (every completing leaf true) and the law without
+    # those leaves; the holders that reach them are the first less the second.
+    codes = np.array(levels[last], np.int64)
+    rooms = np.zeros((len(codes), n), np.int64)
+    for j in range(n):
+        rooms[:, j] = room[j] - codes // weight[j] % (room[j] + 1)
+    completes, uniform = rest.check(rooms)
+    two = bool(np.any(completes & ~uniform))
+    if two and not reached:
         return False
-    finally:
-        # The closures are a cycle: their nodes must not outlive the manager.
-        nodes.clear()
-        verdicts.clear()
-    counts = manager.let({uneven: True}, both)
-    if not found_uneven:
-        return counts, None
-    return counts, counts & ~manager.let({uneven: False}, both)
-
-
-class _Uneven(Exception):
-    """A group's view hangs on untouched cards at a room vector."""
+    true, false = manager.true, manager.false
+    # Per live vector (one with a way to a completing leaf): its node in the law, and in
+    # the law without the uneven leaves (the same node where there are none).
+    live: dict[int, tuple[Node, Node]] = {
+        code: (true, true if even or not two else false)
+        for code, fits, even in zip(levels[last], completes.tolist(), uniform.tolist(), strict=True)
+        if fits
+    }
+    # From the last card up: exactly one holder per card is in the law, so the first true
+    # one decides, and a holder whose vector is not live is left out.
+    ite = manager.ite
+    for k in range(last - 1, -1, -1):
+        above: dict[int, tuple[Node, Node]] = {}
+        for code in levels[k]:
+            law = even = false
+            alive = False
+            for w, base, most, x in choices[k]:
+                if code // w % base < most:
+                    then = live.get(code + w)
+                    if then is not None:
+                        alive = True
+                        law = ite(x, then[0], law)
+                        even = ite(x, then[1], even) if two else law
+            if alive:
+                above[code] = (law, even)
+        live = above
+    law, even = live.get(0, (false, false))
+    live.clear()
+    return law, (law & ~even if two else None)
 
 
 def _bits(mask: int) -> list[int]:
