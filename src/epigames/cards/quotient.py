@@ -24,12 +24,14 @@ from math import prod
 from typing import Literal, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from epigames.cards.completion import Completion, Group
 from epigames.cards.items import Placement, Split
 from epigames.cards.symbolic import NODES_PER_COMBINATION, CardStructure
 from epigames.logic import KripkeModel, formula as fm
 from epigames.logic.formula import Formula
+from epigames.logic.relations import AnyRelation, Partition
 from epigames.logic.symbolic.bdd import Manager, Node
 from epigames.logic.symbolic.structure import KnowledgeStructure
 
@@ -204,8 +206,8 @@ def _named_model(q: Question) -> KripkeModel | bool | None:
         worlds.append(spots)
     if truth not in worlds:
         return None  # the deal is not consistent with the public facts: not ours to say
-    one = [tuple(int(j == s) for j in range(len(hidden))) for s in range(len(hidden))]
-    placed = [tuple(one[s] for s in spots) for spots in worlds]
+    one = np.eye(len(hidden), dtype=np.int64)
+    placed = one[np.array(worlds, np.int64).reshape(len(worlds), len(items))]
     return _build(cards, split, named, items, placed, worlds.index(truth))
 
 
@@ -224,39 +226,43 @@ def _model(q: Question) -> KripkeModel | bool | None:
         if found is None:
             return None
         options.append(found)
-    if prod(len(o) for o in options) > most:
+    sizes = tuple(len(o) for o in options)
+    if prod(sizes) > most or 0 in sizes:
         return None
     rows = [i for component in touched for i in component]
     hidden = split.hidden
-    true_counts = tuple(
-        tuple(
-            sum(1 for c, h in enumerate(deal) if split.items[i].cards >> c & 1 and h == x)
-            for x in hidden
-        )
-        for i in rows
-    )
-    checked: dict[tuple[int, ...], bool] = {}
-    worlds: list[tuple[tuple[int, ...], ...]] = []
-    true = None
-    for parts in itertools.product(*options):
-        counts = tuple(row for part in parts for row in part)
-        rooms = tuple(r - sum(row[j] for row in counts) for j, r in enumerate(split.room))
-        if any(r < 0 for r in rooms):
-            continue
-        fits = checked.get(rooms)
-        if fits is None:
-            fits, even = rest.verdict(rooms)
-            if fits and not even:
-                return False  # a seat's view would depend on untouched cards
-            checked[rooms] = fits
-        if not fits:
-            continue
-        if counts == true_counts:
-            true = len(worlds)
-        worlds.append(counts)
-    if true is None:
+    n = len(hidden)
+    true_counts = np.array(
+        [
+            [
+                sum(1 for c, h in enumerate(deal) if split.items[i].cards >> c & 1 and h == x)
+                for x in hidden
+            ]
+            for i in rows
+        ],
+        np.int64,
+    ).reshape(len(rows), n)
+    # Every combination of the components' placements (in `itertools.product` order): per
+    # world, per item, its cards at each hidden holder.
+    picks = np.indices(sizes).reshape(len(sizes), -1) if sizes else np.zeros((0, 1), np.int64)
+    counts = np.zeros((picks.shape[1], len(rows), n), np.int64)
+    at = 0
+    for option, component, pick in zip(options, touched, picks, strict=True):
+        placed = np.array(option, np.int64).reshape(len(option), len(component), n)
+        counts[:, at : at + len(component)] = placed[pick]
+        at += len(component)
+    rooms = np.asarray(split.room, np.int64) - counts.sum(axis=1)
+    kept = np.all(rooms >= 0, axis=1)
+    counts, rooms = counts[kept], rooms[kept]
+    _, first, which = np.unique(_row_keys(rooms), return_index=True, return_inverse=True)
+    fits, even = rest.check(rooms[first])
+    if bool(np.any(fits & ~even)):
+        return False  # a seat's view would depend on untouched cards
+    counts = counts[fits[which.reshape(-1)]]
+    true = np.flatnonzero(np.all(counts == true_counts, axis=(1, 2)))
+    if len(true) == 0:
         return None  # the deal is not consistent with the public facts: not ours to say
-    return _build(cards, split, named, rows, worlds, true)
+    return _build(cards, split, named, rows, counts, int(true[0]))
 
 
 def _build(
@@ -264,37 +270,45 @@ def _build(
     split: Split,
     named: frozenset[int],
     rows: Sequence[int],
-    worlds: Sequence[tuple[tuple[int, ...], ...]],
+    worlds: npt.NDArray[np.int64],
     true: int,
 ) -> KripkeModel:
     """The model whose worlds give, for the items `rows`, how many cards each hidden
-    holder has; a seat tells worlds apart by its own counts."""
+    holder has (`worlds`: per world, per item, per hidden holder); a seat tells worlds
+    apart by its own counts."""
     public, layout = cards.public, cards.layout
     hidden = split.hidden
-    players = sorted(layout.players)
-    where = {p: hidden.index(p) for p in players}
-    fixed = [
-        cards.atom[c, public.where(c)]
-        for c in named
-        if public.where(c) >= 0 and (c, public.where(c)) in cards.atom
-    ]
-    named_rows = [
-        (k, c) for k, i in enumerate(rows) for c in named if split.items[i].cards >> c & 1
-    ]
-    names = [str(w) for w in range(len(worlds))]
-    valuation: dict[str | int, list[str]] = {}
-    blocks: dict[str, dict[tuple[int, ...], list[str]]] = {layout.holders[p]: {} for p in players}
-    for name, counts in zip(names, worlds, strict=True):
-        valuation[name] = fixed + [cards.atom[c, hidden[counts[k].index(1)]] for k, c in named_rows]
-        for p in players:
-            j = where[p]
-            blocks[layout.holders[p]].setdefault(tuple(row[j] for row in counts), []).append(name)
-    return KripkeModel.build(
-        names,
-        valuation,
-        partitions={agent: list(b.values()) for agent, b in blocks.items()},
-        designated=[names[true]],
-    )
+    m = len(worlds)
+    valuation: dict[str, npt.NDArray[np.bool_]] = {}
+    for c in named:
+        h = public.where(c)
+        if h >= 0 and (c, h) in cards.atom:
+            valuation[str(cards.atom[c, h])] = np.ones(m, bool)
+    for k, i in enumerate(rows):
+        for c in named:
+            if split.items[i].cards >> c & 1:
+                # A named card is an item alone: its row has one 1, at its holder.
+                holder = worlds[:, k, :].argmax(axis=1)
+                for j, h in enumerate(hidden):
+                    mask = holder == j
+                    if mask.any():
+                        valuation[str(cards.atom[c, h])] = mask
+    relations: dict[str, AnyRelation] = {}
+    for p in sorted(layout.players):
+        relations[layout.holders[p]] = Partition.from_ids(_row_keys(worlds[:, :, hidden.index(p)]))
+    for mask in valuation.values():
+        mask.flags.writeable = False
+    names = tuple(str(w) for w in range(m))
+    return KripkeModel(tuple(relations), names, valuation, relations, (true,))
+
+
+def _row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """One number per row of non-negative counts, equal exactly for equal rows."""
+    bases = [int(b) + 1 for b in rows.max(axis=0, initial=0)] if len(rows) else []
+    if prod(bases) < 2**62:
+        weights = np.array([prod(bases[:k]) for k in range(len(bases))], np.int64)
+        return rows @ weights
+    return np.unique(rows, axis=0, return_inverse=True)[1].reshape(-1)
 
 
 def touched_structure(
