@@ -322,12 +322,15 @@ class cached_property(Generic[T]):  # lower case, as the functools one it stands
 
     The lock (gone in 3.12) costs more than most of what views compute, and a view is
     never shared between threads while it fills its cache. The value is stored in the
-    instance's `__dict__` under the property's name, so later reads find it there.
+    instance's `__dict__` under the property's name, so later reads find it there: the
+    class must have a `__dict__` (a plain class, or one mypyc compiles as
+    `native_class=False`). The name comes from `__set_name__` when the class is made; a
+    method compiled by mypyc may have no `__name__`.
     """
 
     def __init__(self, func: Callable[[Any], T]) -> None:
         self.func = func
-        self.name = func.__name__
+        self.name: str = getattr(func, "__name__", "")
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
