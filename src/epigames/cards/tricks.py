@@ -22,7 +22,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from epigames.cards.deck import RANKS, Card, Rank, Suit
 from epigames.cards.slots import rebuilt, slot_maker
@@ -170,9 +170,16 @@ class Trick:
         if not ok:
             return Trick(self.leader, (*plays, Play(seat, card)))  # raises the TrickError
         # This trick was checked when it was made, and the new play is checked above, so
-        # the trick is built without `__post_init__`, through its slots' own setters
-        # (every card of a game is played so).
-        return _make_trick(self.leader, (*plays, _new_play(Play, (seat, card))))
+        # the trick is built without `__post_init__` (every card of a game is played so):
+        # compiled, by two native stores past the frozen check; else through its slots'
+        # own setters.
+        played = (*plays, _new_play(Play, (seat, card)))
+        if not _NATIVE:
+            return _make_trick(self.leader, played)
+        made = Trick.__new__(Trick)
+        made.leader = self.leader  # type: ignore[misc]
+        made.plays = played  # type: ignore[misc]
+        return made
 
     def __str__(self) -> str:
         body = " ".join(map(str, self.plays)) or "no cards"
@@ -225,6 +232,9 @@ _EMPTY = tuple(Trick(seat) for seat in range(16))
 _make_trick = slot_maker(Trick)
 _new_play = tuple.__new__  # `Play(seat, card)` without the named tuple's Python `__new__`
 _card_of = operator.itemgetter(1)  # `play.card`, read in C
+#: Whether this module runs compiled by mypyc (`epigames.native`): then a trick's fields
+#: are native attributes that code compiled with them sets directly.
+_NATIVE: Final = hasattr(Trick, "__mypyc_attrs__")
 
 
 def beats(card: Card, other: Card, led: Suit, trump: Suit | None, order: RankOrder) -> bool:
