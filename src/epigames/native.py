@@ -42,6 +42,7 @@ COMPILED = (
     "epigames.games.klaverjas.knowledge",
     "epigames.games.klaverjas.play",
     "epigames.games.klaverjas.records",
+    "epigames.games.klaverjas.state",
     "epigames.games.klaverjas.strategies.tactics",
 )
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.
