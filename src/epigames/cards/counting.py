@@ -152,13 +152,17 @@ def randbelow(rng: Rng, n: int) -> int:
 class CountTable:
     """Forward and backward tables of one decomposition; see the module docstring."""
 
-    __slots__ = ("_dec", "_items", "_n_holders", "_pack", "_ways", "backward", "forward", "total")
+    __slots__ = (
+        "_dec", "_items", "_marginals", "_n_holders", "_pack", "_ways",
+        "backward", "forward", "total",
+    )  # fmt: skip
 
     def __init__(self, dec: Decomposition, n_holders: int) -> None:
         self._dec = dec
         self._n_holders = n_holders
         self._pack = pack = _Packing.of(dec.caps)
         self._items = items = _items(dec, pack)
+        self._marginals: dict[int, list[int]] | None = None
         # Per (class item, cards of it placed, state): the ways to finish, for `sample`.
         self._ways: dict[tuple[int, int, int], int] = {}
         goal = pack.goal
@@ -212,7 +216,15 @@ class CountTable:
         self.total = backward[0].get(pack.start, 0)
 
     def marginals(self) -> dict[int, list[int]]:
-        """Per free card, per holder, the number of consistent deals putting it there."""
+        """Per free card, per holder, the number of consistent deals putting it there.
+
+        Computed once per table (the seats of a state often share one); read only.
+        """
+        if self._marginals is None:
+            self._marginals = self._count_marginals()
+        return self._marginals
+
+    def _count_marginals(self) -> dict[int, list[int]]:
         n_holders = self._n_holders
         result: dict[int, list[int]] = {}
         for i, item in enumerate(self._items):

@@ -69,7 +69,7 @@ def _holder_set(mask: int) -> frozenset[int]:
 class _Solved:
     """Answers that depend only on a reduced problem (shared through the memo)."""
 
-    __slots__ = ("_dec", "_names", "_possible", "_table", "problem")
+    __slots__ = ("_dec", "_matrix", "_names", "_possible", "_table", "problem")
 
     def __init__(self, problem: Problem, names: tuple[str, ...]) -> None:
         self.problem = problem
@@ -77,6 +77,7 @@ class _Solved:
         self._dec: Decomposition | None = None
         self._possible: tuple[int, ...] | None = None
         self._table: CountTable | None = None
+        self._matrix: tuple[tuple[int, ...], npt.NDArray[np.float64]] | None = None
 
     def dec(self) -> Decomposition:
         if self._dec is None:
@@ -110,6 +111,26 @@ class _Solved:
                 )
             self._table = table
         return self._table
+
+    def matrix(self, known: tuple[int, ...], n_cards: int) -> npt.NDArray[np.float64]:
+        """The probabilities as a read-only array (see `CardKnowledge.marginals`), for the
+        cards placed as in ``known`` (not part of the memo's key) and the free cards."""
+        last = self._matrix
+        if last is not None and last[0] == known and len(last[1]) == n_cards:
+            return last[1]  # the seats' views of one state ask for the same one
+        problem = self.problem
+        matrix = np.zeros((n_cards, len(problem.caps)))
+        for h, cards in enumerate(known):
+            for c in iter_bits(cards):
+                matrix[c, h] = 1.0
+        if problem.free:
+            table = self.table()
+            total = table.total
+            for c, row in table.marginals().items():
+                matrix[c] = [n / total for n in row]
+        matrix.setflags(write=False)
+        self._matrix = (known, matrix)
+        return matrix
 
 
 _MEMO: dict[tuple[object, ...], _Solved] = {}
@@ -159,8 +180,6 @@ class CardKnowledge:
     _problem: Problem | None = field(default=None, init=False, repr=False)
     _solution: _Solved | None = field(default=None, init=False, repr=False)
     _possible: tuple[int, ...] | None = field(default=None, init=False, repr=False)
-    _marginals: dict[int, list[int]] | None = field(default=None, init=False, repr=False)
-    _matrix: npt.NDArray[np.float64] | None = field(default=None, init=False, repr=False)
     _known: tuple[int, ...] | None = field(default=None, init=False, repr=False)
 
     # -- construction ------------------------------------------------------------------
@@ -486,13 +505,6 @@ class CardKnowledge:
             return 1
         return self._solved().table().total
 
-    def _marginal_counts(self) -> dict[int, list[int]]:
-        counts = self._marginals
-        if counts is None:
-            counts = self._solved().table().marginals() if self._reduced().free else {}
-            object.__setattr__(self, "_marginals", counts)
-        return counts
-
     def probability(self, card: Hashable, holder: HolderRef) -> Fraction:
         """Exact probability that ``holder`` has ``card``, consistent deals equally likely."""
         c = self.layout.card_index(card)
@@ -500,7 +512,8 @@ class CardKnowledge:
         problem = self._reduced()
         if not problem.free >> c & 1:
             return Fraction(int(problem.where(c) == h))
-        return Fraction(self._marginal_counts()[c][h], self._solved().table().total)
+        table = self._solved().table()
+        return Fraction(table.marginals()[c][h], table.total)
 
     def probability_holds_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> Fraction:
         """Exact probability that ``holder`` has every one of ``cards`` (consistent deals
@@ -529,20 +542,7 @@ class CardKnowledge:
         Removed cards have a row of zeros. Each entry is the exact fraction correctly
         rounded to float64.
         """
-        matrix = self._matrix
-        if matrix is None:
-            problem = self._reduced()
-            matrix = np.zeros((self.layout.n_cards, len(problem.caps)))
-            for h, cards in enumerate(problem.known):
-                for c in iter_bits(cards):
-                    matrix[c, h] = 1.0
-            if problem.free:
-                total = self._solved().table().total
-                for c, row in self._marginal_counts().items():
-                    matrix[c] = [n / total for n in row]
-            matrix.setflags(write=False)
-            object.__setattr__(self, "_matrix", matrix)
-        return matrix
+        return self._solved().matrix(self._reduced().known, self.layout.n_cards)
 
     def matrices(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Shape (cards, holders) twice: 1 where a holder is possible for a card (a row

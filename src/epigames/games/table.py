@@ -337,7 +337,7 @@ class TableView(View):
         layout, where = table.layout, table.where
         self.hand = table.cards_of(seat)
         self.piles = {layout.holders[h]: table.cards_of(h) for h in sorted(layout.public)}
-        self.counts = tuple(where.count(h) for h in range(layout.n_holders))
+        self.counts = tuple(map(where.count, range(layout.n_holders)))
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)
 

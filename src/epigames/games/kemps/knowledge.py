@@ -372,8 +372,6 @@ def _fill(
     made._problem = None  # type: ignore[misc]
     made._solution = None  # type: ignore[misc]
     made._possible = None  # type: ignore[misc]
-    made._marginals = None  # type: ignore[misc]
-    made._matrix = None  # type: ignore[misc]
     made._known = None  # type: ignore[misc]
 
 

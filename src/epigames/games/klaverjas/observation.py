@@ -73,15 +73,23 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], index)
     # One pass over this deal's public events (the records keep no plays by seat): every
     # observation of every step makes it, so not through the view's properties.
-    played, sizes, chooser = arrays["played"], arrays["hand_sizes"], arrays["chooser"]
+    # The plays are gathered and written in one array store, not one store per card.
+    seats: list[int] = []
+    cards: list[int] = []
+    left = [0] * len(arrays["hand_sizes"])
+    after = 0  # the plays before the deal was done are not taken from its hand sizes
     for event in view.deal_events:
         if type(event) is CardPlayed:
-            played[event.seat, index(event.card)] = 1.0
-            sizes[event.seat] -= 1.0
+            seats.append(event.seat)
+            cards.append(index(event.card))
         elif type(event) is DealDone:
-            sizes[:] = event.hand_sizes
+            left, after = list(event.hand_sizes), len(seats)
         elif type(event) is TrumpChosen and event.chooser >= 0:
-            chooser[event.chooser] = 1.0
+            arrays["chooser"][event.chooser] = 1.0
+    arrays["played"][seats, cards] = 1.0
+    for seat in seats[after:]:
+        left[seat] -= 1
+    arrays["hand_sizes"][:] = left
     arrays["tricks"][:] = table.tricks
     arrays["points"][:] = table.points
     arrays["roem"][:] = table.roem

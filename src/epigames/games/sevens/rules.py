@@ -115,12 +115,13 @@ def playable(deck: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Card]:
     return [c for c in deck if c not in placed and ((i := _inward(c)) is c or i in placed)]
 
 
-def legal_moves(
-    deck: tuple[Card, ...], hand: Sequence[Hashable], on_table: tuple[Card, ...]
-) -> list[Hashable]:
-    """The one rule of moves, for the state and the views: a playable card held, or knock."""
-    held = set(hand)
-    mine: list[Hashable] = [c for c in playable(deck, on_table) if c in held]
+def legal_moves(hand: Sequence[Card], on_table: tuple[Card, ...]) -> list[Hashable]:
+    """The one rule of moves, for the state and the views: a playable card held, or knock.
+
+    The hand is in deck order, so this lists the cards `playable` would, held ones only.
+    """
+    placed = set(on_table)
+    mine: list[Hashable] = [c for c in hand if (i := _inward(c)) is c or i in placed]
     return mine or [KNOCK]
 
 
@@ -224,9 +225,8 @@ class SevensView(TableView):
         """The seat's legal moves on its turn (`legal_moves`), else none."""
         if not self.is_my_turn:
             return []
-        game = self.game
-        assert isinstance(game, SevensGame)
-        return legal_moves(game.deck, self.hand, cast(tuple[Card, ...], self.piles[TABLE.name]))
+        hand, on_table = cast(tuple[Card, ...], self.hand), self.piles[TABLE.name]
+        return legal_moves(hand, cast(tuple[Card, ...], on_table))
 
 
 class SevensState(TableState, core.State, HasPictures):
@@ -248,7 +248,7 @@ class SevensState(TableState, core.State, HasPictures):
         if p < 0:
             return []
         table = self._cards_at(self.game.players + 1)
-        return legal_moves(self.game.deck, self._cards_at(p), table)
+        return legal_moves(self._cards_at(p), table)
 
     def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """During the deal: each card still in the deck, equally likely."""
@@ -263,7 +263,7 @@ class SevensState(TableState, core.State, HasPictures):
             IllegalActionError: not legal here; the state is unchanged.
         """
         p = self._player
-        legal = self.legal_actions() if p >= 0 else [c for c, _ in self.chance_outcomes()]
+        legal = self.legal_actions() if p >= 0 else set(self._cards_at(self.game.players))
         if action not in legal:
             raise core.illegal_action(self, action)
         self._history.append(action)
