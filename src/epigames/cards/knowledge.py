@@ -24,7 +24,7 @@ No step enumerates deals.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import reduce
@@ -59,6 +59,18 @@ _MEMO_SIZE = 512
 _HOLDER_SETS: dict[int, frozenset[int]] = {}
 
 
+def mask_columns(masks: Sequence[int], n: int) -> npt.NDArray[np.float64]:
+    """Shape (n, len(masks)): 1.0 where card ``i`` is in ``masks[h]``, else 0.0.
+
+    The bits are unpacked by numpy, not stored one card at a time.
+    """
+    width = (n + 7) // 8
+    raw = b"".join([mask.to_bytes(width, "little") for mask in masks])
+    packed = np.frombuffer(raw, dtype=np.uint8).reshape(len(masks), width)
+    bits = np.unpackbits(packed, axis=1, count=n, bitorder="little")
+    return bits.T.astype(np.float64, order="C")
+
+
 def _holder_set(mask: int) -> frozenset[int]:
     got = _HOLDER_SETS.get(mask)
     if got is None:
@@ -69,7 +81,7 @@ def _holder_set(mask: int) -> frozenset[int]:
 class _Solved:
     """Answers that depend only on a reduced problem (shared through the memo)."""
 
-    __slots__ = ("_dec", "_matrix", "_names", "_possible", "_table", "problem")
+    __slots__ = ("_dec", "_matrix", "_names", "_possible", "_rows", "_table", "problem")
 
     def __init__(self, problem: Problem, names: tuple[str, ...]) -> None:
         self.problem = problem
@@ -78,6 +90,7 @@ class _Solved:
         self._possible: tuple[int, ...] | None = None
         self._table: CountTable | None = None
         self._matrix: tuple[tuple[int, ...], npt.NDArray[np.float64]] | None = None
+        self._rows: tuple[list[int], npt.NDArray[np.float64]] | None = None
 
     def dec(self) -> Decomposition:
         if self._dec is None:
@@ -118,19 +131,25 @@ class _Solved:
         last = self._matrix
         if last is not None and last[0] == known and len(last[1]) == n_cards:
             return last[1]  # the seats' views of one state ask for the same one
-        problem = self.problem
-        matrix = np.zeros((n_cards, len(problem.caps)))
-        for h, cards in enumerate(known):
-            for c in iter_bits(cards):
-                matrix[c, h] = 1.0
-        if problem.free:
-            table = self.table()
-            total = table.total
-            for c, row in table.marginals().items():
-                matrix[c] = [n / total for n in row]
+        matrix = mask_columns(known, n_cards)
+        if self.problem.free:
+            cards, rows = self._free_rows()
+            matrix[cards] = rows
         matrix.setflags(write=False)
         self._matrix = (known, matrix)
         return matrix
+
+    def _free_rows(self) -> tuple[list[int], npt.NDArray[np.float64]]:
+        """The free cards and their rows of probabilities (exact fractions, each rounded
+        once to float64), made once: they do not depend on where the known cards are."""
+        got = self._rows
+        if got is None:
+            table = self.table()
+            total = table.total
+            counts = table.marginals()
+            rows = np.array([[n / total for n in row] for row in counts.values()])
+            got = self._rows = (list(counts), rows)
+        return got
 
 
 _MEMO: dict[tuple[object, ...], _Solved] = {}
@@ -547,13 +566,10 @@ class CardKnowledge:
     def matrices(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Shape (cards, holders) twice: 1 where a holder is possible for a card (a row
         of zeros for a removed card), then the exact probabilities (`marginals`)."""
-        masks = self._possible_masks()
-        n = self.layout.n_cards
-        possible = np.zeros((n, len(masks)))
-        for h, cards in enumerate(masks):
-            for c in iter_bits(cards):
-                possible[c, h] = 1.0
-        return possible, self.marginals()
+        probability = self.marginals()
+        # Counts are exact, so a holder is possible exactly where its probability is not 0
+        # (no count is small enough against the total to round to 0.0).
+        return (probability > 0.0).astype(np.float64), probability
 
     def sample_world(self, rng: Rng) -> tuple[int, ...]:
         """The holder of every card in a uniformly random consistent deal.

@@ -18,7 +18,7 @@ cards is 5); `epigames.adapters.encoding` scales each part to [0, 1] with its ra
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,6 +64,11 @@ class Axis:
             KeyError: not an item of this axis.
         """
         return self._index[item]
+
+    @property
+    def lookup(self) -> Callable[[Hashable], int]:
+        """`index` as one bound lookup, for loops over many items."""
+        return self._index.__getitem__
 
     @classmethod
     def seats(cls, names: tuple[str, ...]) -> Axis:

@@ -60,7 +60,8 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     """Fill the parts of `public_parts` from the view."""
     View.write_public(view, arrays)
     table = view.table
-    index = _cards(view.game).index
+    axis = _cards(view.game)
+    index = axis.index
     arrays["deal"][...] = table.deal
     if table.dealer >= 0:
         arrays["dealer"][table.dealer] = 1.0
@@ -73,22 +74,21 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], index)
     # One pass over this deal's public events (the records keep no plays by seat): every
     # observation of every step makes it, so not through the view's properties.
-    # The plays are gathered and written in one array store, not one store per card.
-    seats: list[int] = []
-    cards: list[int] = []
+    # The plays are gathered as flat indices into `played` and written in one store.
+    position, n = axis.lookup, len(axis)
+    flat: list[int] = []
     left = [0] * len(arrays["hand_sizes"])
     after = 0  # the plays before the deal was done are not taken from its hand sizes
     for event in view.deal_events:
         if type(event) is CardPlayed:
-            seats.append(event.seat)
-            cards.append(index(event.card))
+            flat.append(event.seat * n + position(event.card))
         elif type(event) is DealDone:
-            left, after = list(event.hand_sizes), len(seats)
+            left, after = list(event.hand_sizes), len(flat)
         elif type(event) is TrumpChosen and event.chooser >= 0:
             arrays["chooser"][event.chooser] = 1.0
-    arrays["played"][seats, cards] = 1.0
-    for seat in seats[after:]:
-        left[seat] -= 1
+    arrays["played"].put(flat, 1.0)
+    for at in flat[after:]:
+        left[at // n] -= 1
     arrays["hand_sizes"][:] = left
     arrays["tricks"][:] = table.tricks
     arrays["points"][:] = table.points

@@ -28,7 +28,7 @@ def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
 def legal_asks(targets: tuple[int, ...], cards: tuple[Card, ...]) -> tuple[Ask, ...]:
     """Every ask of a seat that may ask `targets` for `cards` (`Records.targets`,
     `Records.askable`): the one rule of Kwartet's moves, for the state and the views."""
-    return tuple(ASKS[t][c.index] for t in targets for c in cards)
+    return tuple([ASKS[t][c.index] for t in targets for c in cards])
 
 
 #: Askable cards by bitmask of held kinds (when players may ask for their own cards).
