@@ -154,6 +154,14 @@ class CardLayout:
                 return self._card_text[card]
             raise UnknownCardError(f"unknown card {card!r}; not in this layout") from None
 
+    def card_indices(self, cards: Iterable[Hashable]) -> list[int]:
+        """The indices of card objects, in order (`card_index` of each, in one pass)."""
+        index = self._card_index
+        try:
+            return [index[card] for card in cards]
+        except (KeyError, TypeError):
+            return [self.card_index(card) for card in cards]  # names the unknown card
+
     def parse_card(self, text: str) -> int:
         """The index of the card whose ``str()`` is ``text`` (or of the card ``text`` itself).
 

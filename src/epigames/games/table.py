@@ -358,8 +358,7 @@ class TableView(View):
         layout = self._game.card_layout
         assert layout is not None
         for name, cards in self.piles.items():
-            for card in cards:
-                arrays[name][layout.card_index(card)] = 1.0
+            arrays[name][layout.card_indices(cards)] = 1.0
 
     def _extra_dict(self) -> dict[str, Any]:
         return {
