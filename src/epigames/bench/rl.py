@@ -48,6 +48,11 @@ observation) are half the time; with `hand`, the time is spread: the rules and t
 above a tenth) and PettingZoo's own API. The goals are out of reach of the adapter alone:
 with an adapter that cost nothing, Kwartet and Klaverjas with `hand` would still take
 some 65 µs a decision at the load of these runs (7 to 10 on 2 cores), not 50.
+
+29 November, after the card engine counted classes of interchangeable cards in one step
+and kept its probabilities with the solved problem the seats share: the matrices' share
+of a `knowledge` step (cProfile, compiled) fell from 70-80% to 32% in Klaverjas and 31%
+in Sevens; in Kwartet, whose facts tie cards together in blocks, it is 45%.
 """
 
 from __future__ import annotations
