@@ -61,7 +61,7 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     View.write_public(view, arrays)
     table = view.table
     axis = _cards(view.game)
-    index = axis.index
+    position, n = axis.lookup, len(axis)
     arrays["deal"][...] = table.deal
     if table.dealer >= 0:
         arrays["dealer"][table.dealer] = 1.0
@@ -70,12 +70,11 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
         arrays["trump"][SUITS.index(table.trump)] = 1.0
     if table.playing is not None:
         arrays["playing_team"][table.playing] = 1.0
-    _trick(table.trick, arrays["leader"], arrays["trick"], index)
-    _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], index)
+    _trick(table.trick, arrays["leader"], arrays["trick"], position)
+    _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], position)
     # One pass over this deal's public events (the records keep no plays by seat): every
     # observation of every step makes it, so not through the view's properties.
     # The plays are gathered as flat indices into `played` and written in one store.
-    position, n = axis.lookup, len(axis)
     flat: list[int] = []
     left = [0] * len(arrays["hand_sizes"])
     after = 0  # the plays before the deal was done are not taken from its hand sizes

@@ -109,19 +109,16 @@ def _inward(card: Card) -> Card:
     return Card(Rank(r - 1 if r > 7 else r + 1 if r < 7 else 7), card.suit)
 
 
-def playable(deck: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Card]:
-    """The cards that may be played next: each 7, and each card next to one on the table."""
+def playable(cards: Sequence[Card], on_table: tuple[Card, ...]) -> list[Card]:
+    """The cards of `cards` that may be played next: each 7, and each card next to one on
+    the table."""
     placed = set(on_table)
-    return [c for c in deck if c not in placed and ((i := _inward(c)) is c or i in placed)]
+    return [c for c in cards if c not in placed and ((i := _inward(c)) is c or i in placed)]
 
 
 def legal_moves(hand: Sequence[Card], on_table: tuple[Card, ...]) -> list[Hashable]:
-    """The one rule of moves, for the state and the views: a playable card held, or knock.
-
-    The hand is in deck order, so this lists the cards `playable` would, held ones only.
-    """
-    placed = set(on_table)
-    mine: list[Hashable] = [c for c in hand if (i := _inward(c)) is c or i in placed]
+    """The one rule of moves, for the state and the views: a playable card held, or knock."""
+    mine: list[Hashable] = list(playable(hand, on_table))
     return mine or [KNOCK]
 
 
