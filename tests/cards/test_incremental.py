@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from epigames.cards import CardKnowledge, blocks, feasibility, knowledge
+from epigames.cards import CardKnowledge, blocks, counting, feasibility, knowledge
 from epigames.games import Match
 from epigames.games.core import CHANCE, TERMINAL
 
@@ -36,7 +36,13 @@ def _answers(k: CardKnowledge) -> tuple[object, ...]:
 def _scratch(k: CardKnowledge) -> tuple[object, ...]:
     """`_answers` of the same facts in a new `CardKnowledge`, solved with every memo of
     the engine empty; the memos are put back after, so play goes on with them warm."""
-    memos = [*knowledge.memos(), blocks._RAW, blocks._PATTERNS, feasibility._VALID]
+    memos = [
+        *knowledge.memos(),
+        blocks._RAW,
+        blocks._PATTERNS,
+        feasibility._VALID,
+        counting._SHAPES,
+    ]
     kept = [dict(memo) for memo in memos]
     for memo in memos:
         memo.clear()

@@ -44,7 +44,7 @@ from epigames.bench.seeds import (
     seed_speed,
     side_by_side,
 )
-from epigames.cards import blocks, feasibility, knowledge
+from epigames.cards import blocks, counting, feasibility, knowledge
 from epigames.errors import EpigamesError
 from epigames.games import Match, MatchResult, play_match
 from epigames.games.kwartet import KwartetView
@@ -103,6 +103,7 @@ def _clear_memos() -> None:
     blocks._RAW.clear()
     blocks._PATTERNS.clear()
     feasibility._VALID.clear()
+    counting._SHAPES.clear()
 
 
 def update_cost(games: int, cold: bool) -> tuple[float, int]:

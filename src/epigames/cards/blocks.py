@@ -27,6 +27,7 @@ Usage = tuple[int, ...]
 Assignment = tuple[int, ...]
 Group = tuple[Usage, tuple[Assignment, ...]]
 Placed = tuple[int, ...]
+Tally = tuple[tuple[int, int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +45,14 @@ class Block:
     groups: tuple[tuple[Usage, tuple[Assignment, ...]], ...]
     shifts: tuple[int, ...]
     placed: tuple[tuple[int, ...], ...]
+    tallies: tuple[Tally, ...]
 
     # shifts: per group, the usage as an index offset in the bitset encoding of
     # `epigames.cards.feasibility` (strides of `Decomposition.strides`).
     # placed: per group, per holder, the cards some assignment of the group puts there.
+    # tallies: per group, (position in cards, holder, n): n of the group's assignments
+    # put that card with the holder (the marginals add a group's count once per entry,
+    # not once per card of each assignment).
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return rebuilt(self)
@@ -92,11 +97,13 @@ class _Pattern:
     of the pattern, across blocks and games; only `_Raw` ties it to cards.
     """
 
-    __slots__ = ("active", "groups", "limit")
+    __slots__ = ("active", "groups", "limit", "tallies")
 
     def __init__(self, groups: list[tuple[Usage, tuple[Assignment, ...], Placed]], n: int) -> None:
         # (usage per holder, assignments, per holder the positions some assignment fills)
         self.groups = groups
+        # Per group, (position, holder, how many of its assignments put it there).
+        self.tallies = tuple([_tally(assigns) for _, assigns, _ in groups])
         # Per holder, the most cards any group gives it: capacities at least this large
         # keep every group, so the per-group capacity check can be skipped.
         self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n))
@@ -274,11 +281,14 @@ def _block(
                 every_shift.append(shift)
             if len(raw.blocks) >= _BLOCKS_LIMIT:
                 raw.blocks.clear()
-            got = raw.blocks[key] = _block_of(raw.cards, every, tuple(every_shift), raw.placed)
+            got = raw.blocks[key] = _block_of(
+                raw.cards, every, tuple(every_shift), raw.placed, pattern.tallies
+            )
         return got
     kept = []
     shifts = []
     placed = []
+    tallies = []
     for g, (usage, assigns, _) in enumerate(pattern.groups):
         if any(usage[h] > caps[h] for h in range(len(caps))):
             continue
@@ -288,12 +298,13 @@ def _block(
             shift += usage[active[j]] * strides[j]
         shifts.append(shift)
         placed.append(raw.placed[g])
+        tallies.append(pattern.tallies[g])
     if not kept:
         who = ", ".join(sorted({names[h] for h, _ in (*bcons, *bexcl)}))
         raise InconsistentCardsError(
             f"the at-least-one and not-all facts about {who} cannot all hold together"
         )
-    return _block_of(raw.cards, tuple(kept), tuple(shifts), tuple(placed))
+    return _block_of(raw.cards, tuple(kept), tuple(shifts), tuple(placed), tuple(tallies))
 
 
 def _enumerate(
@@ -325,6 +336,15 @@ def _enumerate(
                 spots[h] |= 1 << i
         found.append((used, tuple(assigns), tuple(spots)))
     return found
+
+
+def _tally(assigns: tuple[Assignment, ...]) -> Tally:
+    """(position, holder, n): n of the assignments put the position with the holder."""
+    counts: dict[tuple[int, int], int] = {}
+    for assign in assigns:
+        for p, h in enumerate(assign):
+            counts[p, h] = counts.get((p, h), 0) + 1
+    return tuple([(p, h, n) for (p, h), n in sorted(counts.items())])
 
 
 # Made on every decision, so through the attributes' own setters (`slot_maker`).

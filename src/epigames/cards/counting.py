@@ -7,10 +7,10 @@ of ways to pick them). A forward pass maps packed capacity states to the number 
 the items so far reach them; a backward pass over the same states counts the ways to
 finish. Then
 
-* ``worlds = backward[0][start]``;
+* ``worlds = forward[-1][goal]`` (the forward pass alone gives it);
 * the number of deals putting an item's option ``o`` in place is
-  ``sum(forward[i][x] * weight(o) * backward[i+1][x - delta(o)])``, so every marginal
-  costs one more pass (the cards of a class share theirs);
+  ``sum(forward[i][x] * weight(o) * backward[i+1][x - delta(o)])``, summed during the
+  backward pass, so marginals cost no pass of their own (a class's cards share theirs);
 * sampling walks forward, choosing each option with probability proportional to
   ``weight(o) * backward[i+1][x - delta(o)]``, which is exactly uniform over deals (a
   class's cards are drawn one at a time, with the ways to finish counted as needed).
@@ -29,6 +29,7 @@ import numpy as np
 
 from epigames.cards.blocks import Block, Decomposition
 from epigames.cards.public import iter_bits
+from epigames.cards.slots import slot_maker
 
 #: A random source accepted by `CountTable.sample`.
 Rng = random.Random | np.random.Generator
@@ -78,7 +79,11 @@ class _Packing:
         return cls(start, goal, tuple(units))
 
     def delta(self, usage: tuple[int, ...]) -> int:
-        return sum(n * u for n, u in zip(usage, self.units, strict=True))
+        units = self.units
+        found = 0
+        for j in range(len(units)):  # index loops: see `blocks._block`
+            found += usage[j] * units[j]
+        return found
 
 
 @lru_cache(maxsize=4096)
@@ -109,17 +114,20 @@ def _spreads(k: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
 def _items(dec: Decomposition, pack: _Packing) -> list[_Item]:
     items = []
     for block in dec.blocks:
-        deltas = tuple(pack.delta(usage) for usage, _ in block.groups)
-        weights = tuple(len(a) for _, a in block.groups)
-        items.append(_Item(deltas, weights, block, (), (), (), ()))
+        groups = block.groups
+        deltas = tuple([pack.delta(usage) for usage, _ in groups])
+        weights = tuple([len(a) for _, a in groups])
+        items.append(_item(deltas, weights, block, (), (), (), ()))
     for cls in dec.classes:
         positions = [i for i in range(len(dec.active)) if cls.compact >> i & 1]
-        holders = tuple(dec.active[i] for i in positions)
-        units = tuple(pack.units[i] for i in positions)
+        holders = tuple([dec.active[i] for i in positions])
+        units = tuple([pack.units[i] for i in positions])
         cards = tuple(iter_bits(cls.cards))
-        caps = tuple(dec.caps[i] for i in positions)
-        deltas, weights, counts = _class_options(len(cards), caps, units)
-        items.append(_Item(deltas, weights, None, cards, holders, units, counts))
+        k = len(cards)
+        # A capacity above k bounds nothing here, so the options recur as capacities change.
+        caps = tuple([min(dec.caps[i], k) for i in positions])
+        deltas, weights, counts = _class_options(k, caps, units)
+        items.append(_item(deltas, weights, None, cards, holders, units, counts))
     return items
 
 
@@ -149,71 +157,174 @@ def randbelow(rng: Rng, n: int) -> int:
             return value
 
 
+#: A step of the passes: the packed deltas of its options and their weights.
+Step = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@lru_cache(maxsize=1024)
+def _powers(step: Step, m: int, start: int, goal: int) -> tuple[dict[int, int], ...]:
+    """The options of 1, 2, …, ``m`` copies of ``step`` taken together (delta -> weight),
+    each without the sums that exceed some capacity of ``start``.
+
+    A sum whose fields are all within the capacities is a valid state subtracted from
+    ``start``; a field of a sum of two such deltas stays below its guard bit plus its
+    capacity, so adding one more option borrows nothing before the check.
+    """
+    single = dict(zip(*step, strict=True))
+    found = [single]
+    for _ in range(m - 1):
+        nxt: dict[int, int] = {}
+        for d, w in found[-1].items():
+            for e, v in single.items():
+                total = d + e
+                if (start - total) & goal == goal:
+                    nxt[total] = nxt.get(total, 0) + w * v
+        found.append(nxt)
+    return tuple(found)
+
+
+def _forward(steps: list[Step], start: int, goal: int) -> list[dict[int, int]]:
+    """Per step, the ways to reach each state from ``start`` (the last only at ``goal``)."""
+    forward: list[dict[int, int]] = [{start: 1}]
+    last = len(steps) - 1
+    for n, (deltas, weights) in enumerate(steps):
+        nxt: dict[int, int] = {}
+        if n == last:
+            # Only the goal finishes a deal: one lookup per state, not one per option.
+            weight_of = dict(zip(deltas, weights, strict=True))
+            total = 0
+            for x, ways in forward[-1].items():
+                weight = weight_of.get(x - goal)
+                if weight:
+                    total += ways * weight
+            if total:
+                nxt[goal] = total
+        else:
+            pairs = tuple(zip(deltas, weights, strict=True))
+            for x, ways in forward[-1].items():
+                for delta, weight in pairs:
+                    y = x - delta
+                    if y & goal == goal:
+                        nxt[y] = nxt.get(y, 0) + ways * weight
+        forward.append(nxt)
+    return forward
+
+
+def _backward(
+    steps: list[Step], forward: list[dict[int, int]], goal: int
+) -> tuple[list[dict[int, int]], list[list[int]]]:
+    """Per step, the ways to finish from each state the forward pass reached; and per
+    step and option, the deals through it less the option's own weight."""
+    backward: list[dict[int, int]] = [{}] * (len(steps) + 1)
+    backward[-1] = {goal: 1} if goal in forward[-1] else {}
+    shares: list[list[int]] = [[]] * len(steps)
+    for i in range(len(steps) - 1, -1, -1):
+        later, reached = backward[i + 1], forward[i]
+        deltas, weights = steps[i]
+        here: dict[int, int] = {}
+        zs = [0] * len(deltas)
+        if len(later) < len(reached):
+            # From the fewer side: each finishing state back through each option.
+            for y, after in later.items():
+                for o in range(len(deltas)):  # index loops: see `blocks._block`
+                    x = y + deltas[o]
+                    before = reached.get(x)
+                    if before:
+                        here[x] = here.get(x, 0) + weights[o] * after
+                        zs[o] += before * after
+        else:
+            for x, before in reached.items():
+                ways = 0
+                for o in range(len(deltas)):
+                    rest = later.get(x - deltas[o])
+                    if rest:
+                        ways += weights[o] * rest
+                        zs[o] += before * rest
+                if ways:
+                    here[x] = ways
+        backward[i] = here
+        shares[i] = zs
+    return backward, shares
+
+
+#: Per shape of a decomposition without blocks (`_shape`): the total and, per class, the
+#: deals putting one of its cards with each holder. Sevens and Klaverjas meet the same
+#: shapes again and again (other cards, the same counts); bounded like the other memos.
+_SHAPES: dict[tuple[object, ...], tuple[int, list[list[int]]]] = {}
+_SHAPES_LIMIT = 4096
+
+
+def _shape(dec: Decomposition, n_holders: int) -> tuple[object, ...] | None:
+    """What the counts of a decomposition without blocks depend on; None with blocks."""
+    if dec.blocks:
+        return None
+    classes = tuple([(c.compact, c.cards.bit_count()) for c in dec.classes])
+    return (n_holders, dec.active, dec.caps, classes)
+
+
 class CountTable:
-    """Forward and backward tables of one decomposition; see the module docstring."""
+    """Forward and backward tables of one decomposition; see the module docstring.
+
+    Items with the same options (in Kwartet, kinds with the same unknown cards, holders
+    and facts) are taken together as one step of the passes (`_powers`): m alike blocks
+    cost one step, not m, and share their marginals. The forward pass gives the total;
+    the backward pass runs on the first `marginals`, summing each option's share as it
+    goes. A decomposition of classes only whose shape was counted before (`_SHAPES`) takes
+    its total and marginals from there and makes no table unless it samples. `sample`
+    draws item by item in the decomposition's order (tables over the items one by one,
+    made on the first draw), so a seed gives the same deal whatever was merged or reused.
+    """
 
     __slots__ = (
-        "_dec", "_items", "_marginals", "_n_holders", "_pack", "_ways",
-        "backward", "forward", "total",
+        "_built", "_dec", "_groups", "_items", "_marginals", "_n_holders", "_pack",
+        "_rows", "_sampling", "_shape", "_steps", "_ways", "forward", "total",
     )  # fmt: skip
 
     def __init__(self, dec: Decomposition, n_holders: int) -> None:
         self._dec = dec
         self._n_holders = n_holders
-        self._pack = pack = _Packing.of(dec.caps)
-        self._items = items = _items(dec, pack)
+        self._pack = _Packing.of(dec.caps)
         self._marginals: dict[int, list[int]] | None = None
+        self._sampling: list[dict[int, int]] | None = None
         # Per (class item, cards of it placed, state): the ways to finish, for `sample`.
         self._ways: dict[tuple[int, int, int], int] = {}
-        goal = pack.goal
-        forward: list[dict[int, int]] = [{pack.start: 1}]
-        last = len(items) - 1
-        for n, item in enumerate(items):
-            nxt: dict[int, int] = {}
-            if n == last:
-                # Only the goal finishes a deal: one lookup per state, not one per option.
-                weight_of = dict(zip(item.deltas, item.weights, strict=True))
-                total = 0
-                for x, ways in forward[-1].items():
-                    weight = weight_of.get(x - goal)
-                    if weight:
-                        total += ways * weight
-                if total:
-                    nxt[goal] = total
+        self._built = False
+        self._items: list[_Item] = []
+        self._groups: list[tuple[Step, list[int]]] = []
+        self._steps: list[Step] = []
+        self.forward: list[dict[int, int]] = []
+        self._rows: list[list[int]] = []
+        self._shape = shape = _shape(dec, n_holders)
+        known = _SHAPES.get(shape) if shape is not None else None
+        if known is not None:
+            self.total, self._rows = known
+        else:
+            self._build()
+            self.total = self.forward[-1].get(self._pack.goal, 0)
+
+    def _build(self) -> None:
+        """The items, their steps (alike items merged) and the forward pass."""
+        if self._built:
+            return
+        self._built = True
+        pack = self._pack
+        self._items = items = _items(self._dec, pack)
+        # Alike items, in order of first appearance: their step, and their indices.
+        alike: dict[Step, list[int]] = {}
+        for i, item in enumerate(items):
+            alike.setdefault((item.deltas, item.weights), []).append(i)
+        # The largest groups first: a group's options then start from the one start state,
+        # so the forward pass takes them as they are, with no pass over them.
+        self._groups = groups = sorted(alike.items(), key=lambda g: -len(g[1]))
+        steps: list[Step] = []
+        for step, members in groups:
+            if len(members) == 1:
+                steps.append(step)
             else:
-                pairs = tuple(zip(item.deltas, item.weights, strict=True))
-                for x, ways in forward[-1].items():
-                    for delta, weight in pairs:
-                        y = x - delta
-                        if y & goal == goal:
-                            nxt[y] = nxt.get(y, 0) + ways * weight
-            forward.append(nxt)
-        backward: list[dict[int, int]] = [{}] * (len(items) + 1)
-        backward[-1] = {goal: 1} if goal in forward[-1] else {}
-        for i in range(last, -1, -1):
-            later, reached = backward[i + 1], forward[i]
-            pairs = tuple(zip(items[i].deltas, items[i].weights, strict=True))
-            here: dict[int, int] = {}
-            if len(later) < len(reached):
-                # From the fewer side: each finishing state back through each option.
-                for y, after in later.items():
-                    for delta, weight in pairs:
-                        x = y + delta
-                        if x in reached:
-                            here[x] = here.get(x, 0) + weight * after
-            else:
-                for x in reached:
-                    ways = 0
-                    for delta, weight in pairs:
-                        rest = later.get(x - delta)
-                        if rest:
-                            ways += weight * rest
-                    if ways:
-                        here[x] = ways
-            backward[i] = here
-        self.forward = forward
-        self.backward = backward
-        self.total = backward[0].get(pack.start, 0)
+                merged = _powers(step, len(members), pack.start, pack.goal)[-1]
+                steps.append((tuple(merged), tuple(merged.values())))
+        self._steps = steps
+        self.forward = _forward(steps, pack.start, pack.goal)
 
     def marginals(self) -> dict[int, list[int]]:
         """Per free card, per holder, the number of consistent deals putting it there.
@@ -224,28 +335,37 @@ class CountTable:
             self._marginals = self._count_marginals()
         return self._marginals
 
+    def _item_shares(self) -> list[list[int]]:
+        """Per item, per option: the deals that take it, less its own weight."""
+        self._build()
+        pack = self._pack
+        _, shares = _backward(self._steps, self.forward, pack.goal)
+        found: list[list[int]] = [[]] * len(self._items)
+        for (step, members), zs in zip(self._groups, shares, strict=True):
+            if len(members) > 1:
+                # One item's option o with the others' options together (q, weight w):
+                # the deals through the merged option o + q, w ways for the others.
+                powers = _powers(step, len(members), pack.start, pack.goal)
+                through = dict(zip(powers[-1], zs, strict=True))
+                others = powers[-2]
+                zs = [
+                    sum([w * through.get(delta + q, 0) for q, w in others.items()])
+                    for delta in step[0]
+                ]
+            for i in members:
+                found[i] = zs
+        return found
+
     def _count_marginals(self) -> dict[int, list[int]]:
-        n_holders = self._n_holders
         result: dict[int, list[int]] = {}
-        for i, item in enumerate(self._items):
-            here, later = self.forward[i], self.backward[i + 1]
-            zs = []
-            if len(later) < len(here):
-                for delta in item.deltas:
-                    z = 0
-                    for y, after in later.items():
-                        before = here.get(y + delta)
-                        if before:
-                            z += before * after
-                    zs.append(z)
-            else:
-                for delta in item.deltas:
-                    z = 0
-                    for x, ways in here.items():
-                        rest = later.get(x - delta)
-                        if rest:
-                            z += ways * rest
-                    zs.append(z)
+        classes = self._dec.classes
+        if self._rows:
+            for cls, row in zip(classes, self._rows, strict=True):
+                for c in iter_bits(cls.cards):
+                    result[c] = row
+            return result
+        n_holders = self._n_holders
+        for item, zs in zip(self._items, self._item_shares(), strict=True):
             block = item.block
             if block is None:
                 # A card of the class goes to a holder in the share n/k of the ways to
@@ -261,15 +381,35 @@ class CountTable:
                 continue
             for c in block.cards:
                 result[c] = [0] * n_holders
-            cards, groups = block.cards, block.groups
-            for g in range(len(groups)):  # index loops: see `blocks._block`
+            cards, tallies = block.cards, block.tallies
+            for g in range(len(tallies)):  # index loops: see `blocks._block`
                 z = zs[g]
-                if not z:
-                    continue
-                for assign in groups[g][1]:
-                    for j in range(len(cards)):
-                        result[cards[j]][assign[j]] += z
+                if z:
+                    for p, h, n in tallies[g]:
+                        result[cards[p]][h] += z * n
+        if self._shape is not None and classes:
+            if len(_SHAPES) >= _SHAPES_LIMIT:
+                for old in list(_SHAPES)[: _SHAPES_LIMIT // 2]:  # the oldest half
+                    del _SHAPES[old]
+            _SHAPES[self._shape] = (
+                self.total,
+                [result[(c.cards & -c.cards).bit_length() - 1] for c in classes],
+            )
         return result
+
+    @property
+    def backward(self) -> list[dict[int, int]]:
+        """Per item of the decomposition, in order, the ways to finish the deal from each
+        state its items before it reach (for `sample`)."""
+        if self._sampling is None:
+            self._build()
+            steps = [(item.deltas, item.weights) for item in self._items]
+            if steps == self._steps:
+                forward = self.forward
+            else:
+                forward = _forward(steps, self._pack.start, self._pack.goal)
+            self._sampling = _backward(steps, forward, self._pack.goal)[0]
+        return self._sampling
 
     def sample(self, rng: Rng) -> dict[int, int]:
         """A uniformly random consistent placement of the free cards (card -> holder).
@@ -278,10 +418,11 @@ class CountTable:
         that follow), so a seed gives the same deal as tables kept card by card would.
         """
         placed: dict[int, int] = {}
+        backward = self.backward
         x = self._pack.start
         for i, item in enumerate(self._items):
-            later = self.backward[i + 1]
-            r = randbelow(rng, self.backward[i][x])
+            later = backward[i + 1]
+            r = randbelow(rng, backward[i][x])
             if item.block is None:
                 for j, card in enumerate(item.cards):
                     if j:
@@ -321,3 +462,7 @@ class CountTable:
             ways = sum(self._finishing(i, j + 1, x - unit) for unit in item.units)
             self._ways[key] = ways
         return ways
+
+
+# Made for every block of every count, so through the attributes' own setters.
+_item = slot_maker(_Item)

@@ -25,6 +25,7 @@ from itertools import compress
 from typing import Any, Self, cast
 
 from epigames.cards import CardKnowledge, CardLayout, PublicInfo
+from epigames.cards.errors import UnknownCardError
 from epigames.cards.fact_types import (
     Count,
     Holds,
@@ -99,11 +100,14 @@ class TableError(EpigamesError):
 class CardTable:
     """Where every card is: one holder index per card, in the layout's order."""
 
-    __slots__ = ("_held", "layout", "where")
+    __slots__ = ("_held", "counts", "layout", "where")
 
     def __init__(self, layout: CardLayout, start: int) -> None:
         self.layout = layout
         self.where = [start] * layout.n_cards
+        # How many cards each holder has, kept as cards move: every view shows them.
+        self.counts = [0] * layout.n_holders
+        self.counts[start] = layout.n_cards
         # Each holder's cards as card objects, kept until a move touches the holder: views
         # and legal moves ask for the same hands several times between two moves.
         self._held: dict[int, tuple[Hashable, ...]] = {}
@@ -112,6 +116,7 @@ class CardTable:
         """An independent table at the same point."""
         other = CardTable.__new__(CardTable)
         other.layout, other.where, other._held = self.layout, list(self.where), dict(self._held)
+        other.counts = list(self.counts)
         return other
 
     def cards_of(self, holder: int) -> tuple[Hashable, ...]:
@@ -123,22 +128,39 @@ class CardTable:
             self._held[holder] = held
         return held
 
+    def at(self, card: object, holder: int) -> bool:
+        """Whether `card` is a card object of the layout lying at `holder` (False for any
+        other object, its text included: a chance outcome or action to check)."""
+        try:
+            c = self.layout.card_index(card)
+        except UnknownCardError:
+            return False
+        return self.where[c] == holder and self.layout.cards[c] == card
+
     def apply(self, facts: Sequence[object]) -> None:
         """Move the cards the facts move; check the claims they make.
 
         Raises:
             TableError: a fact contradicts the table.
         """
-        where, index = self.where, self.layout.card_index
+        where, index, counts, held = self.where, self.layout.card_index, self.counts, self._held
         for fact in facts:
             kind = type(fact)
             if kind is Moved:
                 assert isinstance(fact, Moved)
                 c = index(fact.card)
-                self._expect(where[c] == fact.src, fact)
-                where[c] = fact.dst
-                self._held.pop(fact.src, None)
-                self._held.pop(fact.dst, None)
+                src, dst = fact.src, fact.dst
+                self._expect(where[c] == src, fact)
+                where[c] = dst
+                counts[src] -= 1
+                counts[dst] += 1
+                # The source's cards stay in order without the card (a deal takes the
+                # deck's cards one by one); the destination's are listed again if asked.
+                cards = held.pop(src, None)
+                if cards is not None:
+                    i = cards.index(self.layout.cards[c])
+                    held[src] = cards[:i] + cards[i + 1 :]
+                held.pop(dst, None)
             elif kind is Lacks:
                 assert isinstance(fact, Lacks)
                 self._expect(where[index(fact.card)] != fact.holder, fact)
@@ -150,15 +172,21 @@ class CardTable:
                 self._expect(any(where[index(c)] == fact.holder for c in fact.cards), fact)
             elif kind is Count:
                 assert isinstance(fact, Count)
-                self._expect(where.count(fact.holder) == fact.n, fact)
+                self._expect(counts[fact.holder] == fact.n, fact)
             elif kind is Removed:
                 assert isinstance(fact, Removed)
                 for card in fact.cards:
-                    where[index(card)] = REMOVED
+                    c = index(card)
+                    if where[c] != REMOVED:
+                        counts[where[c]] -= 1
+                        where[c] = REMOVED
                 self._held.clear()
             elif kind is Reshuffled:
                 assert isinstance(fact, Reshuffled)
                 self.where = where = [fact.dst if h == fact.src else h for h in where]
+                if fact.src != fact.dst:
+                    counts[fact.dst] += counts[fact.src]
+                    counts[fact.src] = 0
                 self._held.clear()
             # Other facts (a `Drew` is the public side of private `Moved` facts) move nothing.
 
@@ -334,10 +362,10 @@ class TableView(View):
         log = state._seat_log(seat)
         View.__init__(self, state.game, seat, state._player, log, len(log))
         table = state._table
-        layout, where = table.layout, table.where
+        layout = table.layout
         self.hand = table.cards_of(seat)
         self.piles = {layout.holders[h]: table.cards_of(h) for h in sorted(layout.public)}
-        self.counts = tuple(map(where.count, range(layout.n_holders)))
+        self.counts = tuple(table.counts)
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)
 

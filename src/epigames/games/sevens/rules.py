@@ -251,7 +251,7 @@ class SevensState(TableState, core.State, HasPictures):
         """During the deal: each card still in the deck, equally likely."""
         if self._player != CHANCE:
             return []
-        return UniformOutcomes(list(self._cards_at(self.game.players)))
+        return UniformOutcomes(self._cards_at(self.game.players))
 
     def apply(self, action: Hashable) -> None:
         """Deal a card (chance), play one, or knock.
@@ -259,16 +259,15 @@ class SevensState(TableState, core.State, HasPictures):
         Raises:
             IllegalActionError: not legal here; the state is unchanged.
         """
-        p = self._player
-        legal = self.legal_actions() if p >= 0 else set(self._cards_at(self.game.players))
-        if action not in legal:
+        p, n = self._player, self.game.players
+        if not (self._table.at(action, n) if p == CHANCE else action in self.legal_actions()):
             raise core.illegal_action(self, action)
         self._history.append(action)
-        names, n = self.game.seat_names, self.game.players
-        if self._player == CHANCE:
+        names = self.game.seat_names
+        if p == CHANCE:
             assert isinstance(action, Card)
             self._publish(Dealt((len(self._history) - 1) % n, action, names=names))
-            if len(self._history) == len(self.game.deck):
+            if len(self._history) == self._table.layout.n_cards:
                 sizes = tuple(len(self._cards_at(s)) for s in range(n))
                 self._player = 0  # South leads
                 self._publish(DealDone(sizes, self._player, names=names))
@@ -279,10 +278,10 @@ class SevensState(TableState, core.State, HasPictures):
         else:
             assert isinstance(action, Card)
             self._publish(Played(p, action, names=names))
-        self._player = TERMINAL if not self._cards_at(p) else (p + 1) % n
+        self._player = TERMINAL if not self._table.counts[p] else (p + 1) % n
 
     def returns(self) -> tuple[float, ...]:
         """Minus the cards each seat holds, once the game is over (zeros before)."""
         if self._player != TERMINAL:
             return (0.0,) * self.game.players
-        return tuple(float(-len(self._cards_at(s))) for s in range(self.game.players))
+        return tuple(float(-n) for n in self._table.counts[: self.game.players])
