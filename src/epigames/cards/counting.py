@@ -21,6 +21,7 @@ All counts are Python ints (they reach 10^28 for a full deck).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -183,7 +184,7 @@ def _powers(step: Step, m: int, start: int, goal: int) -> tuple[dict[int, int], 
     return tuple(found)
 
 
-def _forward(steps: list[Step], start: int, goal: int) -> list[dict[int, int]]:
+def _forward(steps: Sequence[Step], start: int, goal: int) -> tuple[dict[int, int], ...]:
     """Per step, the ways to reach each state from ``start`` (the last only at ``goal``)."""
     forward: list[dict[int, int]] = [{start: 1}]
     last = len(steps) - 1
@@ -207,11 +208,11 @@ def _forward(steps: list[Step], start: int, goal: int) -> list[dict[int, int]]:
                     if y & goal == goal:
                         nxt[y] = nxt.get(y, 0) + ways * weight
         forward.append(nxt)
-    return forward
+    return tuple(forward)
 
 
 def _backward(
-    steps: list[Step], forward: list[dict[int, int]], goal: int
+    steps: Sequence[Step], forward: Sequence[dict[int, int]], goal: int
 ) -> tuple[list[dict[int, int]], list[list[int]]]:
     """Per step, the ways to finish from each state the forward pass reached; and per
     step and option, the deals through it less the option's own weight."""
@@ -250,7 +251,7 @@ def _backward(
 #: Per shape of a decomposition without blocks (`_shape`): the total and, per class, the
 #: deals putting one of its cards with each holder. Sevens and Klaverjas meet the same
 #: shapes again and again (other cards, the same counts); bounded like the other memos.
-_SHAPES: dict[tuple[object, ...], tuple[int, list[list[int]]]] = {}
+_SHAPES: dict[tuple[object, ...], tuple[int, tuple[tuple[int, ...], ...]]] = {}
 _SHAPES_LIMIT = 4096
 
 
@@ -284,38 +285,40 @@ class CountTable:
         self._dec = dec
         self._n_holders = n_holders
         self._pack = _Packing.of(dec.caps)
-        self._marginals: dict[int, list[int]] | None = None
+        self._marginals: dict[int, tuple[int, ...]] | None = None
         self._sampling: list[dict[int, int]] | None = None
         # Per (class item, cards of it placed, state): the ways to finish, for `sample`.
         self._ways: dict[tuple[int, int, int], int] = {}
         self._built = False
-        self._items: list[_Item] = []
-        self._groups: list[tuple[Step, list[int]]] = []
-        self._steps: list[Step] = []
-        self.forward: list[dict[int, int]] = []
-        self._rows: list[list[int]] = []
+        # Tuples, empty until built: see `_count_marginals`.
+        self._items: tuple[_Item, ...] = ()
+        self._groups: tuple[tuple[Step, tuple[int, ...]], ...] = ()
+        self._steps: tuple[Step, ...] = ()
+        self.forward: tuple[dict[int, int], ...] = ()
+        self._rows: tuple[tuple[int, ...], ...] = ()
         self._shape = shape = _shape(dec, n_holders)
         known = _SHAPES.get(shape) if shape is not None else None
         if known is not None:
             self.total, self._rows = known
         else:
-            self._build()
-            self.total = self.forward[-1].get(self._pack.goal, 0)
+            self.total = self._build()[-1].get(self._pack.goal, 0)
 
-    def _build(self) -> None:
-        """The items, their steps (alike items merged) and the forward pass."""
+    def _build(self) -> tuple[dict[int, int], ...]:
+        """The items, their steps (alike items merged) and the forward pass (returned)."""
         if self._built:
-            return
+            return self.forward
         self._built = True
         pack = self._pack
-        self._items = items = _items(self._dec, pack)
+        self._items = items = tuple(_items(self._dec, pack))
         # Alike items, in order of first appearance: their step, and their indices.
         alike: dict[Step, list[int]] = {}
         for i, item in enumerate(items):
             alike.setdefault((item.deltas, item.weights), []).append(i)
         # The largest groups first: a group's options then start from the one start state,
         # so the forward pass takes them as they are, with no pass over them.
-        self._groups = groups = sorted(alike.items(), key=lambda g: -len(g[1]))
+        self._groups = groups = tuple(
+            sorted([(s, tuple(m)) for s, m in alike.items()], key=lambda g: -len(g[1]))
+        )
         steps: list[Step] = []
         for step, members in groups:
             if len(members) == 1:
@@ -323,13 +326,15 @@ class CountTable:
             else:
                 merged = _powers(step, len(members), pack.start, pack.goal)[-1]
                 steps.append((tuple(merged), tuple(merged.values())))
-        self._steps = steps
+        self._steps = tuple(steps)
         self.forward = _forward(steps, pack.start, pack.goal)
+        return self.forward
 
-    def marginals(self) -> dict[int, list[int]]:
+    def marginals(self) -> dict[int, tuple[int, ...]]:
         """Per free card, per holder, the number of consistent deals putting it there.
 
-        Computed once per table (the seats of a state often share one); read only.
+        Computed once per table (the seats of a state often share one). Rows are tuples:
+        a table kept in a memo then holds no lists for the garbage collector to walk.
         """
         if self._marginals is None:
             self._marginals = self._count_marginals()
@@ -356,15 +361,16 @@ class CountTable:
                 found[i] = zs
         return found
 
-    def _count_marginals(self) -> dict[int, list[int]]:
-        result: dict[int, list[int]] = {}
+    def _count_marginals(self) -> dict[int, tuple[int, ...]]:
+        result: dict[int, tuple[int, ...]] = {}
         classes = self._dec.classes
         if self._rows:
-            for cls, row in zip(classes, self._rows, strict=True):
+            for cls, known in zip(classes, self._rows, strict=True):
                 for c in iter_bits(cls.cards):
-                    result[c] = row
+                    result[c] = known
             return result
         n_holders = self._n_holders
+        sums: dict[int, list[int]] = {}
         for item, zs in zip(self._items, self._item_shares(), strict=True):
             block = item.block
             if block is None:
@@ -376,24 +382,33 @@ class CountTable:
                     if z:
                         for h, n in zip(item.holders, counts, strict=True):
                             row[h] += z * (weight * n // k)
+                shared = tuple(row)
                 for c in item.cards:
-                    result[c] = row
+                    result[c] = shared
                 continue
             for c in block.cards:
-                result[c] = [0] * n_holders
+                sums[c] = [0] * n_holders
             cards, tallies = block.cards, block.tallies
             for g in range(len(tallies)):  # index loops: see `blocks._block`
                 z = zs[g]
                 if z:
                     for p, h, n in tallies[g]:
-                        result[cards[p]][h] += z * n
+                        sums[cards[p]][h] += z * n
+        for c, counted in sums.items():
+            result[c] = tuple(counted)
+        if self._sampling is None:
+            # The marginals are all a memo's table is usually asked for again: what the
+            # passes built is dropped (made again if a draw needs it), so a memo's entries
+            # hold few objects for the garbage collector to walk.
+            self._built = False
+            self._items, self._groups, self._steps, self.forward = (), (), (), ()
         if self._shape is not None and classes:
             if len(_SHAPES) >= _SHAPES_LIMIT:
                 for old in list(_SHAPES)[: _SHAPES_LIMIT // 2]:  # the oldest half
                     del _SHAPES[old]
             _SHAPES[self._shape] = (
                 self.total,
-                [result[(c.cards & -c.cards).bit_length() - 1] for c in classes],
+                tuple([result[(c.cards & -c.cards).bit_length() - 1] for c in classes]),
             )
         return result
 
@@ -403,7 +418,7 @@ class CountTable:
         state its items before it reach (for `sample`)."""
         if self._sampling is None:
             self._build()
-            steps = [(item.deltas, item.weights) for item in self._items]
+            steps = tuple([(item.deltas, item.weights) for item in self._items])
             if steps == self._steps:
                 forward = self.forward
             else:

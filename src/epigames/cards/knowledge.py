@@ -90,7 +90,7 @@ class _Solved:
         self._possible: tuple[int, ...] | None = None
         self._table: CountTable | None = None
         self._matrix: tuple[tuple[int, ...], npt.NDArray[np.float64]] | None = None
-        self._rows: tuple[list[int], npt.NDArray[np.float64]] | None = None
+        self._rows: tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None = None
 
     def dec(self) -> Decomposition:
         if self._dec is None:
@@ -139,7 +139,7 @@ class _Solved:
         self._matrix = (known, matrix)
         return matrix
 
-    def _free_rows(self) -> tuple[list[int], npt.NDArray[np.float64]]:
+    def _free_rows(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
         """The free cards and their rows of probabilities (exact fractions, each rounded
         once to float64), made once: they do not depend on where the known cards are."""
         got = self._rows
@@ -148,7 +148,9 @@ class _Solved:
             total = table.total
             counts = table.marginals()
             rows = np.array([[n / total for n in row] for row in counts.values()])
-            got = self._rows = (list(counts), rows)
+            # An index array, not a list: a memo's entries then hold no lists for the
+            # garbage collector to walk.
+            got = self._rows = (np.fromiter(counts, dtype=np.intp, count=len(counts)), rows)
         return got
 
 
