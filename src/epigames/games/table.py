@@ -19,6 +19,7 @@ public. `games/sevens` is the template game built this way.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Hashable, Sequence
 from itertools import compress
@@ -151,16 +152,17 @@ class CardTable:
                 c = index(fact.card)
                 src, dst = fact.src, fact.dst
                 self._expect(where[c] == src, fact)
+                # The source's cards stay listed, in order, without the card (a deal takes
+                # the deck's cards one by one); its place is the count of the source's
+                # cards before it. The destination's are listed again when asked.
+                cards = held.pop(src, None)
+                if cards is not None:
+                    i = where[:c].count(src)
+                    held[src] = cards[:i] + cards[i + 1 :]
+                held.pop(dst, None)
                 where[c] = dst
                 counts[src] -= 1
                 counts[dst] += 1
-                # The source's cards stay in order without the card (a deal takes the
-                # deck's cards one by one); the destination's are listed again if asked.
-                cards = held.pop(src, None)
-                if cards is not None:
-                    i = cards.index(self.layout.cards[c])
-                    held[src] = cards[:i] + cards[i + 1 :]
-                held.pop(dst, None)
             elif kind is Lacks:
                 assert isinstance(fact, Lacks)
                 self._expect(where[index(fact.card)] != fact.holder, fact)
@@ -348,6 +350,12 @@ class TableState(EventLog):
         return core.replayed(cast(core.State, self), [*deal, *self._history[deck:]], seat)
 
 
+@functools.cache
+def _face_up(layout: CardLayout) -> tuple[tuple[str, int], ...]:
+    """The face-up piles of a layout, `(name, holder)` in holder order."""
+    return tuple((layout.holders[h], h) for h in sorted(layout.public))
+
+
 class TableView(View):
     """A seat's view of a table game: its hand, the face-up piles, every holder's count."""
 
@@ -362,9 +370,9 @@ class TableView(View):
         log = state._seat_log(seat)
         View.__init__(self, state.game, seat, state._player, log, len(log))
         table = state._table
-        layout = table.layout
+        self._layout = layout = table.layout
         self.hand = table.cards_of(seat)
-        self.piles = {layout.holders[h]: table.cards_of(h) for h in sorted(layout.public)}
+        self.piles = {name: table.cards_of(h) for name, h in _face_up(layout)}
         self.counts = tuple(table.counts)
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)
@@ -383,8 +391,7 @@ class TableView(View):
         """The parts of `table_parts`: the seat to move, the counts, the face-up piles."""
         View.write_public(self, arrays)
         arrays["counts"][:] = self.counts
-        layout = self._game.card_layout
-        assert layout is not None
+        layout = self._layout
         for name, cards in self.piles.items():
             arrays[name][layout.card_indices(cards)] = 1.0
 
