@@ -183,6 +183,8 @@ class _Table:
         self.state.apply(chosen)
         self._resolve_chance()
         after = self.state.returns()
+        if after == before:
+            return [0.0] * len(after), replaced
         return [float(a - b) for a, b in zip(after, before, strict=True)], replaced
 
     def _refuse(self, agent: str, action: int | None, legal: str) -> None:
@@ -274,16 +276,24 @@ class EpigamesEnv(_Table, AECEnv):  # type: ignore[misc]  # pettingzoo has no ty
         elif action != self.wait:
             self._refuse(agent, action, "wait")
             self.infos[agent] = {"illegal": True}
-        for s, other in enumerate(self.possible_agents):
-            if other in self.rewards:
-                self.rewards[other] = changes[s]
-        self._finish_if_over()
+        # Most steps change no return: the rewards stay the zeros just cleared, and adding
+        # them to the totals would change nothing.
+        rewarded = any(changes)
+        if rewarded:
+            rewards = self.rewards
+            for s, other in enumerate(self.possible_agents):
+                if other in rewards:
+                    rewards[other] = changes[s]
+        over = self.state.is_terminal()
+        if over:
+            self.terminations = dict.fromkeys(self.agents, True)
         last = seat == len(self.possible_agents) - 1
         if self.turns == "cycle" and last:
             self._cycles += 1
-        if not self.state.is_terminal() and self._cut_off():
+        if not over and self._cut_off():
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
+        if rewarded:
+            self._accumulate_rewards()
         if self.turns == "cycle":
             self.agent_selection = self.possible_agents[0 if last else seat + 1]
         else:
