@@ -182,11 +182,18 @@ def reduce_facts(
         return () if h < 0 or (holder >= 0 and h != holder) else (h,)
 
     def group_step() -> bool:
-        """The unit rule of the groups; whether it struck a card from a holder."""
+        """The unit rule of the groups; whether it struck a card from a holder.
+
+        A group with every card placed is checked once and dropped: placed cards stay
+        where they are, so it can neither bind nor contradict again.
+        """
+        nonlocal bound
         changed = False
+        kept: list[tuple[int, int]] = []
         for g, holder in bound:
             rest = g & free
             if rest & (rest - 1):
+                kept.append((g, holder))
                 continue
             placed = g & ~free
             if not rest:
@@ -197,10 +204,12 @@ def reduce_facts(
                         f"{_first(layout, g)}, which it does not hold completely"
                     )
                 continue
+            kept.append((g, holder))
             for g_h in candidates(g, placed, holder):
                 if may[g_h] & rest:
                     may[g_h] &= ~rest
                     changed = True
+        bound = kept
         return changed
 
     while True:
