@@ -3,6 +3,7 @@ deals listed one by one."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from itertools import product
@@ -95,3 +96,12 @@ def test_a_shape_counted_before_gives_the_counts_of_its_own_cards() -> None:
     assert drawn == {
         tuple(sorted((c, h) for c, h in d.items() if free >> c & 1)) for d in listed(second)
     }
+
+
+def test_a_decomposition_pickles_with_its_blocks_patterns() -> None:
+    me = knowledge(3)
+    dec = me._solved().dec()
+    copy = pickle.loads(pickle.dumps(dec))
+    assert [b.cards for b in copy.blocks] == [b.cards for b in dec.blocks]
+    assert [b.tallies() for b in copy.blocks] == [b.tallies() for b in dec.blocks]
+    assert CountTable(copy, PLAYERS).marginals() == me._solved().table().marginals()

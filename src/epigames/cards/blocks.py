@@ -45,14 +45,21 @@ class Block:
     groups: tuple[tuple[Usage, tuple[Assignment, ...]], ...]
     shifts: tuple[int, ...]
     placed: tuple[tuple[int, ...], ...]
-    tallies: tuple[Tally, ...]
+    pattern: _Pattern
+    picks: tuple[int, ...]
 
     # shifts: per group, the usage as an index offset in the bitset encoding of
     # `epigames.cards.feasibility` (strides of `Decomposition.strides`).
     # placed: per group, per holder, the cards some assignment of the group puts there.
-    # tallies: per group, (position in cards, holder, n): n of the group's assignments
-    # put that card with the holder (the marginals add a group's count once per entry,
-    # not once per card of each assignment).
+    # pattern: the card-free pattern the groups come from; picks: per group, its index
+    # among the pattern's groups (for `tallies`).
+
+    def tallies(self) -> tuple[Tally, ...]:
+        """Per group, ``(position in cards, holder, n)``: n of the group's assignments put
+        that card with the holder (the marginals add a group's count once per entry, not
+        once per card of each assignment). Made on first use, once per pattern."""
+        every = self.pattern.tallies()
+        return tuple([every[g] for g in self.picks])
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return rebuilt(self)
@@ -97,19 +104,30 @@ class _Pattern:
     of the pattern, across blocks and games; only `_Raw` ties it to cards.
     """
 
-    __slots__ = ("active", "groups", "limit", "tallies")
+    __slots__ = ("_tallies", "active", "every", "groups", "limit")
 
     def __init__(self, groups: list[tuple[Usage, tuple[Assignment, ...], Placed]], n: int) -> None:
         # (usage per holder, assignments, per holder the positions some assignment fills)
         self.groups = groups
         # Per group, (position, holder, how many of its assignments put it there).
-        self.tallies = tuple([_tally(assigns) for _, assigns, _ in groups])
+        self._tallies: tuple[Tally, ...] | None = None  # counting's, made when first asked
+        self.every = tuple(range(len(groups)))
         # Per holder, the most cards any group gives it: capacities at least this large
         # keep every group, so the per-group capacity check can be skipped.
         self.limit = tuple(max((u[h] for u, _, _ in groups), default=0) for h in range(n))
         # Per tuple of active holders, for capacities that keep every group (the usual
         # case): the groups' usages over those holders, with their assignments.
         self.active: dict[tuple[int, ...], tuple[Group, ...]] = {}
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Made anew from its groups: a block that is pickled carries its pattern.
+        return (_Pattern, (self.groups, len(self.limit)))
+
+    def tallies(self) -> tuple[Tally, ...]:
+        """Per group, `_tally` of its assignments (made once, when counting first asks)."""
+        if self._tallies is None:
+            self._tallies = tuple([_tally(assigns) for _, assigns, _ in self.groups])
+        return self._tallies
 
     def over(self, active: tuple[int, ...]) -> tuple[Group, ...]:
         """The groups with their usages over ``active`` only."""
@@ -282,13 +300,13 @@ def _block(
             if len(raw.blocks) >= _BLOCKS_LIMIT:
                 raw.blocks.clear()
             got = raw.blocks[key] = _block_of(
-                raw.cards, every, tuple(every_shift), raw.placed, pattern.tallies
+                raw.cards, every, tuple(every_shift), raw.placed, pattern, pattern.every
             )
         return got
     kept = []
     shifts = []
     placed = []
-    tallies = []
+    picks = []
     for g, (usage, assigns, _) in enumerate(pattern.groups):
         if any(usage[h] > caps[h] for h in range(len(caps))):
             continue
@@ -298,13 +316,13 @@ def _block(
             shift += usage[active[j]] * strides[j]
         shifts.append(shift)
         placed.append(raw.placed[g])
-        tallies.append(pattern.tallies[g])
+        picks.append(g)
     if not kept:
         who = ", ".join(sorted({names[h] for h, _ in (*bcons, *bexcl)}))
         raise InconsistentCardsError(
             f"the at-least-one and not-all facts about {who} cannot all hold together"
         )
-    return _block_of(raw.cards, tuple(kept), tuple(shifts), tuple(placed), tuple(tallies))
+    return _block_of(raw.cards, tuple(kept), tuple(shifts), tuple(placed), pattern, tuple(picks))
 
 
 def _enumerate(

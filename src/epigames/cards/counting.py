@@ -388,7 +388,7 @@ class CountTable:
                 continue
             for c in block.cards:
                 sums[c] = [0] * n_holders
-            cards, tallies = block.cards, block.tallies
+            cards, tallies = block.cards, block.tallies()
             for g in range(len(tallies)):  # index loops: see `blocks._block`
                 z = zs[g]
                 if z:
