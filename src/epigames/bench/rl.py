@@ -53,6 +53,14 @@ some 65 µs a decision at the load of these runs (7 to 10 on 2 cores), not 50.
 and kept its probabilities with the solved problem the seats share: the matrices' share
 of a `knowledge` step (cProfile, compiled) fell from 70-80% to 32% in Klaverjas and 31%
 in Sevens; in Kwartet, whose facts tie cards together in blocks, it is 45%.
+
+Later that day (line profiles and instruction counts; docs/adapters.md has the table):
+a Sevens `hand` decision is spread over its 36-card deal one card at a time (about a
+tenth: each dealt card is an event, a fact and a move of the table), the view and its
+arrays (a sixth), the rules' move with its legal check (a sixth) and PettingZoo's API;
+Klaverjas `hand` spends most of its view's share writing its 17 public arrays. With
+`knowledge`, CPython's garbage collector is about 12% of a Kwartet step (full
+collections walking numpy's, PettingZoo's and the memos' objects).
 """
 
 from __future__ import annotations
