@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
+from operator import mul
 
 import numpy as np
 
@@ -51,7 +52,9 @@ class _Item:
     cards: tuple[int, ...]  # the class's cards (empty for a block)
     holders: tuple[int, ...]  # the class's allowed holders
     units: tuple[int, ...]  # per allowed holder, its packed unit
-    counts: tuple[tuple[int, ...], ...]  # per option, the class's cards per allowed holder
+    # Per allowed holder, per option: the option's ways that put one given card of the
+    # class with that holder (n/k of its weight for n of the class's k cards there).
+    columns: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +94,15 @@ class _Packing:
 def _class_options(
     k: int, caps: tuple[int, ...], units: tuple[int, ...]
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Deltas, weights and counts per holder of every way to give ``k`` alike cards to
+    """Deltas, weights and `_Item.columns` of every way to give ``k`` alike cards to
     holders with these capacities and packed units (classes recur from state to state)."""
     counts = tuple(_spreads(k, caps))
     deltas = tuple(sum(n * u for n, u in zip(c, units, strict=True)) for c in counts)
     weights = tuple(_multinomial(c) for c in counts)
-    return deltas, weights, counts
+    columns = tuple(
+        tuple(w * c[j] // k for w, c in zip(weights, counts, strict=True)) for j in range(len(caps))
+    )
+    return deltas, weights, columns
 
 
 def _spreads(k: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -127,8 +133,8 @@ def _items(dec: Decomposition, pack: _Packing) -> list[_Item]:
         k = len(cards)
         # A capacity above k bounds nothing here, so the options recur as capacities change.
         caps = tuple([min(dec.caps[i], k) for i in positions])
-        deltas, weights, counts = _class_options(k, caps, units)
-        items.append(_item(deltas, weights, None, cards, holders, units, counts))
+        deltas, weights, columns = _class_options(k, caps, units)
+        items.append(_item(deltas, weights, None, cards, holders, units, columns))
     return items
 
 
@@ -376,12 +382,9 @@ class CountTable:
             if block is None:
                 # A card of the class goes to a holder in the share n/k of the ways to
                 # take n of its k cards; every card of the class has the same row.
-                k = len(item.cards)
                 row = [0] * n_holders
-                for z, weight, counts in zip(zs, item.weights, item.counts, strict=True):
-                    if z:
-                        for h, n in zip(item.holders, counts, strict=True):
-                            row[h] += z * (weight * n // k)
+                for h, column in zip(item.holders, item.columns, strict=True):
+                    row[h] = sum(map(mul, zs, column))
                 shared = tuple(row)
                 for c in item.cards:
                     result[c] = shared

@@ -184,8 +184,10 @@ def reduce_facts(
     def group_step() -> bool:
         """The unit rule of the groups; whether it struck a card from a holder.
 
-        A group with every card placed is checked once and dropped: placed cards stay
-        where they are, so it can neither bind nor contradict again.
+        Only groups with two free cards or more are kept for the next step. Placed cards
+        stay where they are and a struck card never comes back, so a group with one free
+        card has done all it can once its last card is struck from its candidate, and a
+        group with none once it is checked.
         """
         nonlocal bound
         changed = False
@@ -204,7 +206,6 @@ def reduce_facts(
                         f"{_first(layout, g)}, which it does not hold completely"
                     )
                 continue
-            kept.append((g, holder))
             for g_h in candidates(g, placed, holder):
                 if may[g_h] & rest:
                     may[g_h] &= ~rest
