@@ -29,7 +29,7 @@ from operator import mul
 
 import numpy as np
 
-from epigames.cards.blocks import Block, Decomposition
+from epigames.cards.blocks import Block, Decomposition, _evict_half
 from epigames.cards.public import iter_bits
 from epigames.cards.slots import slot_maker
 
@@ -406,9 +406,7 @@ class CountTable:
             self._built = False
             self._items, self._groups, self._steps, self.forward = (), (), (), ()
         if self._shape is not None and classes:
-            if len(_SHAPES) >= _SHAPES_LIMIT:
-                for old in list(_SHAPES)[: _SHAPES_LIMIT // 2]:  # the oldest half
-                    del _SHAPES[old]
+            _evict_half(_SHAPES, _SHAPES_LIMIT)
             _SHAPES[self._shape] = (
                 self.total,
                 tuple([result[(c.cards & -c.cards).bit_length() - 1] for c in classes]),

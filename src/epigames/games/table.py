@@ -19,7 +19,6 @@ public. `games/sevens` is the template game built this way.
 from __future__ import annotations
 
 import copy
-import functools
 import random
 from collections.abc import Hashable, Sequence
 from itertools import compress
@@ -101,10 +100,12 @@ class TableError(EpigamesError):
 class CardTable:
     """Where every card is: one holder index per card, in the layout's order."""
 
-    __slots__ = ("_held", "counts", "layout", "where")
+    __slots__ = ("_held", "counts", "face_up", "layout", "where")
 
     def __init__(self, layout: CardLayout, start: int) -> None:
         self.layout = layout
+        # The face-up piles, `(name, holder)`: found once, every view lists them.
+        self.face_up = tuple((layout.holders[h], h) for h in sorted(layout.public))
         self.where = [start] * layout.n_cards
         # How many cards each holder has, kept as cards move: every view shows them.
         self.counts = [0] * layout.n_holders
@@ -117,7 +118,7 @@ class CardTable:
         """An independent table at the same point."""
         other = CardTable.__new__(CardTable)
         other.layout, other.where, other._held = self.layout, list(self.where), dict(self._held)
-        other.counts = list(self.counts)
+        other.counts, other.face_up = list(self.counts), self.face_up
         return other
 
     def cards_of(self, holder: int) -> tuple[Hashable, ...]:
@@ -350,12 +351,6 @@ class TableState(EventLog):
         return core.replayed(cast(core.State, self), [*deal, *self._history[deck:]], seat)
 
 
-@functools.cache
-def _face_up(layout: CardLayout) -> tuple[tuple[str, int], ...]:
-    """The face-up piles of a layout, `(name, holder)` in holder order."""
-    return tuple((layout.holders[h], h) for h in sorted(layout.public))
-
-
 class TableView(View):
     """A seat's view of a table game: its hand, the face-up piles, every holder's count."""
 
@@ -370,9 +365,9 @@ class TableView(View):
         log = state._seat_log(seat)
         View.__init__(self, state.game, seat, state._player, log, len(log))
         table = state._table
-        self._layout = layout = table.layout
+        self._layout = table.layout
         self.hand = table.cards_of(seat)
-        self.piles = {name: table.cards_of(h) for name, h in _face_up(layout)}
+        self.piles = {name: table.cards_of(h) for name, h in table.face_up}
         self.counts = tuple(table.counts)
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)

@@ -268,7 +268,7 @@ class SevensState(TableState, core.State, HasPictures):
             assert isinstance(action, Card)
             self._publish(Dealt((len(self._history) - 1) % n, action, names=names))
             if len(self._history) == self._table.layout.n_cards:
-                sizes = tuple(len(self._cards_at(s)) for s in range(n))
+                sizes = tuple(self._table.counts[:n])
                 self._player = 0  # South leads
                 self._publish(DealDone(sizes, self._player, names=names))
             return
