@@ -301,3 +301,27 @@ def test_the_mask_is_of_the_state_it_is_read_in() -> None:
         np.testing.assert_array_equal(mask, expected)
         mask[:] = 0  # the caller's own copy: the step still sees the legal actions
         aec.step(int(rng.choice(np.flatnonzero(expected))))
+
+
+def test_masks_kept_for_the_same_legal_tuple_stay_right() -> None:
+    """A mask kept by the identity of a legal-action tuple (Kwartet hands out one tuple
+    per situation) is met again and still equals a mask made anew, though the caller
+    wrote into every copy it got."""
+    aec = env("kwartet(players=3,kinds=4)")
+    rng = np.random.default_rng(1)
+    table: Any = aec.unwrapped
+    decisions = 0
+    for episode in range(4):
+        aec.reset(seed=episode)
+        while aec.agents:
+            observation, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            mask = observation["action_mask"]
+            expected = table.actions.mask(table.state.legal_actions())
+            np.testing.assert_array_equal(mask, expected)
+            mask[:] = 1
+            aec.step(int(rng.choice(np.flatnonzero(expected))))
+            decisions += 1
+    assert 0 < len(table._masks) < decisions / 2  # most masks were met again

@@ -72,7 +72,9 @@ class ActionSpace:
         Raises:
             KeyError: one is not among the game's distinct actions.
         """
-        listed = actions if isinstance(actions, Sequence) else tuple(actions)
+        # `type(...) in` rather than `isinstance(..., Sequence)`: an ABC check costs more
+        # than a short list of look-ups.
+        listed = actions if type(actions) in (tuple, list) else tuple(actions)
         # In C: a mask lists every legal action of every step a trainer takes.
         found = list(map(self._by_id.get, map(id, listed)))
         if None not in found:

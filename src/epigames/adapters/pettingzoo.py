@@ -54,6 +54,8 @@ __all__ = ["EpigamesEnv", "EpigamesParallelEnv", "env", "parallel_env", "raw_env
 
 #: The render modes of both environments (their `metadata`).
 _RENDER_MODES = ["human", "ansi"]
+#: How many masks an environment keeps by the identity of their legal-action tuple.
+_MASKS_KEPT = 1024
 
 
 class AdapterOptionError(InputError):
@@ -113,6 +115,7 @@ class _Table:
         # outcomes (`_legal_mask`).
         self._mover_mask = np.zeros(0, dtype=np.int8)
         self._mask_state: State | None = None
+        self._masks: dict[int, tuple[tuple[Hashable, ...], npt.NDArray[np.int8]]] = {}
         self._mask_moves = -1
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -148,7 +151,21 @@ class _Table:
         state, moves = self.state, len(self.state.history)
         if self._mask_state is not state or self._mask_moves != moves:
             legal = view.legal_actions if view is not None else state.legal_actions()
-            self._mover_mask = self.actions.mask(legal)
+            # Masks of legal-action tuples met before, by the tuple's identity (kept with
+            # its mask, so that its id stays its own): a game that hands out the same tuple
+            # for the same situation (Kwartet's asks) gets its mask again without a look-up.
+            # The masks are never written to: `observe` hands out copies.
+            masks = self._masks
+            known = masks.get(id(legal))
+            if known is not None and known[0] is legal:
+                mask = known[1]
+            else:
+                mask = self.actions.mask(legal)
+                if type(legal) is tuple:  # immutable: its mask stays right while it lives
+                    if len(masks) >= _MASKS_KEPT:
+                        masks.clear()
+                    masks[id(legal)] = (legal, mask)
+            self._mover_mask = mask
             self._mask_state, self._mask_moves = state, moves
         return self._mover_mask
 

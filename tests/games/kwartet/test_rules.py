@@ -185,3 +185,18 @@ def test_parameters_and_names() -> None:
     assert game.returns_range == (0, 13)
     assert game.parse_action("ask Southeast 8.4") == Ask(5, Card(8, 4))
     assert game.parse_action("⟨8,4⟩") == Card(8, 4)
+
+
+def test_legal_asks_are_kept_by_the_cards_identity_and_equal_for_equal_cards() -> None:
+    """The same card tuple gives the same tuple of asks; an equal new tuple (as a seat that
+    may not ask for its own cards gets after each change of hand) gives equal asks."""
+    from epigames.games.kwartet.cards import CARDS, Ask
+    from epigames.games.kwartet.records import legal_asks
+
+    cards = tuple(CARDS[4:8])
+    first = legal_asks((1, 2), cards)
+    assert first == tuple(Ask(t, c) for t in (1, 2) for c in cards)
+    assert legal_asks((1, 2), cards) is first
+    assert legal_asks((1, 2), tuple(CARDS[4:8])) == first
+    assert legal_asks((2,), cards) == tuple(Ask(2, c) for c in cards)
+    assert legal_asks((1, 2), tuple(CARDS[4:7])) == first[:3] + first[4:7]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from epigames.cards import Suit, Trick
+from epigames.cards import Play, Suit, Trick
 from epigames.games.core import Game, View
-from epigames.games.klaverjas.events import CardPlayed, DealDone, TrumpChosen
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES, deck_points, max_roem
 from epigames.games.observation import Arrays, Axis, Part
 
@@ -28,7 +26,7 @@ def public_parts(game: KlaverjasGame) -> tuple[Part, ...]:
     card played this deal by whom, and per team tricks, points, roem and match points."""
     seats = Axis.seats(game.seat_names)
     teams = Axis("team", (0, 1), TEAM_NAMES)
-    cards = _cards(game)
+    cards = game.private_axis
     per_deal = deck_points(game.ranks) + 10
     return (
         *Game.public_parts(game),
@@ -60,8 +58,7 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     """Fill the parts of `public_parts` from the view."""
     View.write_public(view, arrays)
     table = view.table
-    axis = _cards(view.game)
-    position, n = axis.lookup, len(axis)
+    flat, cell = _index(view.game)
     arrays["deal"][...] = table.deal
     if table.dealer >= 0:
         arrays["dealer"][table.dealer] = 1.0
@@ -70,45 +67,56 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
         arrays["trump"][SUITS.index(table.trump)] = 1.0
     if table.playing is not None:
         arrays["playing_team"][table.playing] = 1.0
-    _trick(table.trick, arrays["leader"], arrays["trick"], position)
-    _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], position)
-    # One pass over this deal's public events (the records keep no plays by seat): every
-    # observation of every step makes it, so not through the view's properties.
-    # The plays are gathered as flat indices into `played` and written in one store.
-    flat: list[int] = []
-    left = [0] * len(arrays["hand_sizes"])
-    after = 0  # the plays before the deal was done are not taken from its hand sizes
-    for event in view.deal_events:
-        if type(event) is CardPlayed:
-            flat.append(event.seat * n + position(event.card))
-        elif type(event) is DealDone:
-            left, after = list(event.hand_sizes), len(flat)
-        elif type(event) is TrumpChosen and event.chooser >= 0:
-            arrays["chooser"][event.chooser] = 1.0
-    arrays["played"].put(flat, 1.0)
-    for at in flat[after:]:
-        left[at // n] -= 1
-    arrays["hand_sizes"][:] = left
+    if table.chooser is not None:
+        arrays["chooser"][table.chooser] = 1.0
+    _trick(table.trick, arrays["leader"], arrays["trick"], cell)
+    _trick(table.last_trick, arrays["last_leader"], arrays["last_trick"], cell)
+    # Every observation of every step writes these: one store each, indices found in C.
+    if table.plays:
+        arrays["played"].put(list(map(flat.__getitem__, table.plays)), 1.0)
+    if table.sizes:
+        arrays["hand_sizes"][:] = table.sizes
     arrays["tricks"][:] = table.tricks
     arrays["points"][:] = table.points
     arrays["roem"][:] = table.roem
     arrays["scores"][:] = table.totals
 
 
+#: Where a play goes in a (seats × cards) part such as `played`: its flat index, and its
+#: (seat, card) cell.
+_Index = tuple[dict[Play, int], dict[Play, tuple[int, int]]]
+#: The last game `_index` was asked for, with its answer: one game is asked for on every
+#: observation, and a game's hash is computed in Python.
+_last: tuple[object, _Index] = (None, ({}, {}))
+
+
+def _index(game: KlaverjasGame) -> _Index:
+    """Where each possible play of `game` goes in a (seats × cards) part."""
+    global _last
+    if _last[0] is not game:
+        _last = (game, _plays_index(game))
+    return _last[1]
+
+
 @functools.cache
-def _cards(game: KlaverjasGame) -> Axis:
-    """The game's cards, as its private items and its knowledge's subjects list them."""
-    return game.private_axis
+def _plays_index(game: KlaverjasGame) -> _Index:
+    cards = game.private_axis.items
+    cell = {
+        Play(seat, card): (seat, i)  # type: ignore[arg-type]  # the axis holds cards
+        for seat in range(PLAYERS)
+        for i, card in enumerate(cards)
+    }
+    return {play: seat * len(cards) + i for play, (seat, i) in cell.items()}, cell
 
 
 def _trick(
     trick: Trick | None,
     leader: npt.NDArray[np.float32],
     plays: npt.NDArray[np.float32],
-    index: Callable[[Hashable], int],
+    cell: dict[Play, tuple[int, int]],
 ) -> None:
     if trick is None:
         return
     leader[trick.leader] = 1.0
     for play in trick.plays:
-        plays[play.seat, index(play.card)] = 1.0
+        plays[cell[play]] = 1.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from epigames.cards import Card, Suit, Trick
+from epigames.cards import Card, Play, Suit, Trick
 from epigames.games.events import Event
 from epigames.games.klaverjas.actions import BIDS, PASS, Bid
 from epigames.games.klaverjas.events import (
@@ -52,9 +52,12 @@ class Table(NamedTuple):
         roem: roem won this deal per team.
         totals: match points per team after the deals scored so far.
         deal_start: the index among the public announcements of this deal's `DealDone`.
+        chooser: the seat that named this deal's trump (None before, or when chance drew it).
         trick: the trick on the table (None until trump is chosen).
         played_mask: the cards played in this deal (the trick on the table included), as a
             bitmask over `Card.index`; `played` gives them as a set.
+        sizes: every seat's number of cards now (empty before the first deal).
+        plays: the cards played in this deal so far, with their seats, in order.
     """
 
     deal: int = 0
@@ -68,10 +71,13 @@ class Table(NamedTuple):
     roem: tuple[int, int] = (0, 0)
     totals: tuple[int, int] = (0, 0)
     deal_start: int = -1
-    # The two fields every card changes come last: the new table is the old one's head
-    # and these two (see `Records.absorb`).
+    chooser: int | None = None
+    # The fields every card changes come last: the new table is the old one's head and
+    # these four (see `Records.absorb`).
     trick: Trick | None = None
     played_mask: int = 0
+    sizes: tuple[int, ...] = ()
+    plays: tuple[Play, ...] = ()
 
     @property
     def played(self) -> frozenset[Card]:
@@ -87,6 +93,7 @@ class Table(NamedTuple):
 _new_table = tuple.__new__
 _LAST_TRICK = Table._fields.index("last_trick")
 _TRICK = Table._fields.index("trick")
+_PLAYED_MASK = _TRICK + 1
 assert Table._fields[_LAST_TRICK:] == (
     "last_trick",
     "tricks",
@@ -94,8 +101,11 @@ assert Table._fields[_LAST_TRICK:] == (
     "roem",
     "totals",
     "deal_start",
+    "chooser",
     "trick",
     "played_mask",
+    "sizes",
+    "plays",
 )
 
 
@@ -179,9 +189,14 @@ class Records:
             held = self._held[seat]
             held.pop(card, None)
             self.hands[seat] = tuple(held)
-            # The same fields but the last two: the trick and the cards played.
+            # The same fields but the last four: the trick, the cards played, the hand
+            # sizes and the plays of the deal.
+            trick = trick.play(seat, card)
             mask = table.played_mask | 1 << card.index
-            self.table = _new_table(Table, (*table[:_TRICK], trick.play(seat, card), mask))
+            sizes = table.sizes
+            left = (*sizes[:seat], sizes[seat] - 1, *sizes[seat + 1 :])
+            plays = (*table.plays, trick.plays[-1])
+            self.table = _new_table(Table, (*table[:_TRICK], trick, mask, left, plays))
         elif type(event) is TrickWon:
             team = team_of(event.winner)
             self.table = _new_table(
@@ -194,8 +209,9 @@ class Records:
                     _add(table.roem, team, event.roem),
                     table.totals,
                     table.deal_start,
+                    table.chooser,
                     Trick.start(event.winner),
-                    table.played_mask,
+                    *table[_PLAYED_MASK:],
                 ),
             )
         elif isinstance(event, Dealt):
@@ -207,12 +223,16 @@ class Records:
                 dealer=event.dealer,
                 totals=table.totals,
                 deal_start=len(self.announcements) - 1,
+                sizes=tuple(event.hand_sizes),
             )
         elif isinstance(event, Passed):
             self.table = table._replace(passes=table.passes + 1)
         elif isinstance(event, TrumpChosen):
             self.table = table._replace(
-                trump=event.trump, playing=event.playing, trick=Trick.start(table.eldest)
+                trump=event.trump,
+                playing=event.playing,
+                chooser=event.chooser if event.chooser >= 0 else None,
+                trick=Trick.start(table.eldest),
             )
         elif isinstance(event, DealScored):
             self.table = table._replace(totals=event.totals)

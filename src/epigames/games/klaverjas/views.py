@@ -9,7 +9,7 @@ from epigames.games.core import cached_property
 from epigames.games.events import Event
 from epigames.games.klaverjas import observation
 from epigames.games.klaverjas.actions import Bid
-from epigames.games.klaverjas.events import CardPlayed, DealDone, TrickWon, TrumpChosen
+from epigames.games.klaverjas.events import TrickWon
 from epigames.games.klaverjas.knowledge import PublicTracker
 from epigames.games.klaverjas.play import PLAYERS, TEAM_NAMES
 from epigames.games.klaverjas.records import Records, Table, legal_choices
@@ -100,47 +100,30 @@ class KlaverjasView(RecordView[PublicTracker]):
 
     @cached_property
     def deal_events(self) -> tuple[Event, ...]:
-        """This deal's public announcements so far, its `DealDone` first (none before it).
-
-        Every seat sees them alike; they are what the plays, the trump chooser and the card
-        counts of this deal are read from (the records keep none of those).
-        """
+        """This deal's public announcements so far, its `DealDone` first (none before it)."""
         start = self.table.deal_start
         return () if start < 0 else tuple(self._announcements[start : self._announced])
 
-    @cached_property
+    @property
     def deal_plays(self) -> tuple[Play, ...]:
         """The cards played in this deal so far, with their seats, in order (public)."""
-        return tuple(Play(e.seat, e.card) for e in self.deal_events if type(e) is CardPlayed)
+        return self.table.plays
 
-    @cached_property
+    @property
     def trump_chooser(self) -> int | None:
         """The seat that named this deal's trump (None before, or when chance drew it)."""
-        for event in self.deal_events:
-            if type(event) is TrumpChosen:
-                return event.chooser if event.chooser >= 0 else None
-        return None
+        return self.table.chooser
 
     @cached_property
     def _this_deal(self) -> tuple[tuple[int, ...], TrickWon | None]:
-        """Every seat's card count now and the latest trick taken, from this deal's events.
-
-        Both are public; they come from the log because the records keep neither (and the
-        web page needs them: card backs per seat, and who took the last trick with what).
-        """
-        events = self.deal_events
-        if not events:
-            return (0,) * PLAYERS, None
-        dealt = events[0]
-        assert type(dealt) is DealDone
-        sizes = list(dealt.hand_sizes)
-        latest: TrickWon | None = None
-        for event in events:
-            if type(event) is CardPlayed:
-                sizes[event.seat] -= 1
-            elif type(event) is TrickWon:
-                latest = event
-        return tuple(sizes), latest
+        """Every seat's card count now and the latest trick taken (for the web page: card
+        backs per seat, and who took the last trick with what; the records keep no
+        `TrickWon`, so it comes from this deal's events)."""
+        sizes = self.table.sizes or (0,) * PLAYERS
+        for event in reversed(self.deal_events):
+            if type(event) is TrickWon:
+                return sizes, event
+        return sizes, None
 
     def write_public(self, arrays: Arrays) -> None:
         """The deal, trump, the tricks, the cards played and the scores (`observation`)."""

@@ -27,8 +27,28 @@ def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
 
 def legal_asks(targets: tuple[int, ...], cards: tuple[Card, ...]) -> tuple[Ask, ...]:
     """Every ask of a seat that may ask `targets` for `cards` (`Records.targets`,
-    `Records.askable`): the one rule of Kwartet's moves, for the state and the views."""
-    return tuple([ASKS[t][c.index] for t in targets for c in cards])
+    `Records.askable`): the one rule of Kwartet's moves, for the state and the views.
+
+    The same arguments give the same tuple object: a seat's targets and kinds change
+    seldom (about one list in fifteen is new in random play), and a reader that keeps what
+    it made of a list by its identity (the adapters' action masks) finds it again.
+    """
+    # Keyed by the cards' identity (a seat's askable cards are one shared tuple per set
+    # of kinds held): hashing them would hash every card in Python.
+    key = (targets, id(cards))
+    known = _LEGAL.get(key)
+    if known is not None and known[0] is cards:
+        return known[1]
+    if len(_LEGAL) >= _LEGAL_LIMIT:
+        _LEGAL.clear()
+    asks = tuple([ASKS[t][c.index] for t in targets for c in cards])
+    _LEGAL[key] = (cards, asks)  # the cards kept alive with it, so that their id stays theirs
+    return asks
+
+
+#: `legal_asks` by its targets and the identity of its cards, cleared when full.
+_LEGAL: dict[tuple[tuple[int, ...], int], tuple[tuple[Card, ...], tuple[Ask, ...]]] = {}
+_LEGAL_LIMIT = 4096
 
 
 #: Askable cards by bitmask of held kinds (when players may ask for their own cards).
