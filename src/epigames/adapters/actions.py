@@ -94,8 +94,17 @@ class ActionSpace:
     def mask(self, legal: Iterable[Hashable]) -> npt.NDArray[np.int8]:
         """A 0/1 vector over all actions: 1 for each legal one."""
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        mask[self.indices(legal)] = 1
+        found = self.indices(legal)
+        if len(found) > _FEW:
+            mask[found] = 1
+        else:  # a store each costs less than making an index array of a short list
+            for i in found:
+                mask[i] = 1
         return mask
+
+
+#: Up to this many legal actions, `ActionSpace.mask` stores them one by one.
+_FEW = 16
 
 
 @functools.lru_cache(maxsize=128)
