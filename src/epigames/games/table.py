@@ -1,7 +1,7 @@
 """A card game's truth as one location table, changed only by the facts of published events.
 
 A game declares its layout (`Game.card_layout`: the seats, then named piles face up or
-down) and the pile every card starts in. Its state keeps where each card is in one list
+down) and the pile every card starts in. Its state keeps where each card is in one array
 (`CardTable`) and changes it only by publishing events (`TableState._publish`): the event
 is logged once with its audience, and its card facts move the cards in the table. Moves
 (`Moved`, `Removed`, `Reshuffled`) change the table; claims (`Holds`, `Lacks`,
@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import copy
 import random
+from array import array
 from collections.abc import Hashable, Sequence
 from itertools import compress
 from typing import Any, Self, cast
+
+import numpy as np
 
 from epigames.cards import CardKnowledge, CardLayout, PublicInfo
 from epigames.cards.errors import UnknownCardError
@@ -106,7 +109,10 @@ class CardTable:
         self.layout = layout
         # The face-up piles, `(name, holder)`: found once, every view lists them.
         self.face_up = tuple((layout.holders[h], h) for h in sorted(layout.public))
-        self.where = [start] * layout.n_cards
+        # Signed bytes (holders and `REMOVED`): a view copies them in one call and reads
+        # its face-up piles from them with numpy, without listing their cards.
+        assert layout.n_holders < 128, "holder indices are stored as signed bytes"
+        self.where = array("b", [start]) * layout.n_cards
         # How many cards each holder has, kept as cards move: every view shows them.
         self.counts = [0] * layout.n_holders
         self.counts[start] = layout.n_cards
@@ -117,7 +123,7 @@ class CardTable:
     def copy(self) -> CardTable:
         """An independent table at the same point."""
         other = CardTable.__new__(CardTable)
-        other.layout, other.where, other._held = self.layout, list(self.where), dict(self._held)
+        other.layout, other.where, other._held = self.layout, self.where[:], dict(self._held)
         other.counts, other.face_up = list(self.counts), self.face_up
         return other
 
@@ -153,14 +159,17 @@ class CardTable:
                 c = index(fact.card)
                 src, dst = fact.src, fact.dst
                 self._expect(where[c] == src, fact)
-                # The source's cards stay listed, in order, without the card (a deal takes
-                # the deck's cards one by one); its place is the count of the source's
-                # cards before it. The destination's are listed again when asked.
+                # Both piles' cards stay listed, in order, the card taken from one and put
+                # in the other (a deal takes the deck's cards one by one, a play adds one
+                # to the table); its place is the count of the pile's cards before it.
                 cards = held.pop(src, None)
                 if cards is not None:
                     i = where[:c].count(src)
                     held[src] = cards[:i] + cards[i + 1 :]
-                held.pop(dst, None)
+                cards = held.pop(dst, None)
+                if cards is not None:
+                    i = where[:c].count(dst)
+                    held[dst] = (*cards[:i], self.layout.cards[c], *cards[i:])
                 where[c] = dst
                 counts[src] -= 1
                 counts[dst] += 1
@@ -186,7 +195,7 @@ class CardTable:
                 self._held.clear()
             elif kind is Reshuffled:
                 assert isinstance(fact, Reshuffled)
-                self.where = where = [fact.dst if h == fact.src else h for h in where]
+                self.where = where = array("b", [fact.dst if h == fact.src else h for h in where])
                 if fact.src != fact.dst:
                     counts[fact.dst] += counts[fact.src]
                     counts[fact.src] = 0
@@ -195,7 +204,7 @@ class CardTable:
 
     def _expect(self, holds: bool, fact: object) -> None:
         if not holds:
-            raise TableError(f"the fact {fact} contradicts the table {self.where}")
+            raise TableError(f"the fact {fact} contradicts the table {list(self.where)}")
 
 
 class PublicCards:
@@ -369,6 +378,8 @@ class TableView(View):
         self.hand = table.cards_of(seat)
         self.piles = {name: table.cards_of(h) for name, h in table.face_up}
         self.counts = tuple(table.counts)
+        self._face_up = table.face_up
+        self._where = table.where.tobytes()  # for `write_public`: one copy, in C
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)
 
@@ -386,9 +397,10 @@ class TableView(View):
         """The parts of `table_parts`: the seat to move, the counts, the face-up piles."""
         View.write_public(self, arrays)
         arrays["counts"][:] = self.counts
-        layout = self._layout
-        for name, cards in self.piles.items():
-            arrays[name][layout.card_indices(cards)] = 1.0
+        if self._face_up:
+            where = np.frombuffer(self._where, dtype=np.int8)
+            for name, holder in self._face_up:
+                arrays[name][:] = where == holder
 
     def _extra_dict(self) -> dict[str, Any]:
         return {
