@@ -64,9 +64,10 @@ collections walking numpy's, PettingZoo's and the memos' objects).
 
 Later still (instruction counts and timers around the parts; docs/adapters.md): Klaverjas's
 table keeps the deal's plays, hand sizes and trump chooser, so its arrays no longer read
-the deal's log; Kwartet's mask is kept by the identity of its legal tuple. A Kwartet
+the deal's log; Kwartet's mask is kept by the identity of its legal tuple; a table game's
+view writes its face-up piles from a copy of the card locations. A Kwartet
 `knowledge` step now spends about half its time solving the problems met for the first
-time (23% of observations, some 400 µs each) and an eighth overlaying the seat's hand on
+time (24% of observations, some 400 µs each) and an eighth overlaying the seat's hand on
 the public facts before the memo is asked.
 """
 
