@@ -283,15 +283,14 @@ def test_chance_is_drawn_as_generator_choice_draws_it(uniform: bool) -> None:
             assert _draw(ours, outcomes) == int(numpy.choice(n, p=p / p.sum()))
 
 
-def test_the_mask_is_of_the_state_it_is_read_in() -> None:
-    """The seat to move's mask is kept between its observation and its step only."""
-    aec = env("kwartet(players=3,kinds=3)")
-    aec.reset(seed=2)
-    rng = np.random.default_rng(0)
+def _play_checking_masks(aec: Any, seed: int, fill: int, limit: int = 10_000) -> int:
+    """Play an episode (up to `limit` decisions) checking each mask against one made anew
+    and writing `fill` into it after; returns the decisions made."""
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
     table: Any = aec.unwrapped
-    for _ in range(40):
-        if not aec.agents:
-            break
+    decisions = 0
+    while aec.agents and decisions < limit:
         observation, _, terminated, truncated, _ = aec.last()
         if terminated or truncated:
             aec.step(None)
@@ -299,8 +298,15 @@ def test_the_mask_is_of_the_state_it_is_read_in() -> None:
         mask = observation["action_mask"]
         expected = table.actions.mask(table.state.legal_actions())
         np.testing.assert_array_equal(mask, expected)
-        mask[:] = 0  # the caller's own copy: the step still sees the legal actions
+        mask[:] = fill  # the caller's own copy: the step still sees the legal actions
         aec.step(int(rng.choice(np.flatnonzero(expected))))
+        decisions += 1
+    return decisions
+
+
+def test_the_mask_is_of_the_state_it_is_read_in() -> None:
+    """The seat to move's mask is kept between its observation and its step only."""
+    assert _play_checking_masks(env("kwartet(players=3,kinds=3)"), seed=2, fill=0, limit=40)
 
 
 def test_masks_kept_for_the_same_legal_tuple_stay_right() -> None:
@@ -308,20 +314,5 @@ def test_masks_kept_for_the_same_legal_tuple_stay_right() -> None:
     per situation) is met again and still equals a mask made anew, though the caller
     wrote into every copy it got."""
     aec = env("kwartet(players=3,kinds=4)")
-    rng = np.random.default_rng(1)
-    table: Any = aec.unwrapped
-    decisions = 0
-    for episode in range(4):
-        aec.reset(seed=episode)
-        while aec.agents:
-            observation, _, terminated, truncated, _ = aec.last()
-            if terminated or truncated:
-                aec.step(None)
-                continue
-            mask = observation["action_mask"]
-            expected = table.actions.mask(table.state.legal_actions())
-            np.testing.assert_array_equal(mask, expected)
-            mask[:] = 1
-            aec.step(int(rng.choice(np.flatnonzero(expected))))
-            decisions += 1
-    assert 0 < len(table._masks) < decisions / 2  # most masks were met again
+    decisions = sum(_play_checking_masks(aec, seed=episode, fill=1) for episode in range(4))
+    assert 0 < len(aec.unwrapped._masks) < decisions / 2  # most masks were met again
