@@ -138,7 +138,7 @@ class Dealt(PrivateObservation, kind="dealt"):
 
     @property
     def facts(self) -> tuple[Fact, ...]:
-        return (Moved(self.card, len(self.names), self.seat),)
+        return (Moved.of(self.card, len(self.names), self.seat),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +185,7 @@ class Played(PublicAnnouncement, kind="card"):
 
     @property
     def facts(self) -> tuple[Fact, ...]:
-        return (Moved(self.card, self.seat, len(self.names) + 1),)
+        return (Moved.of(self.card, self.seat, len(self.names) + 1),)
 
 
 @dataclass(frozen=True, slots=True)
