@@ -367,7 +367,7 @@ def _touched(
     public, layout = cards.public, cards.layout
     # Named cards whose holder is public are in the structure too, at that holder.
     known = sorted(c for c in named if c not in item_of and (c, public.where(c)) in cards.atom)
-    manager = Manager()
+    manager = Manager(small=True)  # at most MAX_TOUCHED_CARDS cards
     holders = range(layout.n_holders)
     var = {
         (c, h): manager.new_var() for c in (*mine, *known) for h in holders if (c, h) in cards.atom

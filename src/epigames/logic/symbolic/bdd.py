@@ -56,15 +56,26 @@ def backend_name() -> str | None:
     return None if module is None else module.__name__
 
 
+#: CUDD's memory target and first cache size for a `Manager(small=True)` (bytes, entries).
+SMALL_MEMORY, SMALL_CACHE = 1 << 24, 1 << 10
+
+
 class Manager:
     """One BDD manager and a counter for its variables' names.
 
     Structures derived from one another (by announcements) share their manager, so their
     BDDs can be combined. Variables are named `x0`, `x1`, … in the order they are made;
     that is also their initial order in the diagram.
+
+    Args:
+        backend: `dd.cudd` or `dd.autoref` (default: the first that imports).
+        small: for a structure of few variables (a quotient's touched cards): CUDD then
+            starts with small tables. A default CUDD manager reserves room for a large
+            structure, which takes milliseconds and many page faults, more than a small
+            structure takes to build; the tables still grow as they need.
     """
 
-    def __init__(self, backend: str | None = None) -> None:
+    def __init__(self, backend: str | None = None, *, small: bool = False) -> None:
         if backend is not None and backend not in BACKENDS:
             raise InputError(
                 f"unknown BDD backend {backend!r}; choose one of: {', '.join(BACKENDS)}"
@@ -77,7 +88,12 @@ class Manager:
                 "install it with: pip install 'epigames[symbolic]'"
             )
         self.backend: str = module.__name__
-        self._bdd: Any = module.BDD()
+        if small and self.backend == "dd.cudd":
+            self._bdd: Any = module.BDD(
+                memory_estimate=SMALL_MEMORY, initial_cache_size=SMALL_CACHE
+            )
+        else:
+            self._bdd = module.BDD()
         if self.backend == "dd.cudd":
             # Dynamic reordering costs more than it saves on the structures of puzzles, whose
             # variables are declared in a good order; it also makes timings jumpy.
