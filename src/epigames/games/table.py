@@ -159,7 +159,7 @@ class CardTable:
                 c = index(fact.card)
                 src, dst = fact.src, fact.dst
                 if where[c] != src:
-                    self._expect(False, fact)
+                    raise self._contradiction(fact)
                 # Both piles' cards stay listed, in order, the card taken from one and put
                 # in the other (a deal takes the deck's cards one by one, a play adds one
                 # to the table); its place is the count of the pile's cards before it.
@@ -205,7 +205,10 @@ class CardTable:
 
     def _expect(self, holds: bool, fact: object) -> None:
         if not holds:
-            raise TableError(f"the fact {fact} contradicts the table {list(self.where)}")
+            raise self._contradiction(fact)
+
+    def _contradiction(self, fact: object) -> TableError:
+        return TableError(f"the fact {fact} contradicts the table {list(self.where)}")
 
 
 class PublicCards:
