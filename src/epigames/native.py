@@ -33,6 +33,7 @@ COMPILED = (
     "epigames.cards.draws",
     "epigames.cards.facts",
     "epigames.cards.feasibility",
+    "epigames.cards.flow",
     "epigames.cards.knowledge",
     "epigames.cards.problem",
     "epigames.cards.public",

@@ -8,8 +8,11 @@ what it needs once and caches it on the object:
    at the queried moment) and unit propagation runs (`epigames.cards.problem`). Cards
    it places are known, so `holder` answers them without further work.
 2. *possible holders* (`possible_holders`, `holder` of a still free card, `knows_*`):
-   reachability over constraint blocks plus Hall's condition over the interchangeable
-   classes (`epigames.cards.feasibility`); no counting.
+   Hall's condition when no fact ties cards together; one feasible flow and the
+   reachability of its residual graph when each holder's facts cover disjoint sets of
+   cards (`epigames.cards.flow`); else reachability over constraint blocks plus Hall's
+   condition over the interchangeable classes (`epigames.cards.feasibility`). No
+   counting.
 3. *counting* (`worlds_count`, `probability`, `marginals`, `sample_world`): forward and
    backward tables over packed capacity states (`epigames.cards.counting`).
 
@@ -42,6 +45,7 @@ from epigames.cards.feasibility import (
     possible_holders as _feasible_holders,
     transport_possible,
 )
+from epigames.cards.flow import groups_of, possible_by_flow
 from epigames.cards.formulas import Term, dnf_terms
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
@@ -105,7 +109,13 @@ class _Solved:
             if not problem.free:
                 got: list[int] | None = [0] * len(known)
             elif problem.constraints or problem.exclusions:
-                got = _feasible_holders(self.dec(), len(known))
+                groups = groups_of(
+                    problem.caps, problem.may, problem.constraints, problem.exclusions
+                )
+                if groups is None:
+                    got = _feasible_holders(self.dec(), len(known))
+                else:
+                    got = possible_by_flow(groups, problem.free, len(known))
             else:
                 got = transport_possible(problem.caps, problem.may, problem.free)
             if got is None:
