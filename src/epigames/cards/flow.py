@@ -34,19 +34,17 @@ NOT_FLOW = None
 class Groups:
     """The groups of one problem: holder, cards allowed, bounds; and per holder its groups."""
 
-    __slots__ = ("caps", "cards", "high", "holder", "holders", "low", "of_holder")
+    __slots__ = ("caps", "cards", "high", "holder", "holders", "low")
 
     def __init__(self) -> None:
         self.holders: list[int] = []  # the holders with room, in order
         self.caps: list[int] = []  # their capacities
-        self.of_holder: list[list[int]] = []  # per such holder, its groups
         self.holder: list[int] = []  # per group, its holder's position in `holders`
         self.cards: list[int] = []  # per group, the free cards it may take
         self.low: list[int] = []
         self.high: list[int] = []
 
     def add(self, slot: int, cards: int, low: int, high: int) -> None:
-        self.of_holder[slot].append(len(self.cards))
         self.holder.append(slot)
         self.cards.append(cards)
         self.low.append(low)
@@ -69,14 +67,14 @@ def groups_of(
         cards &= may[h]
         got = bounds[h].get(cards)
         if got is None:
-            bounds[h][cards] = [1, cards.bit_count()]
+            bounds[h][cards] = [1, popcount(cards)]
         else:
             got[0] = 1
     for h, cards in exclusions:
         if cards & ~may[h]:
             continue
         got = bounds[h].get(cards)
-        size = cards.bit_count()
+        size = popcount(cards)
         if got is None:
             bounds[h][cards] = [0, size - 1]
         elif got[1] > size - 1:
@@ -88,7 +86,6 @@ def groups_of(
         slot = len(groups.holders)
         groups.holders.append(h)
         groups.caps.append(caps[h])
-        groups.of_holder.append([])
         covered = 0
         for cards, (low, high) in bounds[h].items():
             if cards & covered:
@@ -101,46 +98,123 @@ def groups_of(
     return groups
 
 
+def possible_from_facts(
+    counts: Sequence[int],
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    free: int,
+    removed: int,
+    constraints: Sequence[tuple[int, int]],
+    groups: Sequence[int],
+    not_all: Sequence[tuple[int, int]],
+) -> list[int] | None:
+    """`possible_by_flow` straight from the facts, without propagating them first.
+
+    The facts are those of `epigames.cards.problem.reduce_facts` (at-least-one sets,
+    groups no holder holds completely, not-all sets), with ``free`` the cards in play no
+    holder is known to have. None when no deal meets them, or when they are not of the
+    flow's shape: the caller then propagates and solves, which also says what is wrong.
+    """
+    n = len(counts)
+    caps = [counts[h] - popcount(holding[h]) for h in range(n)]
+    may = [0] * n
+    for h in range(n):
+        if caps[h] < 0:
+            return None
+        if caps[h]:
+            may[h] = free & ~lacking[h]
+    live: list[tuple[int, int]] = []
+    for h, cards in constraints:
+        if not cards & holding[h]:  # else a known card meets it
+            cards &= may[h]
+            if not cards:
+                return None
+            live.append((h, cards))
+    excluded: list[tuple[int, int]] = []
+    bound = [(cards, -1) for cards in groups]
+    bound += [(cards, h) for h, cards in not_all]
+    for cards, only in bound:
+        if cards & removed:
+            continue
+        placed = cards & ~free
+        rest = cards & free
+        owner = only
+        if placed:
+            # The holder with every placed card, if one has them all: no other can
+            # complete the set.
+            for h in range(n):
+                if holding[h] & placed:
+                    owner = h if not placed & ~holding[h] and only in (-1, h) else -2
+                    break
+            if owner == -2:
+                continue
+            if not rest:
+                return None  # it holds the whole set
+        size = popcount(rest)
+        for h in range(n) if owner == -1 else (owner,):
+            if caps[h] >= size and not rest & ~may[h]:
+                excluded.append((h, rest))
+    found = groups_of(caps, may, live, excluded)
+    if found is None:
+        return None
+    return possible_by_flow(found, free, n)
+
+
+def popcount(mask: int) -> int:
+    """The number of bits set (`int.bit_count`, which compiled code calls generically)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
 def possible_by_flow(groups: Groups, free: int, n_holders: int) -> list[int] | None:
     """Per holder, the free cards some consistent deal puts there; None if no deal exists."""
-    deal = _first_deal(groups, free)
+    n_groups = len(groups.cards)
+    allowed = groups.cards
+    # Per card, the groups that allow it: a group's arcs to others are its cards' groups.
+    width = free.bit_length()
+    card_groups = [0] * width
+    for z in range(n_groups):
+        rest = allowed[z]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            c = bit.bit_length() - 1
+            card_groups[c] = card_groups[c] | 1 << z
+    deal = _first_deal(groups, free, card_groups)
     if deal is None:
         return None
     at, count = deal
-    n_groups = len(at)
-    holder, allowed = groups.holder, groups.cards
-    reach = _closure(_arcs(groups, at, count))
+    arcs = _arcs(groups, at, count, card_groups)
+    comp, reach = _reach_by_component(arcs, at)
     result = [0] * n_holders
+    holder, holders = groups.holder, groups.holders
     for b in range(n_groups):
-        seen = reach[b] | 1 << b
-        cards = 0
-        for a in range(n_groups):
-            if seen >> a & 1:
-                cards |= at[a]
-        h = groups.holders[holder[b]]
-        result[h] = result[h] | cards & allowed[b]
+        h = holders[holder[b]]
+        result[h] = result[h] | reach[comp[b]] & allowed[b]
     return result
 
 
-def _arcs(groups: Groups, at: list[int], count: list[int]) -> list[int]:
+def _arcs(groups: Groups, at: list[int], count: list[int], card_groups: list[int]) -> list[int]:
     """The residual graph of the deal ``at`` (``count`` cards a group): per node, its
     successors as a bitmask.
 
     Nodes are the groups, then the holders (at ``len(at) + position``).
     """
     n_groups = len(at)
-    holder, allowed = groups.holder, groups.cards
-    low, high = groups.low, groups.high
+    holder, low, high = groups.holder, groups.low, groups.high
     arcs = [0] * (n_groups + len(groups.holders))
     for y in range(n_groups):
-        here = at[y]
         out = 0
+        rest = at[y]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            out |= card_groups[bit.bit_length() - 1]
         if count[y] < high[y]:
-            out = 1 << (n_groups + holder[y])
-        if here:
-            for z in range(n_groups):
-                if here & allowed[z]:
-                    out |= 1 << z
+            out |= 1 << (n_groups + holder[y])
         arcs[y] = out & ~(1 << y)
         if count[y] > low[y]:
             node = n_groups + holder[y]
@@ -148,22 +222,85 @@ def _arcs(groups: Groups, at: list[int], count: list[int]) -> list[int]:
     return arcs
 
 
-def _closure(arcs: list[int]) -> list[int]:
-    """Per node, the nodes reachable from it by one arc or more (Warshall on bitmasks)."""
-    reach = list(arcs)
-    n = len(reach)
-    for k in range(n):
-        bit = 1 << k
-        via = reach[k]
-        if via:
-            for i in range(n):
-                old = reach[i]
-                if old & bit:
-                    reach[i] = old | via
-    return reach
+def _reach_by_component(arcs: list[int], at: list[int]) -> tuple[list[int], list[int]]:
+    """Each node's strongly connected component, and per component the cards (of
+    ``at``, per group node) in the nodes it reaches, itself included.
+
+    Kosaraju's two searches on bitmasks: finishing order on the graph, then the reversed
+    graph in reverse of that order, which finds the components sources first; the cards
+    reached then sum up from the last component back.
+    """
+    n = len(arcs)
+    n_groups = len(at)
+    back = [0] * n
+    for u in range(n):
+        rest = arcs[u]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            v = bit.bit_length() - 1
+            back[v] = back[v] | 1 << u
+    order: list[int] = []
+    seen = 0
+    for s in range(n):
+        if seen >> s & 1:
+            continue
+        seen |= 1 << s
+        stack = [s]
+        while stack:
+            u = stack[-1]
+            new = arcs[u] & ~seen
+            if new:
+                bit = new & -new
+                seen |= bit
+                stack.append(bit.bit_length() - 1)
+            else:
+                stack.pop()
+                order.append(u)
+    comp = [0] * n
+    members: list[int] = []
+    leaving: list[int] = []
+    cards: list[int] = []
+    seen = 0
+    for i in range(n - 1, -1, -1):
+        s = order[i]
+        if seen >> s & 1:
+            continue
+        c = len(members)
+        seen |= 1 << s
+        todo = 1 << s
+        mask = out = held = 0
+        while todo:
+            bit = todo & -todo
+            todo ^= bit
+            u = bit.bit_length() - 1
+            comp[u] = c
+            mask |= bit
+            out |= arcs[u]
+            if u < n_groups:
+                held |= at[u]
+            new = back[u] & ~seen
+            seen |= new
+            todo |= new
+        members.append(mask)
+        leaving.append(out & ~mask)
+        cards.append(held)
+    # Components come sources first, so every successor of one is found after it.
+    for c in range(len(members) - 1, -1, -1):
+        held = cards[c]
+        rest = leaving[c]
+        while rest:
+            v = (rest & -rest).bit_length() - 1
+            other = comp[v]
+            held |= cards[other]
+            rest &= ~members[other]
+        cards[c] = held
+    return comp, cards
 
 
-def _first_deal(groups: Groups, free: int) -> tuple[list[int], list[int]] | None:
+def _first_deal(
+    groups: Groups, free: int, card_groups: list[int]
+) -> tuple[list[int], list[int]] | None:
     """Per group, the cards it takes in one consistent deal and how many; None if there
     is none.
 
@@ -203,15 +340,12 @@ def _first_deal(groups: Groups, free: int) -> tuple[list[int], list[int]] | None
         card = left & -left
         left ^= card
         # From the groups that allow the card to a holder with room.
-        starts = 0
-        for g in range(n_groups):
-            if allowed[g] & card:
-                starts |= 1 << g
+        starts = card_groups[card.bit_length() - 1]
         room = 0
         for h in range(len(caps)):
             if taken[h] < caps[h]:
                 room |= 1 << holder_node[h]
-        path = _path(_arcs(groups, at, count), starts, room)
+        path = _path(_arcs(groups, at, count, card_groups), starts, room)
         if path is None:
             return None
         first = path[0]
@@ -224,7 +358,7 @@ def _first_deal(groups: Groups, free: int) -> tuple[list[int], list[int]] | None
         if count[g] < low[g]:
             # One more card into g: g gives its holder one more, another group of the
             # holder one fewer, and so on round a cycle back into g.
-            path = _path(_arcs(groups, at, count), 1 << holder_node[holder[g]], 1 << g)
+            path = _path(_arcs(groups, at, count, card_groups), 1 << holder_node[holder[g]], 1 << g)
             if path is None:
                 return None
             _move_along(at, count, allowed, path)

@@ -45,7 +45,7 @@ from epigames.cards.feasibility import (
     possible_holders as _feasible_holders,
     transport_possible,
 )
-from epigames.cards.flow import groups_of, possible_by_flow
+from epigames.cards.flow import groups_of, possible_by_flow, possible_from_facts
 from epigames.cards.formulas import Term, dnf_terms
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
@@ -379,24 +379,20 @@ class CardKnowledge:
         return masks
 
     def _direct_possible(self) -> tuple[int, ...] | None:
-        """`_possible_masks` without propagating first, when no fact ties cards together.
+        """`_possible_masks` without propagating first, when the facts allow it.
 
-        Without at-least-one facts, groups or seen facts, the consistent deals are those of
-        a transportation problem (each free card to a holder that may take it, each holder
-        its count), and Hall's condition (`transport_possible`) decides every card and
-        holder exactly; propagation would only place cards that it finds forced anyway.
-        None for other facts, and when the facts admit no deal: the full path then raises
-        the error that says why.
+        Without at-least-one facts, groups or not-all sets, the consistent deals are those
+        of a transportation problem (each free card to a holder that may take it, each
+        holder its count), and Hall's condition (`transport_possible`) decides every card
+        and holder exactly; with them, where each holder's sets are disjoint, one feasible
+        flow does (`flow.possible_from_facts`). Propagation would only place cards that
+        these find forced anyway. None with seen facts, for sets of other shapes and when
+        the facts admit no deal: the full path then answers, or raises the error that
+        says why.
         """
-        public = self.public
-        if (
-            public.constraints
-            or public.groups
-            or self.seen_holds
-            or self.seen_lacks
-            or self.not_all
-        ):
+        if self.seen_holds or self.seen_lacks:
             return None
+        public = self.public
         holding = list(public.holding)
         lacking = public.lacking
         counts = public.counts
@@ -415,10 +411,31 @@ class CardKnowledge:
                 return None
             holding[agent] = hand
             free &= ~hand
+        if public.constraints or public.groups or self.not_all:
+            found = possible_from_facts(
+                counts,
+                holding,
+                lacking,
+                free,
+                public.removed,
+                public.constraints,
+                public.groups,
+                self.not_all,
+            )
+        else:
+            found = self._by_hall(holding, free)
+        if found is None:
+            return None
+        return tuple(map(or_, holding, found))
+
+    def _by_hall(self, holding: list[int], free: int) -> list[int] | None:
+        """`transport_possible` over the holders with room (see `_direct_possible`)."""
+        public = self.public
+        lacking = public.lacking
         active = []
         caps = []
         may = []
-        for h, count in enumerate(counts):
+        for h, count in enumerate(public.counts):
             cap = count - holding[h].bit_count()
             if cap:
                 if cap < 0:
@@ -428,10 +445,7 @@ class CardKnowledge:
                 may.append(free & ~lacking[h])
         if free & ~reduce(or_, may, 0):
             return None
-        found = possible_by_hall(active, caps, may, free, len(counts))
-        if found is None:
-            return None
-        return tuple(map(or_, holding, found))
+        return possible_by_hall(active, caps, may, free, len(public.counts))
 
     # -- queries -----------------------------------------------------------------------
 
@@ -466,21 +480,18 @@ class CardKnowledge:
         """
         known = self._known
         if known is None:
-            problem = self._reduced()
+            # A card's holder is known where one holder alone may have it; the masks
+            # place the known and removed cards too, so no reduced problem is needed.
+            masks = self._possible_masks()
             where = [-1] * self.layout.n_cards
-            for h, cards in enumerate(problem.known):
-                for c in iter_bits(cards):
+            seen = twice = 0
+            for cards in masks:
+                twice |= seen & cards
+                seen |= cards
+            single = seen & ~twice
+            for h, cards in enumerate(masks):
+                for c in iter_bits(cards & single):
                     where[c] = h
-            if problem.free:
-                seen = twice = 0
-                masks = self._possible_masks()
-                for cards in masks:
-                    twice |= seen & cards
-                    seen |= cards
-                single = problem.free & ~twice
-                for h, cards in enumerate(masks):
-                    for c in iter_bits(cards & single):
-                        where[c] = h
             known = tuple(where)
             object.__setattr__(self, "_known", known)
         return known
