@@ -139,3 +139,14 @@ def test_direct_possible_holders_with_tied_cards_are_the_full_paths(seed: int) -
     assert direct == full_path(knowledge)
     for card, holder in enumerate(deal):
         assert direct[holder] >> card & 1
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_knowledge_of_a_hand_mask_is_the_knowledge_of_its_cards(seed: int) -> None:
+    knowledge, _ = random_tied_case(random.Random(seed))
+    if knowledge.agent is None or knowledge.not_all:
+        return
+    by_mask = CardKnowledge.of_hand_mask(knowledge.public, knowledge.agent, knowledge.hand)
+    fields = ("public", "agent", "hand", "seen_holds", "seen_lacks", "not_all")
+    assert [getattr(by_mask, f) for f in fields] == [getattr(knowledge, f) for f in fields]
+    assert by_mask.known_holders() == knowledge.known_holders()

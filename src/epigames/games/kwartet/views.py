@@ -42,7 +42,11 @@ class KwartetView(RecordView[PublicTracker]):
         Exact (sound and complete) and computed lazily; holders are seat indices.
         """
         public = self._tracker.at(self._announcements, self._announced)
-        return CardKnowledge.create(public, self.seat, self.hand)
+        # Card indices are the layout's indices (the layout is made from the deck in order).
+        mask = 0
+        for c in self._hand_ids:
+            mask |= 1 << c
+        return CardKnowledge.of_hand_mask(public, self.seat, mask)
 
     @cached_property
     def hand(self) -> tuple[Card, ...]:
