@@ -887,17 +887,20 @@ class PublicTracker:
         holding, counts, lacking = self._holding, self._counts, self._lacking
         if lacking[src] & bit:
             return False
-        if not holding[src] & bit:
-            if self._known & bit or holding[src].bit_count() >= counts[src]:
+        held = holding[src]
+        if not held & bit:
+            if self._known & bit or held.bit_count() >= counts[src]:
                 return False
             self._known |= bit
         if self._named & bit:
             self._not_all = _moved_bit(self._layout, self._not_all, src, bit)
             self._named = _named(self._not_all)
-        holding[src] &= ~bit
-        holding[dst] |= bit
-        counts[src] -= 1
-        counts[dst] += 1
+        # Written out: compiled, `holding[src] &= ~bit` on a list item is a generic
+        # in-place operation, an assignment of the item's new value is native.
+        holding[src] = held & ~bit
+        holding[dst] = holding[dst] | bit
+        counts[src] = counts[src] - 1
+        counts[dst] = counts[dst] + 1
         if self._lacked & bit:
             self._unlack(bit)
         return True
