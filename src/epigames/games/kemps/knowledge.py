@@ -31,7 +31,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -124,7 +124,7 @@ def _made_tables(layout: CardLayout) -> _Tables:
 
 
 #: `(layout, _tables(layout))` of the last layout asked about.
-_LAST_TABLES: list[tuple[CardLayout, _Tables]] = []
+_LAST_TABLES: Final[list[tuple[CardLayout, _Tables]]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +252,7 @@ def _moved_bit(layout: CardLayout, not_all: list[NotAll], src: int, bit: int) ->
 
 #: `object.__setattr__`, called through a name: mypyc compiles the direct call for the
 #: class's own fields only, and fails on an inherited one (`CardKnowledge`'s caches).
-_set_field = object.__setattr__
+_set_field: Final = object.__setattr__
 
 
 class KempsKnowledge(CardKnowledge):
@@ -326,12 +326,12 @@ class KempsKnowledge(CardKnowledge):
 
 
 #: `KempsKnowledge(*fields)`, every field of `CardKnowledge` in order, through their setters.
-_make_kemps = field_maker(KempsKnowledge, CardKnowledge)
+_make_kemps: Final = field_maker(KempsKnowledge, CardKnowledge)
 #: The caches of a new knowledge (the fields `__init__` does not take): empty.
-_NO_CACHES = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
+_NO_CACHES: Final = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
 #: Whether this module and the card engine run compiled by mypyc (`epigames.native`): then
 #: a knowledge's fields are native attributes that code compiled with them sets directly.
-_NATIVE = hasattr(CardKnowledge, "__mypyc_attrs__")
+_NATIVE: Final = hasattr(CardKnowledge, "__mypyc_attrs__")
 
 
 def _new_kemps(
@@ -448,12 +448,12 @@ def _by_hall(
     if found is None:
         return None
     for h in range(n):
-        found[h] |= hand if h == agent else holding[h]
+        found[h] = found[h] | (hand if h == agent else holding[h])
     return tuple(found)
 
 
 #: No lacks beyond the public ones (`_fact_lacks`).
-_NO_LACKS: list[int] = []
+_NO_LACKS: Final[list[int]] = []
 
 
 def _fact_lacks(
@@ -813,44 +813,39 @@ class PublicTracker:
         """Fold one announcement; False when a step was refused (the parts may be half
         changed then: the caller folds the log again through the facts)."""
         kind = type(event)
+        # Read as the kind just told apart: compiled, each `isinstance` check would look
+        # the class up in the module's dictionary (the kinds are compared as statics).
+        e: Any = event
         if not self._started:
-            if kind is GameDealt:
-                assert isinstance(event, GameDealt)
-                self._deal(event)
+            if kind is _GAME_DEALT:
+                self._deal(e)
                 self._started = True
             return True
         done = True
-        if kind is Swapped:
-            assert isinstance(event, Swapped)
-            table, seat = self._table, event.seat
-            done = self._move(event.taken, table, seat) and self._move(event.put, seat, table)
-        elif kind is TurnEnded:
-            assert isinstance(event, TurnEnded)
-            self._no_kemps(event.seat)
+        if kind is _SWAPPED:
+            table, seat = self._table, e.seat
+            done = self._move(e.taken, table, seat) and self._move(e.put, seat, table)
+        elif kind is _TURN_ENDED:
+            self._no_kemps(e.seat)
             return True
-        elif kind is TableDealt:
-            assert isinstance(event, TableDealt)
+        elif kind is _TABLE_DEALT:
             deck, table = self._deck, self._table
-            done = all([self._move(c, deck, table) for c in event.cards])
-        elif kind is TableCleared:
-            assert isinstance(event, TableCleared)
+            done = all([self._move(c, deck, table) for c in e.cards])
+        elif kind is _TABLE_CLEARED:
             table, discard = self._table, self._discard
-            done = all([self._move(c, table, discard) for c in event.cards]) and (
-                not event.reshuffled or self._reshuffle(discard, self._deck)
+            done = all([self._move(c, table, discard) for c in e.cards]) and (
+                not e.reshuffled or self._reshuffle(discard, self._deck)
             )
-        elif kind is Kemps:
-            assert isinstance(event, Kemps)
-            done = self._leave(event.seat, event.cards, event.reshuffled)
-        elif kind is NewHand:
-            assert isinstance(event, NewHand)
-            done = self._draw(event.seat, event.n, self._deck)
-        elif kind is Called:
-            assert isinstance(event, Called)
-            if not event.right:
-                self._no_kemps(event.target)
+        elif kind is _KEMPS:
+            done = self._leave(e.seat, e.cards, e.reshuffled)
+        elif kind is _NEW_HAND:
+            done = self._draw(e.seat, e.n, self._deck)
+        elif kind is _CALLED:
+            if not e.right:
+                self._no_kemps(e.target)
                 return True
-            done = self._leave(event.target, event.cards, event.reshuffled)
-        elif kind is TeamTurnEnded or kind is Passed or kind is GameOver:
+            done = self._leave(e.target, e.cards, e.reshuffled)
+        elif kind is _TEAM_TURN_ENDED or kind is _PASSED or kind is _GAME_OVER:
             return True  # no facts
         else:  # an event Kemps does not publish: through its facts
             self._load(self._value().apply(event))
@@ -983,6 +978,20 @@ class PublicTracker:
         """`PublicInfo.check_public_locations` passes."""
         holding, counts = self._holding, self._counts
         return all(holding[h].bit_count() == counts[h] for h in self._public_holders)
+
+
+#: The kinds of event the tracker folds, as statics (see `PublicTracker._fold`).
+_GAME_DEALT: Final = GameDealt
+_SWAPPED: Final = Swapped
+_TURN_ENDED: Final = TurnEnded
+_TABLE_DEALT: Final = TableDealt
+_TABLE_CLEARED: Final = TableCleared
+_KEMPS: Final = Kemps
+_NEW_HAND: Final = NewHand
+_CALLED: Final = Called
+_TEAM_TURN_ENDED: Final = TeamTurnEnded
+_PASSED: Final = Passed
+_GAME_OVER: Final = GameOver
 
 
 def _named(facts: Iterable[NotAll]) -> int:

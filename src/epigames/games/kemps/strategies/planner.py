@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from epigames.cards import Card, Rank
 from epigames.cards.public import iter_bits
@@ -49,13 +49,13 @@ class Plan(NamedTuple):
 
 
 #: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
-_RANKS = 13
-_RANK: tuple[Rank, ...] = tuple(sorted(Rank, key=lambda r: r.value))
+_RANKS: Final = 13
+_RANK: Final[tuple[Rank, ...]] = tuple(sorted(Rank, key=lambda r: r.value))
 
 
 # A thought and a plan for every move, made without their `__init__` / `__new__`
 # (Python code): `Thought(t, (), args)`, `Plan(...)`.
-_thought = slot_maker(Thought)
+_thought: Final = slot_maker(Thought)
 
 
 def _plan(
@@ -68,7 +68,7 @@ def _plan(
     return _new_tuple(Plan, (swaps, collect, blocked, avoided))
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 class TurnPlan(Protocol):
@@ -168,22 +168,13 @@ def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
 
 def _card_ranks(cards: int) -> int:
     """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
-    # Each rank's four bits folded onto its lowest, then four ranks at a time squeezed
-    # into four bits by a table: a handful of int operations instead of a loop per rank.
-    folded = cards | cards >> 1
-    folded = (folded | folded >> 2) & _LOWEST
-    ranks, shift = 0, 0
-    while folded:
-        ranks |= _SQUEEZE[folded & 0xFFFF] << shift
-        folded >>= 16
-        shift += 4
+    ranks = rank = 0
+    while cards:
+        if cards & 15:
+            ranks |= 1 << rank
+        cards >>= 4
+        rank += 1
     return ranks
-
-
-#: The lowest bit of every rank's four (enough for any number of ranks a deck has here).
-_LOWEST = int("0001" * 64, 2)
-#: Four ranks' lowest bits (bits 0, 4, 8, 12) → the four ranks as bits 0 to 3.
-_SQUEEZE = {sum(1 << 4 * r for r in range(4) if packed >> r & 1): packed for packed in range(16)}
 
 
 def _rank_set(mask: int) -> set[Rank]:
@@ -391,10 +382,10 @@ def _take(
 
 
 #: Each card's rank as an int, `Card.index % 13` (0 for 2s … 12 for aces).
-_RANK_OF: dict[Card, int] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
+_RANK_OF: Final[dict[Card, int]] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
 #: Per table slot (a table has at most 12), each card's `Swap` as `swap` makes it: a
 #: dictionary read here costs a tenth of a call of that Python function.
-_SWAPS_AT: list[dict[Card, Swap]] = [{} for _ in range(16)]
+_SWAPS_AT: Final[list[dict[Card, Swap]]] = [{} for _ in range(16)]
 
 
 def _swap(slot: int, card: Card) -> Swap:
@@ -422,7 +413,7 @@ def _remove(cards: list[Card], card: Card) -> None:
 
 #: `m.bit_length()` of the lengths a shuffle of a hand's discards meets (compiled, the
 #: method is a call).
-_BIT_LENGTH = tuple(m.bit_length() for m in range(9))
+_BIT_LENGTH: Final = tuple(m.bit_length() for m in range(9))
 
 
 def _shuffle(cards: list[Card], rng: random.Random) -> None:
