@@ -182,18 +182,20 @@ def _no_kemps_in(
     known: Sequence[NotAll],
 ) -> list[NotAll]:
     """`_no_kemps` over the public information's parts."""
-    return _no_kemps_masks(rank_masks(layout), holding, lacking, removed, seat, known)
+    ranks = rank_masks(layout)
+    return _no_kemps_masks(ranks, list(holding), list(lacking), removed, seat, list(known))
 
 
 def _no_kemps_masks(
-    ranks: Sequence[int],
-    holding: Sequence[int],
-    lacking: Sequence[int],
+    ranks: tuple[int, ...],
+    holding: list[int],
+    lacking: list[int],
     removed: int,
     seat: int,
-    known: Sequence[NotAll],
+    known: list[NotAll],
 ) -> list[NotAll]:
-    """`_no_kemps_in` with the layout's `rank_masks`."""
+    """`_no_kemps_in` with the layout's `rank_masks` (concrete types: compiled, a
+    `Sequence` is iterated and indexed through generic calls)."""
     elsewhere = removed
     for h, mask in enumerate(holding):
         if h != seat:
@@ -206,13 +208,18 @@ def _no_kemps_masks(
     # card, only that card's rank (the layout lists the deck rank by rank, four each).
     if held:
         mask = ranks[((held & -held).bit_length() - 1) // OF_A_KIND]
-        if not held & ~mask and not mask & elsewhere and (seat, mask) not in known:
+        if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
         return found
     for mask in ranks:
-        if not mask & elsewhere and (seat, mask) not in known:
+        if not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
     return found
+
+
+def _has(facts: list[NotAll], seat: int, cards: int) -> bool:
+    """`(seat, cards) in facts`, compared as ints (compiled: no tuple made and compared)."""
+    return any(h == seat and mask == cards for h, mask in facts)
 
 
 def mask_other(public: PublicInfo, seat: int, mask: int) -> bool:
