@@ -31,7 +31,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -51,7 +51,7 @@ from epigames.cards import (
 )
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
-from epigames.cards.knowledge import _plain as plain_knowledge
+from epigames.cards.feasibility import possible_by_hall
 from epigames.cards.public import iter_bits, public_info
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
@@ -97,12 +97,12 @@ def card_bits(layout: CardLayout) -> dict[Hashable, int]:
     return _tables(layout)[1]
 
 
-#: A layout's `rank_masks` and `card_bits`.
-_Tables = tuple[tuple[int, ...], dict[Hashable, int]]
+#: A layout's `rank_masks`, `card_bits` and the mask of all its cards.
+_Tables = tuple[tuple[int, ...], dict[Hashable, int], int]
 
 
 def _tables(layout: CardLayout) -> _Tables:
-    """`rank_masks` and `card_bits` of `layout`."""
+    """`rank_masks`, `card_bits` and the mask of every card of `layout`."""
     # The last layout asked about, found by identity: a cache keyed by the layout would
     # hash it (a frozen dataclass's Python `__hash__` over every card), and every new
     # state's tracker and every decision's knowledge asks.
@@ -120,11 +120,11 @@ def _made_tables(layout: CardLayout) -> _Tables:
     ranks = tuple(
         layout.card_mask(cards[i : i + OF_A_KIND]) for i in range(0, len(cards), OF_A_KIND)
     )
-    return ranks, {card: 1 << i for i, card in enumerate(cards)}
+    return ranks, {card: 1 << i for i, card in enumerate(cards)}, (1 << len(cards)) - 1
 
 
 #: `(layout, _tables(layout))` of the last layout asked about.
-_LAST_TABLES: list[tuple[CardLayout, _Tables]] = []
+_LAST_TABLES: Final[list[tuple[CardLayout, _Tables]]] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,31 +182,44 @@ def _no_kemps_in(
     known: Sequence[NotAll],
 ) -> list[NotAll]:
     """`_no_kemps` over the public information's parts."""
-    return _no_kemps_masks(rank_masks(layout), holding, lacking, removed, seat, known)
+    ranks = rank_masks(layout)
+    return _no_kemps_masks(ranks, list(holding), list(lacking), removed, seat, list(known))
 
 
 def _no_kemps_masks(
-    ranks: Sequence[int],
-    holding: Sequence[int],
-    lacking: Sequence[int],
+    ranks: tuple[int, ...],
+    holding: list[int],
+    lacking: list[int],
     removed: int,
     seat: int,
-    known: Sequence[NotAll],
+    known: list[NotAll],
 ) -> list[NotAll]:
-    """`_no_kemps_in` with the layout's `rank_masks`."""
+    """`_no_kemps_in` with the layout's `rank_masks` (concrete types: compiled, a
+    `Sequence` is iterated and indexed through generic calls)."""
     elsewhere = removed
     for h, mask in enumerate(holding):
         if h != seat:
             elsewhere |= mask
     elsewhere |= lacking[seat]
     held = holding[seat]
-    found = []
+    found: list[NotAll] = []
+    # A rank with a card the seat is known not to have says nothing new.
+    # So does one when the seat is known to hold a card of another rank: with a known
+    # card, only that card's rank (the layout lists the deck rank by rank, four each).
+    if held:
+        mask = ranks[((held & -held).bit_length() - 1) // OF_A_KIND]
+        if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
+            found.append((seat, mask))
+        return found
     for mask in ranks:
-        # A rank with a card the seat is known not to have says nothing new.
-        # So does one when the seat is known to hold a card of another rank.
-        if not mask & elsewhere and not held & ~mask and (seat, mask) not in known:
+        if not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
     return found
+
+
+def _has(facts: list[NotAll], seat: int, cards: int) -> bool:
+    """`(seat, cards) in facts`, compared as ints (compiled: no tuple made and compared)."""
+    return any(h == seat and mask == cards for h, mask in facts)
 
 
 def mask_other(public: PublicInfo, seat: int, mask: int) -> bool:
@@ -246,7 +259,7 @@ def _moved_bit(layout: CardLayout, not_all: list[NotAll], src: int, bit: int) ->
 
 #: `object.__setattr__`, called through a name: mypyc compiles the direct call for the
 #: class's own fields only, and fails on an inherited one (`CardKnowledge`'s caches).
-_set_field = object.__setattr__
+_set_field: Final = object.__setattr__
 
 
 class KempsKnowledge(CardKnowledge):
@@ -267,23 +280,19 @@ class KempsKnowledge(CardKnowledge):
         return cls(info, seat, mask, not_all=public.not_all)
 
     def _possible_masks(self) -> tuple[int, ...]:
-        # The engine solves for possible holders directly (a transportation problem, by
-        # Hall's condition) only without not-all facts. A fact that no deal consistent
-        # with the rest can break rules out no deal, so without such facts the deals,
-        # and the answer, are the same; most of a game's facts are of that kind.
-        agent = self._agent_seat()
-        if (
-            self._possible is None
-            and agent >= 0
-            and self.not_all
-            and not self.seen_holds
-            and not self.seen_lacks
-            and _never_broken(self.public, agent, self.hand, self.not_all)
-        ):
-            masks = _new_plain(self.public, agent, self.hand).possible_masks()
+        # Where every not-all fact is a lack in disguise or can break no deal, the deals
+        # are those of a transportation problem, which Hall's condition decides card by
+        # card (`_by_hall`); the card engine's full path answers the rest (about one
+        # decision in eight of a `kbblocking` game).
+        masks = self._possible
+        if masks is None:
+            agent = self._agent_seat()
+            if agent >= 0 and not self.seen_holds and not self.seen_lacks:
+                masks = _by_hall(self.public, agent, self.hand, self.not_all)
+            if masks is None:
+                return CardKnowledge._possible_masks(self)
             _set_field(self, "_possible", masks)
-            return masks
-        return CardKnowledge._possible_masks(self)
+        return masks
 
     def _agent_seat(self) -> int:
         agent = self.agent
@@ -324,12 +333,12 @@ class KempsKnowledge(CardKnowledge):
 
 
 #: `KempsKnowledge(*fields)`, every field of `CardKnowledge` in order, through their setters.
-_make_kemps = field_maker(KempsKnowledge, CardKnowledge)
+_make_kemps: Final = field_maker(KempsKnowledge, CardKnowledge)
 #: The caches of a new knowledge (the fields `__init__` does not take): empty.
-_NO_CACHES = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
+_NO_CACHES: Final = (None,) * sum(not f.init for f in dataclasses.fields(CardKnowledge))
 #: Whether this module and the card engine run compiled by mypyc (`epigames.native`): then
 #: a knowledge's fields are native attributes that code compiled with them sets directly.
-_NATIVE = hasattr(CardKnowledge, "__mypyc_attrs__")
+_NATIVE: Final = hasattr(CardKnowledge, "__mypyc_attrs__")
 
 
 def _new_kemps(
@@ -349,13 +358,32 @@ def _new_kemps(
     return made
 
 
-def _new_plain(public: PublicInfo, seat: int, hand: int) -> CardKnowledge:
-    """`cards.knowledge._plain(public, seat, hand)`: a `CardKnowledge` of the seat's hand
-    alone, made as `_new_kemps` makes a `KempsKnowledge`."""
+def _new_public(
+    layout: CardLayout,
+    counts: tuple[int, ...],
+    holding: tuple[int, ...],
+    lacking: tuple[int, ...],
+    not_all: tuple[NotAll, ...],
+) -> PublicKemps:
+    """`PublicKemps(PublicInfo(layout, counts, holding, lacking, 0, (), ()), not_all)`: the
+    tracker's value, made for every decision that reads knowledge.
+
+    Compiled, both are made by native stores, as `_new_kemps` makes a knowledge (the
+    card engine's `public_info` and the dataclass `__init__` are Python code).
+    """
     if not _NATIVE:
-        return plain_knowledge(public, seat, hand)
-    made = CardKnowledge.__new__(CardKnowledge)
-    _fill(made, public, seat, hand, ())
+        return PublicKemps(public_info(layout, counts, holding, lacking, 0, (), ()), not_all)
+    public = PublicInfo.__new__(PublicInfo)
+    public.layout = layout  # type: ignore[misc]
+    public.counts = counts  # type: ignore[misc]
+    public.holding = holding  # type: ignore[misc]
+    public.lacking = lacking  # type: ignore[misc]
+    public.removed = 0  # type: ignore[misc]
+    public.constraints = ()  # type: ignore[misc]
+    public.groups = ()  # type: ignore[misc]
+    made = PublicKemps.__new__(PublicKemps)
+    made.public = public  # type: ignore[misc]
+    made.not_all = not_all  # type: ignore[misc]
     return made
 
 
@@ -375,53 +403,125 @@ def _fill(
     made._known = None  # type: ignore[misc]
 
 
-def _never_broken(public: PublicInfo, agent: int, hand: int, facts: Sequence[NotAll]) -> bool:
-    """Whether dropping the not-all facts changes no holder's possible cards.
+def _by_hall(
+    public: PublicInfo, agent: int, hand: int, facts: Sequence[NotAll]
+) -> tuple[int, ...] | None:
+    """Every holder's possible cards by Hall's condition, or None where that is not exact.
+
+    The card engine's shortcut for facts without at-least-one sets or groups
+    (`CardKnowledge._direct_possible`: each free card to a holder that does not lack it,
+    each holder its count), over the public information's parts as Kemps has them, with
+    the not-all facts as `_fact_lacks` reads them. None when a fact may bind, and where
+    the facts admit no deal: the engine's full path then answers, or raises the error
+    that says why.
+    """
+    if public.constraints or public.groups:
+        return None
+    counts, holding, lacking = public.counts, public.holding, public.lacking
+    n = len(counts)
+    elsewhere = public.removed  # cards known to be off the agent's hand
+    for h in range(n):
+        if h != agent:
+            elsewhere |= holding[h]
+    if (
+        hand.bit_count() != counts[agent]
+        or hand & (elsewhere | lacking[agent])
+        or holding[agent] & ~hand
+    ):
+        return None
+    free = _tables(public.layout)[2] & ~(elsewhere | hand)
+    extra = _fact_lacks(public, agent, hand, free, facts) if facts else _NO_LACKS
+    if extra is None:
+        return None
+    active: list[int] = []
+    caps: list[int] = []
+    may: list[int] = []
+    reach = 0
+    for h in range(n):
+        if h == agent:
+            continue
+        cap = counts[h] - holding[h].bit_count()
+        if cap:
+            if cap < 0:
+                return None
+            allowed = free & ~(lacking[h] | extra[h]) if extra else free & ~lacking[h]
+            active.append(h)
+            caps.append(cap)
+            may.append(allowed)
+            reach |= allowed
+    if free & ~reach:
+        return None
+    found = possible_by_hall(active, caps, may, free, n)
+    if found is None:
+        return None
+    for h in range(n):
+        found[h] = found[h] | (hand if h == agent else holding[h])
+    return tuple(found)
+
+
+#: No lacks beyond the public ones (`_fact_lacks`).
+_NO_LACKS: Final[list[int]] = []
+
+
+def _fact_lacks(
+    public: PublicInfo, agent: int, hand: int, free: int, facts: Sequence[NotAll]
+) -> list[int] | None:
+    """Per holder, the cards the not-all facts say it lacks; None where a fact may bind.
 
     A fact that no deal consistent with the rest can break rules out no deal: it names a
     card known to be elsewhere or lacked by its holder, or more unknown cards than its
-    holder has room for (the agent's own: not all in its hand). The others, each two or
-    more unknown cards of one rank, rule out deals but no card's holder when the unknown
-    cards may go to any holder with room (nobody lacks one) and they have a rank for
-    each such room of the facts' holders, plus one: put the card asked about where it is
-    asked, give those holders cards of different ranks (none then holds two cards of one
-    rank, so none holds all of a fact's), and the rest anywhere.
+    holder has room for (the agent's own: not all in its hand). A fact whose holder is
+    known to hold all its cards but one says that the holder lacks that one. The others,
+    each two or more unknown cards of one rank, rule out deals but no card's holder when
+    the unknown cards may go to any holder with room (nobody lacks one, and no fact is a
+    lack) and they have a rank for each such room of the facts' holders, plus one: put the
+    card asked about where it is asked, give those holders cards of different ranks (none
+    then holds two cards of one rank, so none holds all of a fact's), and the rest
+    anywhere. An empty list: no lacks.
     """
-    known = public.removed | hand
-    for mask in public.holding:
-        known |= mask
     counts, holding, lacking = public.counts, public.holding, public.lacking
-    ranks = rank_masks(public.layout)
+    known = ~free  # known cards, and bits past the deck
+    ranks = _tables(public.layout)[0]
+    extra: list[int] = []
     bound = 0  # the holders of facts that deals may break
     for h, cards in facts:
         if h == agent:
             if not cards & ~hand:
-                return False
+                return None
             continue
         held = holding[h]
         if cards & (known & ~held | lacking[h]):
             continue
         unknown = cards & ~held
-        if unknown.bit_count() > counts[h] - held.bit_count():
+        size = unknown.bit_count()
+        if size > counts[h] - held.bit_count():
+            continue
+        if size == 1:
+            if not extra:
+                extra = [0] * len(counts)
+            extra[h] |= unknown
             continue
         # The layout lists the deck rank by rank, four cards each.
         rank = ranks[((unknown & -unknown).bit_length() - 1) // OF_A_KIND]
-        if unknown.bit_count() < 2 or unknown & ~rank:
-            return False
+        if size < 2 or unknown & ~rank:
+            return None
         bound |= 1 << h
     if not bound:
-        return True
-    unknown = ((1 << len(public.layout.cards)) - 1) & ~known
+        return extra
+    if extra:
+        return None
     room = 0
     for h in range(len(counts)):
-        free = counts[h] - holding[h].bit_count()
-        if h == agent or free <= 0:
+        space = counts[h] - holding[h].bit_count()
+        if h == agent or space <= 0:
             continue
-        if lacking[h] & unknown:
-            return False
+        if lacking[h] & free:
+            return None
         if bound >> h & 1:
-            room += free
-    return sum([1 for rank in ranks if rank & unknown]) > room
+            room += space
+    if sum([1 for rank in ranks if rank & free]) > room:
+        return extra
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -619,16 +719,20 @@ class PublicTracker:
         # Read by every step: kept here rather than found through cached functions.
         self._ranks = rank_masks(layout)
         self._public_holders = tuple(sorted(layout.public))
-        self._at = Places.of(len(layout.players))
+        # The piles' holder indices, as ints: `Places` is a Python object.
+        at = Places.of(len(layout.players))
+        self._table, self._deck, self._discard, self._out = at.table, at.deck, at.discard, at.out
         self._done = 0
         self._started = False
         self._counts: list[int] = []
         self._holding: list[int] = []
         self._lacking: list[int] = []
         self._not_all: list[NotAll] = []
-        # The unions of `_holding` and of `_lacking`, kept along: every step reads them.
+        # The unions of `_holding`, of `_lacking` and of the not-all facts' cards, kept
+        # along: every step reads them (a move of a card no fact names changes no fact).
         self._known = 0
         self._lacked = 0
+        self._named = 0
         self._made: PublicKemps | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -642,7 +746,7 @@ class PublicTracker:
         other._done, other._started, other._made = self._done, self._started, self._made
         other._counts, other._holding = list(self._counts), list(self._holding)
         other._lacking, other._not_all = list(self._lacking), list(self._not_all)
-        other._known, other._lacked = self._known, self._lacked
+        other._known, other._lacked, other._named = self._known, self._lacked, self._named
         return other
 
     def at(self, events: Sequence[Event], n: int) -> PublicKemps:
@@ -682,16 +786,13 @@ class PublicTracker:
         return _new_kemps(public.public, seat, mask, public.not_all)
 
     def _value(self) -> PublicKemps:
-        public = public_info(
+        return _new_public(
             self._layout,
             tuple(self._counts),
             tuple(self._holding),
             tuple(self._lacking),
-            0,
-            (),
-            (),
+            tuple(self._not_all),
         )
-        return PublicKemps(public, tuple(self._not_all))
 
     def _refold(self, events: Sequence[Event], n: int) -> None:
         """Fold the first `n` announcements through their facts (raising their errors)."""
@@ -713,53 +814,71 @@ class PublicTracker:
             self._known |= mask
         for mask in self._lacking:
             self._lacked |= mask
+        self._named = _named(self._not_all)
 
     def _fold(self, event: Event) -> bool:
         """Fold one announcement; False when a step was refused (the parts may be half
         changed then: the caller folds the log again through the facts)."""
         kind = type(event)
+        # Read as the kind just told apart: compiled, each `isinstance` check would look
+        # the class up in the module's dictionary (the kinds are compared as statics).
+        e: Any = event
         if not self._started:
-            if kind is GameDealt:
-                self._load(PublicKemps(start_from_counts(self._layout, event.facts)))
+            if kind is _GAME_DEALT:
+                self._deal(e)
                 self._started = True
             return True
         done = True
-        if kind is Swapped:
-            assert isinstance(event, Swapped)
-            table, seat = self._at.table, event.seat
-            done = self._move(event.taken, table, seat) and self._move(event.put, seat, table)
-        elif kind is TurnEnded:
-            assert isinstance(event, TurnEnded)
-            self._no_kemps(event.seat)
+        if kind is _SWAPPED:
+            table, seat = self._table, e.seat
+            done = self._move(e.taken, table, seat) and self._move(e.put, seat, table)
+        elif kind is _TURN_ENDED:
+            self._no_kemps(e.seat)
             return True
-        elif kind is TableDealt:
-            assert isinstance(event, TableDealt)
-            at = self._at
-            done = all([self._move(c, at.deck, at.table) for c in event.cards])
-        elif kind is TableCleared:
-            assert isinstance(event, TableCleared)
-            at = self._at
-            done = all([self._move(c, at.table, at.discard) for c in event.cards]) and (
-                not event.reshuffled or self._reshuffle(at.discard, at.deck)
+        elif kind is _TABLE_DEALT:
+            deck, table = self._deck, self._table
+            done = all([self._move(c, deck, table) for c in e.cards])
+        elif kind is _TABLE_CLEARED:
+            table, discard = self._table, self._discard
+            done = all([self._move(c, table, discard) for c in e.cards]) and (
+                not e.reshuffled or self._reshuffle(discard, self._deck)
             )
-        elif kind is Kemps:
-            assert isinstance(event, Kemps)
-            done = self._leave(event.seat, event.cards, event.reshuffled)
-        elif kind is NewHand:
-            assert isinstance(event, NewHand)
-            done = self._draw(event.seat, event.n, self._at.deck)
-        elif kind is Called:
-            assert isinstance(event, Called)
-            if not event.right:
-                self._no_kemps(event.target)
+        elif kind is _KEMPS:
+            done = self._leave(e.seat, e.cards, e.reshuffled)
+        elif kind is _NEW_HAND:
+            done = self._draw(e.seat, e.n, self._deck)
+        elif kind is _CALLED:
+            if not e.right:
+                self._no_kemps(e.target)
                 return True
-            done = self._leave(event.target, event.cards, event.reshuffled)
-        elif kind is TeamTurnEnded or kind is Passed or kind is GameOver:
+            done = self._leave(e.target, e.cards, e.reshuffled)
+        elif kind is _TEAM_TURN_ENDED or kind is _PASSED or kind is _GAME_OVER:
             return True  # no facts
         else:  # an event Kemps does not publish: through its facts
             self._load(self._value().apply(event))
             return True
         return done and self._checked()
+
+    def _deal(self, event: GameDealt) -> None:
+        """The first deal: `start_from_counts` of its facts (every count, the table's
+        cards), which makes the facts only where they do not fit the layout and raises."""
+        counts = [0] * self._layout.n_holders
+        sizes = event.hand_sizes
+        for s in range(len(sizes)):
+            counts[s] = sizes[s]
+        table = event.table
+        counts[self._table] = len(table)
+        counts[self._deck] = event.deck_size
+        bits, cards = self._bits, 0
+        for card in table:
+            cards |= bits.get(card, 0)
+        fits = len(sizes) == len(self._layout.players) and sum(counts) == len(bits)
+        if not fits or min(counts) < 0 or cards.bit_count() != len(table):
+            self._load(PublicKemps(start_from_counts(self._layout, event.facts)))
+            return
+        holding = [0] * len(counts)
+        holding[self._table] = cards
+        self._load(_new_public(self._layout, tuple(counts), tuple(holding), (0,) * len(counts), ()))
 
     # Each step below changes the parts as `PublicInfo`'s would, or returns False where
     # that would raise.
@@ -770,16 +889,20 @@ class PublicTracker:
         holding, counts, lacking = self._holding, self._counts, self._lacking
         if lacking[src] & bit:
             return False
-        if not holding[src] & bit:
-            if self._known & bit or holding[src].bit_count() >= counts[src]:
+        held = holding[src]
+        if not held & bit:
+            if self._known & bit or held.bit_count() >= counts[src]:
                 return False
             self._known |= bit
-        if self._not_all:
+        if self._named & bit:
             self._not_all = _moved_bit(self._layout, self._not_all, src, bit)
-        holding[src] &= ~bit
-        holding[dst] |= bit
-        counts[src] -= 1
-        counts[dst] += 1
+            self._named = _named(self._not_all)
+        # Written out: compiled, `holding[src] &= ~bit` on a list item is a generic
+        # in-place operation, an assignment of the item's new value is native.
+        holding[src] = held & ~bit
+        holding[dst] = holding[dst] | bit
+        counts[src] = counts[src] - 1
+        counts[dst] = counts[dst] + 1
         if self._lacked & bit:
             self._unlack(bit)
         return True
@@ -821,11 +944,11 @@ class PublicTracker:
 
     def _leave(self, seat: int, cards: tuple[Hashable, ...], reshuffled: bool) -> bool:
         """A Kemps or a right call: the seat held the cards, they go out, then a reshuffle."""
-        at = self._at
+        out = self._out
         return (
             all([self._holds(c, seat) for c in cards])
-            and all([self._move(c, seat, at.out) for c in cards])
-            and (not reshuffled or self._reshuffle(at.discard, at.deck))
+            and all([self._move(c, seat, out) for c in cards])
+            and (not reshuffled or self._reshuffle(self._discard, self._deck))
         )
 
     def _draw(self, seat: int, n: int, deck: int) -> bool:
@@ -834,6 +957,7 @@ class PublicTracker:
         if counts[seat] or not 0 <= n <= counts[deck]:
             return False
         self._not_all = [(h, cards) for h, cards in self._not_all if h != seat]
+        self._named = _named(self._not_all)
         if n:
             was_there = holding[deck]
             unknown = ((1 << len(self._bits)) - 1) & ~self._known
@@ -853,12 +977,36 @@ class PublicTracker:
 
     def _no_kemps(self, seat: int) -> None:
         not_all = self._not_all
-        not_all.extend(_no_kemps_masks(self._ranks, self._holding, self._lacking, 0, seat, not_all))
+        for fact in _no_kemps_masks(self._ranks, self._holding, self._lacking, 0, seat, not_all):
+            not_all.append(fact)
+            self._named |= fact[1]
 
     def _checked(self) -> bool:
         """`PublicInfo.check_public_locations` passes."""
         holding, counts = self._holding, self._counts
         return all(holding[h].bit_count() == counts[h] for h in self._public_holders)
+
+
+#: The kinds of event the tracker folds, as statics (see `PublicTracker._fold`).
+_GAME_DEALT: Final = GameDealt
+_SWAPPED: Final = Swapped
+_TURN_ENDED: Final = TurnEnded
+_TABLE_DEALT: Final = TableDealt
+_TABLE_CLEARED: Final = TableCleared
+_KEMPS: Final = Kemps
+_NEW_HAND: Final = NewHand
+_CALLED: Final = Called
+_TEAM_TURN_ENDED: Final = TeamTurnEnded
+_PASSED: Final = Passed
+_GAME_OVER: Final = GameOver
+
+
+def _named(facts: Iterable[NotAll]) -> int:
+    """The cards the not-all facts name, as one mask."""
+    cards = 0
+    for _, mask in facts:
+        cards |= mask
+    return cards
 
 
 __all__ = [

@@ -102,7 +102,10 @@ class ReportPlayer(Strategy):
             if type(plan) is Plan:  # `Plan.thought`, written out
                 return _decision(Decision, (action, _thought(text, (), args)))
             return _decision(Decision, (action, plan.thought(text, *args)))
-        thought = plan.thought("{} I end my turn.", plan)
+        if type(plan) is Plan:
+            thought = _thought("{} I end my turn.", (), (plan,))
+        else:
+            thought = plan.thought("{} I end my turn.", plan)
         if self._team:
             return end_turn(view, thought)
         return _decision(Decision, (DONE, thought))

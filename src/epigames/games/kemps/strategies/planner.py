@@ -11,8 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 from epigames.cards import Card, Rank
 from epigames.cards.public import iter_bits
@@ -50,13 +49,13 @@ class Plan(NamedTuple):
 
 
 #: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
-_RANKS = 13
-_RANK: tuple[Rank, ...] = tuple(sorted(Rank, key=lambda r: r.value))
+_RANKS: Final = 13
+_RANK: Final[tuple[Rank, ...]] = tuple(sorted(Rank, key=lambda r: r.value))
 
 
 # A thought and a plan for every move, made without their `__init__` / `__new__`
 # (Python code): `Thought(t, (), args)`, `Plan(...)`.
-_thought = slot_maker(Thought)
+_thought: Final = slot_maker(Thought)
 
 
 def _plan(
@@ -69,7 +68,7 @@ def _plan(
     return _new_tuple(Plan, (swaps, collect, blocked, avoided))
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 class TurnPlan(Protocol):
@@ -169,22 +168,13 @@ def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
 
 def _card_ranks(cards: int) -> int:
     """The ranks of a mask of layout cards, which list the deck rank by rank (four each)."""
-    # Each rank's four bits folded onto its lowest, then four ranks at a time squeezed
-    # into four bits by a table: a handful of int operations instead of a loop per rank.
-    folded = cards | cards >> 1
-    folded = (folded | folded >> 2) & _LOWEST
-    ranks, shift = 0, 0
-    while folded:
-        ranks |= _SQUEEZE[folded & 0xFFFF] << shift
-        folded >>= 16
-        shift += 4
+    ranks = rank = 0
+    while cards:
+        if cards & 15:
+            ranks |= 1 << rank
+        cards >>= 4
+        rank += 1
     return ranks
-
-
-#: The lowest bit of every rank's four (enough for any number of ranks a deck has here).
-_LOWEST = int("0001" * 64, 2)
-#: Four ranks' lowest bits (bits 0, 4, 8, 12) → the four ranks as bits 0 to 3.
-_SQUEEZE = {sum(1 << 4 * r for r in range(4) if packed >> r & 1): packed for packed in range(16)}
 
 
 def _rank_set(mask: int) -> set[Rank]:
@@ -239,17 +229,22 @@ def plan_turn(
     (made from the log when not given).
     """
     hand, table = view.hand, view.table
-    # Ranks as ints (`Card.index % 13`, found in a dict: an enum's hash is Python code,
-    # and so is a card's `==`), counted in the order they are first seen, hand first:
-    # ties go to that order. Sets of ranks are masks of rank ints.
+    # Ranks as ints (`Card.index % 13`, found once per card in a dict: an enum's hash is
+    # Python code, and so is a card's `==`), counted in the order they are first seen,
+    # hand first: ties go to that order. Sets of ranks are masks of rank ints.
     rank_of = _RANK_OF
+    hand_ranks = [rank_of[card] for card in hand]
+    table_ranks = [rank_of[card] for card in table]
     counts = [0] * _RANKS
     order: list[int] = []
-    for card in (*hand, *table):
-        r = rank_of[card]
+    for r in hand_ranks:
         if not counts[r]:
             order.append(r)
-        counts[r] += 1
+        counts[r] = counts[r] + 1
+    for r in table_ranks:
+        if not counts[r]:
+            order.append(r)
+        counts[r] = counts[r] + 1
     avoided: tuple[Rank, ...] = ()
     # The do-not-collect list and the ranks that may be in another hand (or, with
     # `seed_compat`, that the program's base says may be).
@@ -268,44 +263,68 @@ def plan_turn(
                 order = [r for r in order if not avoid >> r & 1]
         if not order:
             return _plan((), (), (), avoided)
-    # The most frequent ranks, as many as fit in four cards (at least one). A stable sort
-    # keeps first-seen order among equal counts, as `Counter.most_common`.
+    # The most frequent ranks, as many as fit in four cards (at least one).
     if len(order) > 1:
-        order.sort(key=counts.__getitem__, reverse=True)
+        _by_count(order, counts)
     first = order[0]
     total = counts[first]
     chosen = 1 << first
     collect = [_RANK[first]]
-    for r in order[1:]:
+    for i in range(1, len(order)):
+        r = order[i]
         total += counts[r]
         if total > OF_A_KIND:
             break
         chosen |= 1 << r
         collect.append(_RANK[r])
     discards = []
-    for card in hand:
-        if not chosen >> rank_of[card] & 1:
-            discards.append(card)
+    for i in range(len(hand)):
+        if not chosen >> hand_ranks[i] & 1:
+            discards.append(hand[i])
     if len(discards) > 1:
         _shuffle(discards, rng)
     if blocking:
         # The program's bug passes a card where a rank is expected: always false.
         blocks = dnc if seed_compat else dnc | elsewhere
-        return _plan_blocking(hand, table, chosen, discards, blocks, tuple(collect), avoided)
+        return _plan_blocking(
+            (hand, table, hand_ranks, table_ranks),
+            chosen,
+            discards,
+            blocks,
+            tuple(collect),
+            avoided,
+        )
     # Each wanted table card is taken from its own slot, in table order.
     swaps = []
     if discards:
-        for slot, card in enumerate(table):
-            if chosen >> rank_of[card] & 1:
-                swaps.append(swap(slot, discards.pop(0)))
+        for slot in range(len(table)):
+            if chosen >> table_ranks[slot] & 1:
+                swaps.append(_swap(slot, discards.pop(0)))
                 if not discards:
                     break
     return _plan(tuple(swaps), tuple(collect), (), avoided)
 
 
+def _by_count(order: list[int], counts: list[int]) -> None:
+    """Sort the ranks of `order` by their counts, most first, equal counts in the order
+    given (stable, as `Counter.most_common`): an insertion sort of at most ten ranks,
+    cheaper compiled than `list.sort` with a key."""
+    for i in range(1, len(order)):
+        r = order[i]
+        count = counts[r]
+        j = i
+        while j > 0 and counts[order[j - 1]] < count:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = r
+
+
+#: What `_plan_blocking` plans on: the hand, the table and their cards' rank ints.
+_InView = tuple[tuple[Card, ...], tuple[Card, ...], list[int], list[int]]
+
+
 def _plan_blocking(
-    hand: tuple[Card, ...],
-    table: tuple[Card, ...],
+    seen: _InView,
     chosen: int,
     discards: list[Card],
     blocks: int,
@@ -314,56 +333,87 @@ def _plan_blocking(
 ) -> Plan:
     """`plan_turn`'s blocking part: take the table cards of the `chosen` ranks, then
     block the ranks of `blocks` with the discards left (both masks of rank ints)."""
-    # The turn's swaps as `SwapSheet` makes them, on the table's card indices (a card is
-    # found among ints in C, not by its `==`); the hand is kept as a set.
-    rank_of = _RANK_OF
-    slots = [card.index for card in table]
+    # The turn's swaps as `SwapSheet` makes them, on the planner's lists (a card is found
+    # by identity, not by its `==`); the hand is kept as a set.
+    hand, table, hand_ranks, table_ranks = seen
+    slots = list(table)
     planned: list[Swap] = []
     put_down: set[Card] = set()
     in_hand = set(hand)
-
-    def take(card: Card) -> None:
-        put = discards.pop(0)
-        slot = slots.index(card.index)
-        planned.append(swap(slot, put))
-        slots[slot] = put.index
-        put_down.add(put)
-        in_hand.discard(put)
-        in_hand.add(card)
-
     if discards:
-        for card in table:
-            if chosen >> rank_of[card] & 1:
-                take(card)
+        for i in range(len(table)):
+            if chosen >> table_ranks[i] & 1:
+                _take(table[i], slots, discards, planned, put_down, in_hand)
                 if not discards:
                     break
     blocked: list[Card] = []
     if blocks:
-        for card in (*hand, *table):
+        n = len(hand)
+        for i in range(n + len(table)):
             if not discards:
                 break
-            r = rank_of[card]
+            card, r = (hand[i], hand_ranks[i]) if i < n else (table[i - n], table_ranks[i - n])
             if not blocks >> r & 1 or chosen >> r & 1:
                 continue
             if card in in_hand:
                 _remove(discards, card)  # it blocks already: keep it
             elif card not in put_down:  # no taking back a card put down this turn
-                take(card)
+                _take(card, slots, discards, planned, put_down, in_hand)
                 blocked.append(card)
     return _plan(tuple(planned), collect, tuple(blocked), avoided)
 
 
+def _take(
+    card: Card,
+    slots: list[Card],
+    discards: list[Card],
+    planned: list[Swap],
+    put_down: set[Card],
+    in_hand: set[Card],
+) -> None:
+    """Plan taking `card` from the table for the first discard (`SwapSheet.take`)."""
+    put = discards.pop(0)
+    slot = _find(slots, card)
+    planned.append(_swap(slot, put))
+    slots[slot] = put
+    put_down.add(put)
+    in_hand.discard(put)
+    in_hand.add(card)
+
+
 #: Each card's rank as an int, `Card.index % 13` (0 for 2s … 12 for aces).
-_RANK_OF: dict[Card, int] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
+_RANK_OF: Final[dict[Card, int]] = {card: card.index % _RANKS for card in kemps_deck(_RANKS)}
+#: Per table slot (a table has at most 12), each card's `Swap` as `swap` makes it: a
+#: dictionary read here costs a tenth of a call of that Python function.
+_SWAPS_AT: Final[list[dict[Card, Swap]]] = [{} for _ in range(16)]
+
+
+def _swap(slot: int, card: Card) -> Swap:
+    """`swap(slot, card)`, the same value, kept per slot."""
+    if slot >= len(_SWAPS_AT):
+        return swap(slot, card)
+    made = _SWAPS_AT[slot].get(card)
+    if made is None:
+        made = _SWAPS_AT[slot][card] = swap(slot, card)
+    return made
+
+
+def _find(cards: list[Card], card: Card) -> int:
+    """`cards.index(card)` by identity (a card's `==` is Python code)."""
+    for i in range(len(cards)):
+        if cards[i] is card:
+            return i
+    raise ValueError(f"{card} is not in the list")
 
 
 def _remove(cards: list[Card], card: Card) -> None:
     """`cards.remove(card)` by identity (a card's `==` is Python code)."""
-    for i, held in enumerate(cards):
-        if held is card:
-            del cards[i]
-            return
-    raise ValueError(f"{card} is not in the list")
+    del cards[_find(cards, card)]
+
+
+#: `m.bit_length()` of the lengths a shuffle of a hand's discards meets (compiled, the
+#: method is a call).
+_BIT_LENGTH: Final = tuple(m.bit_length() for m in range(9))
 
 
 def _shuffle(cards: list[Card], rng: random.Random) -> None:
@@ -377,51 +427,8 @@ def _shuffle(cards: list[Card], rng: random.Random) -> None:
         rng.shuffle(cards)
         return
     for i in range(n - 1, 0, -1):
-        k = (i + 1).bit_length()
+        k = _BIT_LENGTH[i + 1] if i < len(_BIT_LENGTH) - 1 else (i + 1).bit_length()
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
         cards[i], cards[j] = cards[j], cards[i]
-
-
-def _most_frequent_of(order: list[int], ranks: list[int]) -> tuple[int, ...]:
-    """`_most_frequent_ints` with the counts read from `ranks`, the ranks in view."""
-    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
-    ranked = sorted(order, key=ranks.count, reverse=True)
-    if not ranked:
-        return ()
-    n, total = 1, ranks.count(ranked[0])
-    while n < len(ranked):
-        more = ranks.count(ranked[n])
-        if total + more > OF_A_KIND:
-            break
-        total += more
-        n += 1
-    return tuple(ranked[:n])
-
-
-def _most_frequent_ints(order: list[int], counts: list[int]) -> tuple[int, ...]:
-    """`_most_frequent` over rank ints: `order` lists them as first seen, `counts` by rank."""
-    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
-    ranked = sorted(order, key=counts.__getitem__, reverse=True)
-    if not ranked:
-        return ()
-    n, total = 1, counts[ranked[0]]
-    while n < len(ranked) and total + counts[ranked[n]] <= OF_A_KIND:
-        total += counts[ranked[n]]
-        n += 1
-    return tuple(ranked[:n])
-
-
-def _most_frequent(counts: dict[Rank, int]) -> tuple[Rank, ...]:
-    """The most frequent ranks, as many as fit in four cards (at least one); ties go to
-    the rank counted first."""
-    # A stable sort keeps first-seen order among equal counts, as `Counter.most_common`.
-    ranked = sorted(counts.items(), key=itemgetter(1), reverse=True)
-    if not ranked:
-        return ()
-    n, total = 1, ranked[0][1]
-    while n < len(ranked) and total + ranked[n][1] <= OF_A_KIND:
-        total += ranked[n][1]
-        n += 1
-    return tuple(rank for rank, _ in ranked[:n])
