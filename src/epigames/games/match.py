@@ -489,14 +489,17 @@ class Match:
             choose = choosers[seat]
             if choose is None:
                 raise MatchError(f"{self._name(seat)} is a person: the match cannot run alone")
-            action, thought = choose(observe(seat))
+            # Indexed, not unpacked: unpacking a `Decision` (a tuple subclass) makes an
+            # iterator, since CPython 3.11 unpacks only exact tuples directly.
+            decision = choose(observe(seat))
+            action = decision[0]
             first = len(state.events if log is None else log)
             try:
                 apply(action)
             except IllegalActionError as exc:
                 raise self._chose_badly(seat, exc) from None
             # `TranscriptEntry(...)` without the named tuple's Python-level `__new__`.
-            transcript.append(_new_entry(TranscriptEntry, (seat, action, thought, first)))
+            transcript.append(_new_entry(TranscriptEntry, (seat, action, decision[1], first)))
         return self.result()
 
     def result(self) -> MatchResult:

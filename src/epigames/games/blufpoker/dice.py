@@ -77,6 +77,19 @@ def _differences() -> dict[tuple[Dice, Dice], Dice]:
 DIFFERENCES: dict[tuple[Dice, Dice], Dice] = _differences()
 
 
+def _by_whole() -> dict[Dice, dict[Dice, Dice]]:
+    out: dict[Dice, dict[Dice, Dice]] = {}
+    for (big, small), rest in DIFFERENCES.items():
+        out.setdefault(big, {})[small] = rest
+    return out
+
+
+#: `DIFFERENCES` by `big`, then by `small` (`PARTS[big][small]`), for the rules' hot path:
+#: two lookups of short tuples cost less than one of a pair, whose hash hashes both
+#: tuples again after the pair is made. Every multiset of up to three dice is a `big`.
+PARTS: dict[Dice, dict[Dice, Dice]] = _by_whole()
+
+
 def contains(big: Dice, small: Dice) -> bool:
     """Whether the multiset `small` is part of `big` (both high to low)."""
     return (big, small) in DIFFERENCES

@@ -53,8 +53,8 @@ from epigames.games.blufpoker.actions import (
 )
 from epigames.games.blufpoker.dice import (
     DICE,
-    DIFFERENCES,
     FIRST_POKER,
+    PARTS,
     RANK_OF,
     RANKS,
     ROLLS,
@@ -207,12 +207,17 @@ class _Events:
     def __init__(self, game: BlufpokerGame) -> None:
         self.names = names = game.seat_names
         seats = range(game.players)
+        #: The seat numbers: a view's seat check is one set lookup.
+        self.seats = frozenset(seats)
         #: `rolled[seat][count]`: the holder rolls `count` dice under the cup.
         self.rolled = tuple(
             tuple(DiceRolled(s, c, names=names) for c in range(DICE + 1)) for s in seats
         )
-        #: Per seat, (untouched, fresh) → its look under the cup.
-        self.seen: tuple[dict[tuple[Dice, Dice], CupSeen], ...] = tuple({} for _ in seats)
+        #: Per seat, untouched → fresh → its look under the cup (two short keys: see
+        #: `dice.PARTS`); every multiset of dice has its table from the start.
+        self.seen: tuple[dict[Dice, dict[Dice, CupSeen]], ...] = tuple(
+            {dice: {} for dice in PARTS} for _ in seats
+        )
         #: Per seat, the dice left outside → the stop.
         self.stopped: tuple[dict[Dice, Stopped], ...] = tuple({} for _ in seats)
         #: Per seat, `rank * RANKS + over` → the bid.
@@ -228,10 +233,10 @@ class _Events:
         self.other: dict[tuple[Any, ...], Event] = {}
 
     def cup_seen(self, seat: int, untouched: Dice, fresh: Dice) -> CupSeen:
-        table = self.seen[seat]
-        event = table.get((untouched, fresh))
+        table = self.seen[seat][untouched]
+        event = table.get(fresh)
         if event is None:
-            event = table[untouched, fresh] = CupSeen(seat, untouched, fresh, names=self.names)
+            event = table[fresh] = CupSeen(seat, untouched, fresh, names=self.names)
         return event
 
     def stopped_with(self, seat: int, visible: Dice) -> Stopped:
@@ -395,7 +400,7 @@ class BlufpokerState(EventLog, State, HasPictures):
         Raises:
             SeatError: no such seat.
         """
-        if type(seat) is not int or not 0 <= seat < len(self._public_penalties):
+        if type(seat) is not int or seat not in self._made.seats:
             check_seat(self.game, seat)
         # What the seat saw under the cup, while the cup still holds it.
         if seat == self._holder and self._looked:
@@ -416,8 +421,9 @@ class BlufpokerState(EventLog, State, HasPictures):
             )  # fmt: skip
         # Filled in here, not by `__init__` or a helper: one view is made per decision, and
         # CPython 3.11 runs a Python `__init__` through a slow generic path (a third of a
-        # view's cost), while these stores are specialised.
-        view: BlufpokerView = _new_view(BlufpokerView)
+        # view's cost), while these stores are specialised. The class call runs object's
+        # `__init__` (see `BlufpokerView`): cheaper than `object.__new__(BlufpokerView)`.
+        view: BlufpokerView = BlufpokerView()
         view._seat, view._current_player, view._phase = seat, self.current_player, self._phase
         view._source, view._stop, view.board, view._note = self, len(self._events), board, look
         return view
@@ -519,7 +525,6 @@ class BlufpokerState(EventLog, State, HasPictures):
 # returns whether it was (the state is unchanged if not). One dict lookup per action.
 _Rule = Callable[[BlufpokerState, Any], bool]
 _new_board = tuple.__new__
-_new_view = object.__new__
 _NO_POKER: tuple[int, Dice, Dice, int] = (-1, (), (), 0)
 _THROWS = {count: WeightedOutcomes(throws(count)) for count in range(1, DICE + 1)}
 
@@ -582,7 +587,7 @@ def _believe(s: BlufpokerState, action: Believe) -> bool:
     s._looked = True
     cup = s._untouched = SORTED[s._untouched + s._fresh]
     s._fresh = ()
-    s._events += (event, made.seen[seat].get((cup, ())) or made.cup_seen(seat, cup, ()))
+    s._events += (event, made.seen[seat][cup].get(()) or made.cup_seen(seat, cup, ()))
     s._audience += (-1, 1 << seat)
     s._phase = ROLL
     return True
@@ -590,7 +595,7 @@ def _believe(s: BlufpokerState, action: Believe) -> bool:
 
 def _roll(s: BlufpokerState, action: RollDice) -> bool:
     dice = action.dice
-    if (s._untouched, dice) not in _PARTS:
+    if dice not in PARTS[s._untouched]:  # not dice the holder may roll
         return False
     s._history.append(action)
     s._pending = dice
@@ -611,13 +616,11 @@ def _land(s: BlufpokerState, action: Throw) -> bool:
         return False
     s._history.append(action)
     seat = s._holder
-    untouched = s._untouched = _PARTS[s._untouched, pending]
+    untouched = s._untouched = PARTS[s._untouched][pending]
     fresh = s._fresh = SORTED[s._fresh + faces]
     s._pending = ()
     made = s._made
-    s._events.append(
-        made.seen[seat].get((untouched, fresh)) or made.cup_seen(seat, untouched, fresh)
-    )
+    s._events.append(made.seen[seat][untouched].get(fresh) or made.cup_seen(seat, untouched, fresh))
     s._audience.append(1 << seat)
     s.current_player = seat
     if untouched:
@@ -666,7 +669,7 @@ def _make_bid(s: BlufpokerState, action: Bid) -> bool:
 def _keep(s: BlufpokerState, action: Keep) -> bool:
     dice = action.dice
     target, _, open_dice, number = s._poker
-    if (open_dice, dice) not in _PARTS:
+    if dice not in PARTS[open_dice]:
         return False
     s._history.append(action)
     s._poker = (target, dice, open_dice, number)
@@ -720,9 +723,6 @@ _WINNERS = {
     n: tuple(tuple(s for s in range(n) if s != loser) for loser in range(n))
     for n in range(1, len(SEAT_NAMES) + 1)
 }
-
-# (dice, part of them) → the rest: whether a roll or a keep names dice there are, by lookup.
-_PARTS = DIFFERENCES
 
 
 def _redrawn(

@@ -34,6 +34,10 @@ class BlufpokerView(SharedLogView, View):
     Made by the state's `observation`, not by calling the class.
     """
 
+    # A bare class call makes a view (`observation` fills it in): object's own `__init__`
+    # lets CPython skip the Python one and the argument checks of `object.__new__(cls)`.
+    __init__ = object.__init__
+
     _phase: int
     board: Board
     _note: tuple[Dice, Dice] | None
