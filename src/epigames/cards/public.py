@@ -27,7 +27,7 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, Final
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
 from epigames.cards.layout import CardLayout, HolderRef
@@ -491,4 +491,35 @@ class PublicInfo:
 
 #: `PublicInfo(...)` made through the slots' own setters (all seven fields, in order), for
 #: the updates made on every public fact.
-public_info = slot_maker(PublicInfo)
+#: Whether this module runs compiled by mypyc: a `PublicInfo`'s fields are then native
+#: attributes, which compiled code sets directly.
+_NATIVE: Final = hasattr(PublicInfo, "__mypyc_attrs__")
+_through_slots: Final = slot_maker(PublicInfo)
+
+
+def public_info(
+    layout: CardLayout,
+    counts: tuple[int, ...],
+    holding: tuple[int, ...],
+    lacking: tuple[int, ...],
+    removed: int,
+    constraints: tuple[tuple[int, int], ...],
+    groups: tuple[int, ...],
+) -> PublicInfo:
+    """`PublicInfo(layout, counts, …, groups)`, made without the dataclass `__init__`.
+
+    Every public fact makes one. Compiled, the fields are stored natively (the generated
+    `__init__` and `slot_maker`'s setters are Python code, several times slower); as plain
+    Python, through the slots' own setters (`slot_maker`).
+    """
+    if not _NATIVE:
+        return _through_slots(layout, counts, holding, lacking, removed, constraints, groups)
+    made = PublicInfo.__new__(PublicInfo)
+    made.layout = layout  # type: ignore[misc]
+    made.counts = counts  # type: ignore[misc]
+    made.holding = holding  # type: ignore[misc]
+    made.lacking = lacking  # type: ignore[misc]
+    made.removed = removed  # type: ignore[misc]
+    made.constraints = constraints  # type: ignore[misc]
+    made.groups = groups  # type: ignore[misc]
+    return made

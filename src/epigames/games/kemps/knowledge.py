@@ -368,19 +368,13 @@ def _new_public(
     """`PublicKemps(PublicInfo(layout, counts, holding, lacking, 0, (), ()), not_all)`: the
     tracker's value, made for every decision that reads knowledge.
 
-    Compiled, both are made by native stores, as `_new_kemps` makes a knowledge (the
-    card engine's `public_info` and the dataclass `__init__` are Python code).
+    Compiled, the `PublicKemps` is made by native stores, as `_new_kemps` makes a
+    knowledge (its dataclass `__init__` is Python code), and the card engine's
+    `public_info` makes the `PublicInfo` so.
     """
+    public = public_info(layout, counts, holding, lacking, 0, (), ())
     if not _NATIVE:
-        return PublicKemps(public_info(layout, counts, holding, lacking, 0, (), ()), not_all)
-    public = PublicInfo.__new__(PublicInfo)
-    public.layout = layout  # type: ignore[misc]
-    public.counts = counts  # type: ignore[misc]
-    public.holding = holding  # type: ignore[misc]
-    public.lacking = lacking  # type: ignore[misc]
-    public.removed = 0  # type: ignore[misc]
-    public.constraints = ()  # type: ignore[misc]
-    public.groups = ()  # type: ignore[misc]
+        return PublicKemps(public, not_all)
     made = PublicKemps.__new__(PublicKemps)
     made.public = public  # type: ignore[misc]
     made.not_all = not_all  # type: ignore[misc]
