@@ -174,15 +174,7 @@ def possible_by_flow(groups: Groups, free: int, n_holders: int) -> list[int] | N
     n_groups = len(groups.cards)
     allowed = groups.cards
     # Per card, the groups that allow it: a group's arcs to others are its cards' groups.
-    width = free.bit_length()
-    card_groups = [0] * width
-    for z in range(n_groups):
-        rest = allowed[z]
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            c = bit.bit_length() - 1
-            card_groups[c] = card_groups[c] | 1 << z
+    card_groups = _transposed(allowed, free.bit_length())
     deal = _first_deal(groups, free, card_groups)
     if deal is None:
         return None
@@ -195,6 +187,20 @@ def possible_by_flow(groups: Groups, free: int, n_holders: int) -> list[int] | N
         h = holders[holder[b]]
         result[h] = result[h] | reach[comp[b]] & allowed[b]
     return result
+
+
+def _transposed(rows: list[int], width: int) -> list[int]:
+    """Per column ``j < width``, the rows (a bitmask of their indices) whose mask has
+    bit ``j``: the reversed arcs of a graph, or the groups that allow each card."""
+    columns = [0] * width
+    for i in range(len(rows)):
+        rest = rows[i]
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            j = bit.bit_length() - 1
+            columns[j] = columns[j] | 1 << i
+    return columns
 
 
 def _arcs(groups: Groups, at: list[int], count: list[int], card_groups: list[int]) -> list[int]:
@@ -232,14 +238,7 @@ def _reach_by_component(arcs: list[int], at: list[int]) -> tuple[list[int], list
     """
     n = len(arcs)
     n_groups = len(at)
-    back = [0] * n
-    for u in range(n):
-        rest = arcs[u]
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            v = bit.bit_length() - 1
-            back[v] = back[v] | 1 << u
+    back = _transposed(arcs, n)
     order: list[int] = []
     seen = 0
     for s in range(n):
