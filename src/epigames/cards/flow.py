@@ -18,8 +18,9 @@ group's bounds). On the residual graph of groups and holders:
 * group ``Y`` → group ``Z``, while some card now in ``Y`` is allowed in ``Z``.
 
 So the answer costs a search for a first deal (a greedy fill, then augmenting paths for
-what it left over) and one reachability closure over a few dozen nodes: no enumeration of
-a kind's placements and no capacity vectors, however many cards a holder takes.
+what it left over) and the strongly connected components of that graph, a few dozen
+nodes as bitmasks: no enumeration of a kind's placements and no capacity vectors, however
+many cards a holder takes.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ NOT_FLOW = None
 
 
 class Groups:
-    """The groups of one problem: holder, cards allowed, bounds; and per holder its groups."""
+    """The groups of one problem (holder, cards allowed, bounds) and the holders with room."""
 
     __slots__ = ("caps", "cards", "high", "holder", "holders", "low")
 
