@@ -3,16 +3,17 @@
 A `CardKnowledge` is immutable. Nothing is computed when it is built; each query computes
 what it needs once and caches it on the object:
 
-1. *reduction* (any query): the agent's hand and seen facts are overlaid on the public
+1. *reduction* (`holder`, counting, and possible holders where step 2 cannot answer from
+   the facts directly): the agent's hand and seen facts are overlaid on the public
    facts (including the no-complete-group invariant of `PublicInfo.groups`, which holds
    at the queried moment) and unit propagation runs (`epigames.cards.problem`). Cards
    it places are known, so `holder` answers them without further work.
-2. *possible holders* (`possible_holders`, `holder` of a still free card, `knows_*`):
-   Hall's condition when no fact ties cards together; one feasible flow and the
-   reachability of its residual graph when each holder's facts cover disjoint sets of
-   cards (`epigames.cards.flow`); else reachability over constraint blocks plus Hall's
-   condition over the interchangeable classes (`epigames.cards.feasibility`). No
-   counting.
+2. *possible holders* (`possible_holders`, `known_holders`, `holder` of a still free
+   card, `knows_*`): straight from the facts, Hall's condition when no fact ties cards
+   together and one feasible flow and the reachability of its residual graph when each
+   holder's facts cover disjoint sets of cards (`epigames.cards.flow`); else, on the
+   reduced problem, reachability over constraint blocks plus Hall's condition over the
+   interchangeable classes (`epigames.cards.feasibility`). No counting.
 3. *counting* (`worlds_count`, `probability`, `marginals`, `sample_world`): forward and
    backward tables over packed capacity states (`epigames.cards.counting`).
 
