@@ -99,7 +99,8 @@ def program_at(harness: Path) -> SeedProgram:
 
 
 def _clear_memos() -> None:
-    knowledge._MEMO.clear()
+    for memo in knowledge.memos():
+        memo.clear()
     blocks._RAW.clear()
     blocks._PATTERNS.clear()
     feasibility._VALID.clear()

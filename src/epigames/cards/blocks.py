@@ -20,7 +20,7 @@ from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.problem import Problem
-from epigames.cards.public import iter_bits
+from epigames.cards.public import iter_bits, popcount
 from epigames.cards.slots import rebuilt, slot_maker
 
 Usage = tuple[int, ...]
@@ -174,7 +174,7 @@ def decompose(problem: Problem, names: tuple[str, ...]) -> Decomposition:
         merged = rest
     # Each digit has room for its capacity plus a block's largest use (at most the
     # capacity and the block's size): the feasibility pass needs no carries (see there).
-    largest = max([bmask.bit_count() for bmask, _, _ in merged], default=0)
+    largest = max([popcount(bmask) for bmask, _, _ in merged], default=0)
     # The last holder has no digit (stride 0): a block's use of it is the block's size
     # less its use of the others, so the feasibility pass does not carry it.
     strides = []

@@ -30,7 +30,7 @@ from operator import mul
 import numpy as np
 
 from epigames.cards.blocks import Block, Decomposition, _evict_half
-from epigames.cards.public import iter_bits
+from epigames.cards.public import iter_bits, popcount
 from epigames.cards.slots import slot_maker
 
 #: A random source accepted by `CountTable.sample`.
@@ -265,7 +265,7 @@ def _shape(dec: Decomposition, n_holders: int) -> tuple[object, ...] | None:
     """What the counts of a decomposition without blocks depend on; None with blocks."""
     if dec.blocks:
         return None
-    classes = tuple([(c.compact, c.cards.bit_count()) for c in dec.classes])
+    classes = tuple([(c.compact, popcount(c.cards)) for c in dec.classes])
     return (n_holders, dec.active, dec.caps, classes)
 
 

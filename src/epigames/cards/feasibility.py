@@ -26,6 +26,7 @@ few ANDs with cached "digits over ``T`` sum to ``s``" masks, not from a loop ove
 from __future__ import annotations
 
 from epigames.cards.blocks import Decomposition
+from epigames.cards.public import popcount
 
 
 def _spread(caps: tuple[int, ...], strides: tuple[int, ...], skip: int) -> int:
@@ -162,7 +163,7 @@ def possible_holders(dec: Decomposition, n_holders: int) -> list[int] | None:
 
     need = [0] * (1 << k)
     for cls in dec.classes:
-        need[cls.compact] += cls.cards.bit_count()
+        need[cls.compact] += popcount(cls.cards)
     for i in range(k):
         bit = 1 << i
         for t in range(1 << k):
@@ -279,12 +280,12 @@ def possible_by_hall(
         for i, j, m in _THREE:
             # T = {i}: the others may take may[j] | may[m]; T = {j, m}: the other, may[i].
             outside = may[j] | may[m]
-            need = (free & ~outside).bit_count()
+            need = popcount(free & ~outside)
             if need >= caps[i]:
                 if need > caps[i]:
                     return None
                 shut[i] |= outside
-            need = (free & ~may[i]).bit_count()
+            need = popcount(free & ~may[i])
             room = caps[j] + caps[m]
             if need >= room:
                 if need > room:
@@ -300,7 +301,7 @@ def possible_by_hall(
                     room += caps[i]
                 else:
                     outside |= may[i]
-            need = (free & ~outside).bit_count()
+            need = popcount(free & ~outside)
             if need >= room:
                 if need > room:
                     return None

@@ -46,12 +46,12 @@ from epigames.cards.feasibility import (
     possible_holders as _feasible_holders,
     transport_possible,
 )
-from epigames.cards.flow import groups_of, possible_by_flow, possible_from_facts
+from epigames.cards.flow import _SOLVED as _FLOWS, groups_of, possible_by_flow, possible_from_facts
 from epigames.cards.formulas import Term, dnf_terms
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.problem import Problem, reduce_facts
-from epigames.cards.public import REMOVED, PublicInfo, iter_bits
+from epigames.cards.public import REMOVED, PublicInfo, iter_bits, popcount
 from epigames.cards.slots import rebuilt, slot_maker
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.logic import formula as fm
@@ -169,8 +169,8 @@ _MEMO: dict[tuple[object, ...], _Solved] = {}
 
 
 def memos() -> tuple[dict[Any, Any], ...]:
-    """This module's memos (a test empties them to solve from scratch)."""
-    return (_MEMO, _HOLDER_SETS)
+    """This module's memos and the flow's (a test empties them to solve from scratch)."""
+    return (_MEMO, _HOLDER_SETS, _FLOWS)
 
 
 def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:
@@ -318,9 +318,9 @@ class CardKnowledge:
         unknown = public.unknown
         if agent is not None:
             hand = self.hand
-            if hand.bit_count() != public.counts[agent]:
+            if popcount(hand) != public.counts[agent]:
                 raise InconsistentCardsError(
-                    f"the hand of {layout.holders[agent]} has {hand.bit_count()} cards but "
+                    f"the hand of {layout.holders[agent]} has {popcount(hand)} cards but "
                     f"the public count is {public.counts[agent]}"
                 )
             bad = hand & ~(unknown | holding[agent]) | hand & lacking[agent]
@@ -411,7 +411,7 @@ class CardKnowledge:
             hand = self.hand
             mine = holding[agent]
             if (
-                hand.bit_count() != counts[agent]
+                popcount(hand) != counts[agent]
                 or hand & ~(free | mine)
                 or hand & lacking[agent]
                 or mine & ~hand
@@ -419,6 +419,7 @@ class CardKnowledge:
                 return None
             holding[agent] = hand
             free &= ~hand
+        found: Sequence[int] | None
         if public.constraints or public.groups or self.not_all:
             found = possible_from_facts(
                 counts,
@@ -444,7 +445,7 @@ class CardKnowledge:
         caps = []
         may = []
         for h, count in enumerate(public.counts):
-            cap = count - holding[h].bit_count()
+            cap = count - popcount(holding[h])
             if cap:
                 if cap < 0:
                     return None

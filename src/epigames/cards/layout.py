@@ -6,8 +6,10 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import reduce
 from operator import or_
+from typing import Any
 
 from epigames.cards.errors import UnknownCardError
+from epigames.cards.slots import rebuilt
 
 #: A holder given by index or by name.
 HolderRef = int | str
@@ -78,6 +80,11 @@ class CardLayout:
     _card_text: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _holder_index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _card_bit: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
+    # By `id` of the layout's own card objects, which games pass around: a card class's
+    # `__hash__` in Python costs more than the rest of a fact. The layout keeps those
+    # objects alive, so no other live object can have one of their ids.
+    _id_index: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
+    _id_bit: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         index = {card: i for i, card in enumerate(self.cards)}
@@ -100,6 +107,13 @@ class CardLayout:
         object.__setattr__(self, "_card_text", {str(card): i for i, card in enumerate(self.cards)})
         object.__setattr__(self, "_holder_index", names)
         object.__setattr__(self, "_card_bit", {card: 1 << i for card, i in index.items()})
+        ids = {id(card): i for i, card in enumerate(self.cards)}
+        object.__setattr__(self, "_id_index", ids)
+        object.__setattr__(self, "_id_bit", {key: 1 << i for key, i in ids.items()})
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Built again on unpickling or copying: the `id` tables name this process's objects.
+        return rebuilt(self)
 
     @classmethod
     def create(
@@ -147,6 +161,9 @@ class CardLayout:
 
     def card_index(self, card: Hashable) -> int:
         """The index of a card object (or its text); `UnknownCardError` if not in the layout."""
+        found = self._id_index.get(id(card))
+        if found is not None:
+            return found
         try:
             return self._card_index[card]
         except (KeyError, TypeError):
@@ -156,11 +173,16 @@ class CardLayout:
 
     def card_indices(self, cards: Iterable[Hashable]) -> list[int]:
         """The indices of card objects, in order (`card_index` of each, in one pass)."""
+        listed = cards if isinstance(cards, _SEQUENCES) else list(cards)
+        try:
+            return list(map(self._id_index.__getitem__, map(id, listed)))
+        except KeyError:
+            pass
         index = self._card_index
         try:
-            return [index[card] for card in cards]
+            return [index[card] for card in listed]
         except (KeyError, TypeError):
-            return [self.card_index(card) for card in cards]  # names the unknown card
+            return [self.card_index(card) for card in listed]  # names the unknown card
 
     def parse_card(self, text: str) -> int:
         """The index of the card whose ``str()`` is ``text`` (or of the card ``text`` itself).
@@ -205,6 +227,10 @@ class CardLayout:
         listed = cards if isinstance(cards, _SEQUENCES) else list(cards)
         try:
             # In C: every hand of every decision is turned into a mask.
+            return reduce(or_, map(self._id_bit.__getitem__, map(id, listed)), 0)
+        except KeyError:
+            pass
+        try:
             return reduce(or_, map(self._card_bit.__getitem__, listed), 0)
         except (KeyError, TypeError):
             mask = 0

@@ -30,7 +30,7 @@ from typing import Any
 
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
-from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits
+from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits, popcount
 from epigames.cards.slots import rebuilt, slot_maker
 
 
@@ -118,7 +118,7 @@ def reduce_facts(
     caps = list(counts)
     for h in range(nh):
         free &= ~known[h]
-        caps[h] -= known[h].bit_count()
+        caps[h] -= popcount(known[h])
         if caps[h] < 0:
             raise InconsistentCardsError(
                 f"holder {names[h]} has {counts[h]} cards but more are known to be there"
@@ -141,7 +141,7 @@ def reduce_facts(
         nonlocal free, cons
         known[h] |= cards
         free &= ~cards
-        caps[h] -= cards.bit_count()
+        caps[h] -= popcount(cards)
         if caps[h] < 0:
             raise InconsistentCardsError(
                 f"{_first(layout, cards)} and holder {names[h]}: the holder has no room left"
@@ -230,7 +230,7 @@ def reduce_facts(
             continue
         progress = False
         for h in range(nh):
-            n_may = may[h].bit_count()
+            n_may = popcount(may[h])
             if n_may < caps[h]:
                 raise InconsistentCardsError(
                     f"holder {names[h]} needs {caps[h]} more cards but only {n_may} can "
@@ -267,7 +267,7 @@ def reduce_facts(
         if not rest & (rest - 1):
             continue  # one free card or none: the unit rule has done all there is
         placed = g & ~free
-        size = rest.bit_count()
+        size = popcount(rest)
         for h in candidates(g, placed, holder):
             if not rest & ~may[h] and caps[h] >= size:
                 exclusions.append((h, rest))

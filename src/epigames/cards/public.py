@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 from typing import Any, Final
 
 from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
@@ -45,6 +43,15 @@ def iter_bits(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def popcount(mask: int) -> int:
+    """The number of bits set (`int.bit_count`, which compiled code calls generically)."""
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
 
 
 def holder_in(masks: Sequence[int], card: int, otherwise: int) -> int:
@@ -113,7 +120,7 @@ class PublicInfo:
         masks: list[int] = []
         for group in groups:
             mask = layout.card_mask(group)
-            if mask.bit_count() < 2:
+            if popcount(mask) < 2:
                 raise InconsistentCardsError(
                     "a group of the no-complete-group invariant needs at least two cards"
                 )
@@ -171,7 +178,7 @@ class PublicInfo:
             raise InconsistentCardsError(
                 f"{verb}: {self._holder(h)} is known not to have {self._card(c)}"
             )
-        if where != h and self.holding[h].bit_count() >= self.counts[h]:
+        if where != h and popcount(self.holding[h]) >= self.counts[h]:
             raise InconsistentCardsError(
                 f"{verb}: {self._holder(h)} has {self.counts[h]} cards, all known; "
                 f"it cannot also have {self._card(c)}"
@@ -379,7 +386,10 @@ class PublicInfo:
             # a trick game.
             ok = not (removed | lacking[s]) & bit
             if ok and not holding[s] & bit:
-                ok = not reduce(or_, holding, 0) & bit and holding[s].bit_count() < counts[s]
+                known = 0
+                for mask in holding:
+                    known |= mask
+                ok = not known & bit and popcount(holding[s]) < counts[s]
             if not ok:
                 so_far = public_info(
                     layout,
@@ -396,7 +406,10 @@ class PublicInfo:
             holding[d] |= bit
             counts[s] -= 1
             counts[d] += 1
-            if reduce(or_, lacking, 0) & bit:
+            lacked = 0
+            for mask in lacking:
+                lacked |= mask
+            if lacked & bit:
                 lacking = tuple([mask & ~bit for mask in lacking])
             if constraints:
                 constraints = self._place(constraints, c, s)
@@ -426,7 +439,7 @@ class PublicInfo:
                 f"reshuffle: source and destination are both {self._holder(s)}"
             )
         unknown = self.unknown
-        if self.holding[s].bit_count() < self.counts[s]:
+        if popcount(self.holding[s]) < self.counts[s]:
             # Unknown cards in src: the merge must not lose what set the piles apart.
             if self.lacking[s] & unknown != self.lacking[d] & unknown:
                 raise UnsupportedFactError(
@@ -461,7 +474,7 @@ class PublicInfo:
         that lies there; call this after a whole public step.
         """
         for h in self.layout.public:
-            known = self.holding[h].bit_count()
+            known = popcount(self.holding[h])
             if known != self.counts[h]:
                 raise InconsistentCardsError(
                     f"{self._holder(h)} is a public location with {self.counts[h]} cards, "
