@@ -47,6 +47,21 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
             else:
                 public = public.lacks(lacked[0], holder)
             continue
+        if kind is fact_types.HoldsAtLeastOne:
+            assert isinstance(fact, fact_types.HoldsAtLeastOne)
+            public = public.at_least_one(fact.holder, fact.cards)
+            continue
+        if kind is fact_types.Holds:
+            assert isinstance(fact, fact_types.Holds)
+            holder, card = fact.holder, fact.card
+            if i < end:
+                # A holder shown to have a card that then moves from it (a card handed
+                # over): the move alone gives the same value, without one in between.
+                other = listed[i]
+                if type(other) is fact_types.Moved and other.card is card and other.src == holder:
+                    continue
+            public = public.holds(card, holder)
+            continue
         if kind is fact_types.Moved:
             assert isinstance(fact, fact_types.Moved)
             # A run of moves (a table dealt or cleared) is made as one value.

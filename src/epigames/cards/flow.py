@@ -26,9 +26,7 @@ many cards a holder takes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
-from epigames.cards.blocks import _evict_half
 from epigames.cards.public import popcount
 
 #: Returned by `groups_of` for facts this solver does not take (overlapping sets of one
@@ -66,55 +64,37 @@ def groups_of(
 
     A not-all set with a card the holder may not take is met in every deal and left out.
     """
-    n = len(caps)
-    # The bounded sets in order, found again by `cards * n + holder` (one dict of ints,
-    # cheaper compiled than a dict of lists per holder).
-    found: dict[int, int] = {}
-    owner: list[int] = []
-    sets: list[int] = []
-    low: list[int] = []
-    high: list[int] = []
+    # Per holder: set -> [low, high].
+    bounds: list[dict[int, list[int]]] = [{} for _ in caps]
     for h, cards in constraints:
         cards &= may[h]
-        key = cards * n + h
-        i = found.get(key, -1)
-        if i < 0:
-            found[key] = len(sets)
-            owner.append(h)
-            sets.append(cards)
-            low.append(1)
-            high.append(popcount(cards))
+        got = bounds[h].get(cards)
+        if got is None:
+            bounds[h][cards] = [1, popcount(cards)]
         else:
-            low[i] = 1
+            got[0] = 1
     for h, cards in exclusions:
         if cards & ~may[h]:
             continue
-        most = popcount(cards) - 1
-        key = cards * n + h
-        i = found.get(key, -1)
-        if i < 0:
-            found[key] = len(sets)
-            owner.append(h)
-            sets.append(cards)
-            low.append(0)
-            high.append(most)
-        elif high[i] > most:
-            high[i] = most
+        got = bounds[h].get(cards)
+        size = popcount(cards)
+        if got is None:
+            bounds[h][cards] = [0, size - 1]
+        elif got[1] > size - 1:
+            got[1] = size - 1
     groups = Groups()
-    for h in range(n):
+    for h in range(len(caps)):
         if caps[h] <= 0:
             continue
         slot = len(groups.holders)
         groups.holders.append(h)
         groups.caps.append(caps[h])
         covered = 0
-        for i in range(len(sets)):
-            if owner[i] == h:
-                cards = sets[i]
-                if cards & covered:
-                    return NOT_FLOW
-                covered |= cards
-                groups.add(slot, cards, low[i], high[i])
+        for cards, (low, high) in bounds[h].items():
+            if cards & covered:
+                return NOT_FLOW
+            covered |= cards
+            groups.add(slot, cards, low, high)
         rest = may[h] & ~covered
         if rest:
             groups.add(slot, rest, 0, caps[h])
@@ -130,7 +110,7 @@ def possible_from_facts(
     constraints: Sequence[tuple[int, int]],
     groups: Sequence[int],
     not_all: Sequence[tuple[int, int]],
-) -> tuple[int, ...] | None:
+) -> list[int] | None:
     """`possible_by_flow` straight from the facts, without propagating them first.
 
     The facts are those of `epigames.cards.problem.reduce_facts` (at-least-one sets,
@@ -177,28 +157,10 @@ def possible_from_facts(
         for h in range(n) if owner == -1 else (owner,):
             if caps[h] >= size and not rest & ~may[h]:
                 excluded.append((h, rest))
-    # Consecutive decisions often pose the same flow: a card asked of its known holder
-    # changes the facts, not which free card may go where.
-    key = (free, tuple(caps), tuple(may), tuple(live), tuple(excluded))
-    known = _SOLVED.get(key)
-    if known is not None:
-        return known
     found = groups_of(caps, may, live, excluded)
     if found is None:
         return None
-    masks = possible_by_flow(found, free, n)
-    if masks is None:
-        return None
-    answer = tuple(masks)
-    _evict_half(_SOLVED, _SOLVED_LIMIT)
-    _SOLVED[key] = answer
-    return answer
-
-
-#: `possible_from_facts` by its flow (free cards, capacities, the cards each holder may
-#: take, the bounded sets), when it has a deal; the older half goes when full.
-_SOLVED: Final[dict[tuple[object, ...], tuple[int, ...]]] = {}
-_SOLVED_LIMIT: Final = 4096
+    return possible_by_flow(found, free, n)
 
 
 def possible_by_flow(groups: Groups, free: int, n_holders: int) -> list[int] | None:

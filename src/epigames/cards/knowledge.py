@@ -46,7 +46,7 @@ from epigames.cards.feasibility import (
     possible_holders as _feasible_holders,
     transport_possible,
 )
-from epigames.cards.flow import _SOLVED as _FLOWS, groups_of, possible_by_flow, possible_from_facts
+from epigames.cards.flow import groups_of, possible_by_flow, possible_from_facts
 from epigames.cards.formulas import Term, dnf_terms
 from epigames.cards.kripke import seat_picture
 from epigames.cards.layout import CardLayout, HolderRef
@@ -169,8 +169,8 @@ _MEMO: dict[tuple[object, ...], _Solved] = {}
 
 
 def memos() -> tuple[dict[Any, Any], ...]:
-    """This module's memos and the flow's (a test empties them to solve from scratch)."""
-    return (_MEMO, _HOLDER_SETS, _FLOWS)
+    """This module's memos (a test empties them to solve from scratch)."""
+    return (_MEMO, _HOLDER_SETS)
 
 
 def _solved(problem: Problem, names: tuple[str, ...]) -> _Solved:

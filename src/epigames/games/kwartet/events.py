@@ -61,15 +61,30 @@ class Asked(PublicAnnouncement, kind="ask"):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The asker holds a card of the kind; the answer; the move if any."""
-        facts: list[Fact] = [HoldsAtLeastOne(self.asker, kind_cards(self.card.kind))]
-        if not self.own_allowed:
-            facts.append(Lacks(self.asker, self.card))
-        if self.success:
-            facts.append(Holds(self.target, self.card))
-            facts.append(Moved.of(self.card, self.target, self.asker))
-        else:
-            facts.append(Lacks(self.target, self.card))
-        return tuple(facts)
+        # Facts are values, and the same ask recurs in a game and across games: each is
+        # made once (every seat's knowledge reads every ask's facts).
+        key = (self.asker, self.target, self.card.index, self.success, self.own_allowed)
+        made = _ASK_FACTS.get(key)
+        if made is None:
+            made = _ASK_FACTS[key] = _ask_facts(self)
+        return made
+
+
+def _ask_facts(ask: Asked) -> tuple[Fact, ...]:
+    asker, target, card = ask.asker, ask.target, ask.card
+    facts: list[Fact] = [HoldsAtLeastOne(asker, kind_cards(card.kind))]
+    if not ask.own_allowed:
+        facts.append(Lacks(asker, card))
+    if ask.success:
+        facts.append(Holds(target, card))
+        facts.append(Moved.of(card, target, asker))
+    else:
+        facts.append(Lacks(target, card))
+    return tuple(facts)
+
+
+#: `Asked.facts` by the ask (card index): at most 6² seat pairs × 52 cards × 4 answers.
+_ASK_FACTS: dict[tuple[int, int, int, bool, bool], tuple[Fact, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
