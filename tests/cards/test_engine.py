@@ -238,3 +238,23 @@ def test_objects_are_immutable_values() -> None:
     assert public.counts == (2, 2) and later.counts == (1, 3)
     with pytest.raises(AttributeError):
         public.counts = (0, 4)  # type: ignore[misc]
+
+
+def test_layout_finds_equal_cards_and_its_copies_their_own() -> None:
+    """Cards are found by the id of the layout's own objects, else by equality; a copy
+    or unpickled layout keys the ids of its own new objects, not the old ones."""
+    import copy
+    import pickle
+
+    from epigames.games.kwartet.cards import CARDS, Card
+
+    layout = CardLayout.create(CARDS[:8], ("a", "b"))
+    twin = Card(2, 3)
+    assert twin is not CARDS[6]
+    assert layout.card_index(CARDS[6]) == layout.card_index(twin) == 6
+    assert layout.card_mask([CARDS[0], twin]) == layout.card_mask([CARDS[0], CARDS[6]]) == 0b1000001
+    assert layout.card_indices([twin, CARDS[1]]) == [6, 1]
+    for other in (pickle.loads(pickle.dumps(layout)), copy.deepcopy(layout)):
+        assert other == layout
+        assert set(other.ids) == {id(card) for card in other.cards}
+        assert other.card_index(CARDS[6]) == other.card_index(other.cards[6]) == 6

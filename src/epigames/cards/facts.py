@@ -28,6 +28,11 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     """
     listed = facts if isinstance(facts, _SEQUENCES) else tuple(facts)
     i, end = 0, len(listed)  # not `n`: the `Count` case below binds that name
+    layout = public.layout
+    # The common facts go to `PublicInfo`'s index methods, with cards and holders looked
+    # up here: calling the layout's Python methods per card costs more than the update.
+    ids = layout.ids
+    holders = len(layout.holders)
     while i < end:
         fact = listed[i]
         i += 1
@@ -44,12 +49,28 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 i += 1
             if len(lacked) > 1:
                 public = public.lacks_all(holder, lacked)
+                continue
+            c = ids.get(id(lacked[0]), -1)
+            if c >= 0 and type(holder) is int and 0 <= holder < holders:
+                public = public.lacks_index(c, holder)
             else:
                 public = public.lacks(lacked[0], holder)
             continue
         if kind is fact_types.HoldsAtLeastOne:
             assert isinstance(fact, fact_types.HoldsAtLeastOne)
-            public = public.at_least_one(fact.holder, fact.cards)
+            holder = fact.holder
+            h = holder if type(holder) is int and 0 <= holder < holders else -1
+            mask = 0
+            for card in fact.cards:
+                c = ids.get(id(card), -1)
+                if c < 0 or h < 0:
+                    mask = -1
+                    break
+                mask |= 1 << c
+            if mask < 0:
+                public = public.at_least_one(holder, fact.cards)
+            else:
+                public = public.at_least_one_mask(h, mask)
             continue
         if kind is fact_types.Holds:
             assert isinstance(fact, fact_types.Holds)
@@ -60,7 +81,11 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 other = listed[i]
                 if type(other) is fact_types.Moved and other.card is card and other.src == holder:
                     continue
-            public = public.holds(card, holder)
+            c = ids.get(id(card), -1)
+            if c >= 0 and type(holder) is int and 0 <= holder < holders:
+                public = public.holds_index(c, holder)
+            else:
+                public = public.holds(card, holder)
             continue
         if kind is fact_types.Moved:
             assert isinstance(fact, fact_types.Moved)
@@ -73,7 +98,22 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 assert isinstance(other, fact_types.Moved)
                 moves.append((other.card, other.src, other.dst))
                 i += 1
-            public = public.move_all(moves)
+            indices: list[tuple[int, int, int]] = []
+            for card, src, dst in moves:
+                c = ids.get(id(card), -1)
+                if (
+                    c < 0
+                    or type(src) is not int
+                    or type(dst) is not int
+                    or not 0 <= src < holders
+                    or not 0 <= dst < holders
+                ):
+                    break
+                indices.append((c, src, dst))
+            if len(indices) == len(moves):
+                public = public.move_indices(indices)
+            else:
+                public = public.move_all(moves)
             continue
         # Ordered by how often Kwartet's events emit them.
         match fact:

@@ -80,10 +80,10 @@ class CardLayout:
     _card_text: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _holder_index: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
     _card_bit: dict[Hashable, int] = field(init=False, repr=False, compare=False, hash=False)
-    # By `id` of the layout's own card objects, which games pass around: a card class's
-    # `__hash__` in Python costs more than the rest of a fact. The layout keeps those
-    # objects alive, so no other live object can have one of their ids.
-    _id_index: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
+    #: Card indices by `id` of the layout's own card objects, which games pass around: a
+    #: card class's `__hash__` in Python costs more than the rest of a fact. The layout
+    #: keeps those objects alive, so no other live object has one of their ids.
+    ids: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
     _id_bit: dict[int, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -108,7 +108,7 @@ class CardLayout:
         object.__setattr__(self, "_holder_index", names)
         object.__setattr__(self, "_card_bit", {card: 1 << i for card, i in index.items()})
         ids = {id(card): i for i, card in enumerate(self.cards)}
-        object.__setattr__(self, "_id_index", ids)
+        object.__setattr__(self, "ids", ids)
         object.__setattr__(self, "_id_bit", {key: 1 << i for key, i in ids.items()})
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
@@ -161,7 +161,7 @@ class CardLayout:
 
     def card_index(self, card: Hashable) -> int:
         """The index of a card object (or its text); `UnknownCardError` if not in the layout."""
-        found = self._id_index.get(id(card))
+        found = self.ids.get(id(card))
         if found is not None:
             return found
         try:
@@ -175,7 +175,7 @@ class CardLayout:
         """The indices of card objects, in order (`card_index` of each, in one pass)."""
         listed = cards if isinstance(cards, _SEQUENCES) else list(cards)
         try:
-            return list(map(self._id_index.__getitem__, map(id, listed)))
+            return list(map(self.ids.__getitem__, map(id, listed)))
         except KeyError:
             pass
         index = self._card_index

@@ -27,7 +27,11 @@ from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from epigames.cards.errors import InconsistentCardsError, UnsupportedFactError
+from epigames.cards.errors import (
+    InconsistentCardsError,
+    UnknownCardError,
+    UnsupportedFactError,
+)
 from epigames.cards.layout import CardLayout, HolderRef
 from epigames.cards.slots import rebuilt, slot_maker
 
@@ -233,7 +237,10 @@ class PublicInfo:
 
     def holds(self, card: Hashable, holder: HolderRef) -> PublicInfo:
         """Announce that ``holder`` has ``card``."""
-        c, h = self.layout.card_index(card), self.layout.holder_index(holder)
+        return self.holds_index(self.layout.card_index(card), self.layout.holder_index(holder))
+
+    def holds_index(self, c: int, h: int) -> PublicInfo:
+        """`holds` of card index ``c`` and holder index ``h``."""
         if self.holding[h] >> c & 1:
             return self
         self._check_can_hold(c, h, "holds")
@@ -250,7 +257,10 @@ class PublicInfo:
 
     def lacks(self, card: Hashable, holder: HolderRef) -> PublicInfo:
         """Announce that ``holder`` does not have ``card``."""
-        c, h = self.layout.card_index(card), self.layout.holder_index(holder)
+        return self.lacks_index(self.layout.card_index(card), self.layout.holder_index(holder))
+
+    def lacks_index(self, c: int, h: int) -> PublicInfo:
+        """`lacks` of card index ``c`` and holder index ``h``."""
         bit = 1 << c
         where = self.where(c)
         if where == h:
@@ -327,7 +337,10 @@ class PublicInfo:
     def at_least_one(self, holder: HolderRef, cards: Iterable[Hashable]) -> PublicInfo:
         """Announce that ``holder`` has at least one of ``cards`` now."""
         h = self.layout.holder_index(holder)
-        mask = self.layout.card_mask(cards)
+        return self.at_least_one_mask(h, self.layout.card_mask(cards))
+
+    def at_least_one_mask(self, h: int, mask: int) -> PublicInfo:
+        """`at_least_one` of holder index ``h`` and the card indices of ``mask``."""
         if mask & self.holding[h]:
             return self  # already satisfied by a known card
         live = mask & self.unknown & ~self.lacking[h]
@@ -365,16 +378,28 @@ class PublicInfo:
         """
         layout = self.layout
         n = len(self.counts)
+        indices: list[tuple[int, int, int]] = []
+        for card, src, dst in moves:
+            try:
+                c = layout.card_index(card)
+                # `holder_index` as it answers an index, without the call.
+                s = src if type(src) is int and 0 <= src < n else layout.holder_index(src)
+                d = dst if type(dst) is int and 0 <= dst < n else layout.holder_index(dst)
+            except UnknownCardError:
+                self.move_indices(indices)  # an earlier move's error comes first
+                raise
+            indices.append((c, s, d))
+        return self.move_indices(indices)
+
+    def move_indices(self, moves: Sequence[tuple[int, int, int]]) -> PublicInfo:
+        """`move_all` of ``(card index, source index, destination index)`` triples."""
+        layout = self.layout
         counts = list(self.counts)
         holding = list(self.holding)
         lacking = self.lacking
         removed = self.removed
         constraints = self.constraints
-        for card, src, dst in moves:
-            c = layout.card_index(card)
-            # `holder_index` as it answers an index, without the call.
-            s = src if type(src) is int and 0 <= src < n else layout.holder_index(src)
-            d = dst if type(dst) is int and 0 <= dst < n else layout.holder_index(dst)
+        for c, s, d in moves:
             if s == d:
                 raise InconsistentCardsError(
                     f"move: {self._card(c)}: source and destination are both {self._holder(s)}"

@@ -48,6 +48,11 @@ class KwartetView(RecordView[PublicTracker]):
             mask |= 1 << c
         return CardKnowledge.of_hand_mask(public, self.seat, mask)
 
+    @property
+    def hand_indices(self) -> tuple[int, ...]:
+        """The indices (`Card.index`) of the seat's own cards, ascending."""
+        return self._hand_ids
+
     @cached_property
     def hand(self) -> tuple[Card, ...]:
         """The seat's own cards, sorted."""

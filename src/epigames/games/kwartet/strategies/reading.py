@@ -44,8 +44,12 @@ class Reading:
         self.game = game
         self.seat = view.seat
         self.names = view.game.seat_names
-        own = {c.index for c in view.hand}
-        self.missing: tuple[Card, ...] = tuple(c for c in view.askable_cards if c.index not in own)
+        own = 0
+        for c in view.hand_indices:
+            own |= 1 << c
+        self.missing: tuple[Card, ...] = tuple(
+            [c for c in view.askable_cards if not own >> c.index & 1]
+        )
 
     @functools.cached_property
     def knowledge(self) -> CardKnowledge:
@@ -72,9 +76,15 @@ class Reading:
     @functools.cached_property
     def complete_kinds(self) -> tuple[int, ...]:
         """Kinds whose every missing card has a known holder (asking them all completes it)."""
-        known = {card for card, _ in self.known}
+        known = 0  # card indices: a set of cards would hash each in Python
+        for card, _ in self.known:
+            known |= 1 << card.index
         return tuple(
-            k for k, cards in self.missing_by_kind.items() if all(c in known for c in cards)
+            [
+                k
+                for k, cards in self.missing_by_kind.items()
+                if all([known >> c.index & 1 for c in cards])
+            ]
         )
 
     def possible(self, card: Card) -> tuple[int, ...]:
@@ -90,8 +100,9 @@ class Reading:
     def needed(self) -> dict[int, int]:
         """How many cards each kind the seat holds still needs to be complete."""
         held: dict[int, int] = {}
-        for card in self.view.hand:
-            held[card.kind] = held.get(card.kind, 0) + 1
+        for c in self.view.hand_indices:
+            kind = c // MEMBERS + 1
+            held[kind] = held.get(kind, 0) + 1
         return {k: MEMBERS - n for k, n in held.items()}
 
     # -- decisions ---------------------------------------------------------------------
