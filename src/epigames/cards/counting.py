@@ -92,17 +92,17 @@ class _Packing:
 
 @lru_cache(maxsize=4096)
 def _class_options(
-    k: int, caps: tuple[int, ...], units: tuple[int, ...]
-) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
-    """Deltas, weights and `_Item.columns` of every way to give ``k`` alike cards to
-    holders with these capacities and packed units (classes recur from state to state)."""
+    k: int, caps: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Counts per holder, weights and `_Item.columns` of every way to give ``k`` alike
+    cards to holders with these capacities (classes recur from state to state; the packed
+    deltas, which also depend on the packing's field width, are summed per table)."""
     counts = tuple(_spreads(k, caps))
-    deltas = tuple(sum(n * u for n, u in zip(c, units, strict=True)) for c in counts)
     weights = tuple(_multinomial(c) for c in counts)
     columns = tuple(
         tuple(w * c[j] // k for w, c in zip(weights, counts, strict=True)) for j in range(len(caps))
     )
-    return deltas, weights, columns
+    return counts, weights, columns
 
 
 def _spreads(k: int, caps: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -133,7 +133,8 @@ def _items(dec: Decomposition, pack: _Packing) -> list[_Item]:
         k = len(cards)
         # A capacity above k bounds nothing here, so the options recur as capacities change.
         caps = tuple([min(dec.caps[i], k) for i in positions])
-        deltas, weights, columns = _class_options(k, caps, units)
+        counts, weights, columns = _class_options(k, caps)
+        deltas = tuple([sum(map(mul, c, units)) for c in counts])
         items.append(_item(deltas, weights, None, cards, holders, units, columns))
     return items
 
