@@ -25,7 +25,8 @@ from types import ModuleType
 __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, the
-#: Kemps knowledge built on it and the Kemps strategies' turn planner, and the Klaverjas
+#: Kemps knowledge built on it, the Kemps rules' moves and the Kemps strategies' turn
+#: planner, and the Klaverjas
 #: tactics with the card play they read.
 COMPILED = (
     "epigames.cards.blocks",
@@ -39,6 +40,7 @@ COMPILED = (
     "epigames.cards.public",
     "epigames.cards.tricks",
     "epigames.games.kemps.knowledge",
+    "epigames.games.kemps.records",
     "epigames.games.kemps.strategies.planner",
     "epigames.games.klaverjas.knowledge",
     "epigames.games.klaverjas.play",

@@ -31,11 +31,9 @@ when a right call leaves no new hand to deal. Partners share their team's score.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import ClassVar
 
 from epigames.cards import Card, CardLayout, spectator_picture
@@ -43,6 +41,7 @@ from epigames.errors import IllegalActionError
 from epigames.games.core import (
     CHANCE,
     TERMINAL,
+    EventLog,
     Game,
     State,
     UniformOutcomes,
@@ -60,9 +59,7 @@ from epigames.games.kemps.actions import (
     PASS,
     SIGNAL,
     Call,
-    Done,
     KempsAction,
-    Pass,
     Signal,
     Swap,
     kemps_deck,
@@ -76,7 +73,6 @@ from epigames.games.kemps.views import KempsView
 from epigames.games.observation import Part
 from epigames.games.params import GameStringError, Param
 from epigames.games.picture import HasPictures, KripkePicture, subject_card, true_deal
-from epigames.games.recorded import RecordedViews
 
 SEAT_NAMES = (
     "South",
@@ -98,8 +94,6 @@ TEAM_PLAYERS, TEAM_TABLE = 4, 4
 #: at the 2023 program's cap of 10,000 turns (`kemps(max_turns=10000)`, what our
 #: experiments play) it would need about 11 GB.
 MAX_TURNS = 1_000
-#: A chance draw that goes to the table rather than to a seat.
-_TO_TABLE = -1
 
 
 @register_game
@@ -297,7 +291,7 @@ class KempsGame(Game):
         return parse_action(text, self.team_game)
 
 
-class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
+class KempsState(EventLog, State, HasPictures):
     """A Kemps position; see the module docstring for the rules.
 
     Its values (the table, the hands, the piles, the scores, this turn's swaps) are kept
@@ -315,19 +309,9 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         self._names = game.seat_names
         self._at = ev.Places.of(n)
         self.current_player = CHANCE
-        self._seat = 0  # whose turn it is, or will be after the chance draws
-        self._idle = 0
-        self._turns = 0  # completed
-        self._queue: list[int] = [_TO_TABLE] * game.table + [
-            s for s in range(n) for _ in range(HAND_SIZE)
-        ]
-        self._changed = False  # whether the turn whose new hand is being drawn swapped
-        self._drawer = 0  # whose new hand is being drawn
         self._start_log(n)
-        deck = game.deck
-        self._records = Records(n, layout_for(game.ranks, game.seat_names), deck)
-        # The deck's cards as ints, in the same order: found in C without `Card.__eq__`.
-        self._deck_ids: list[int] = list(_deck_ids(game.ranks))
+        log = (self._events, self._audience, self._history)
+        self._records = Records(game, layout_for(game.ranks, game.seat_names), game.deck, log)
 
     # --- the State interface -------------------------------------------------
 
@@ -366,94 +350,36 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         Raises:
             IllegalActionError: not legal here; the state is unchanged.
         """
+        # The move itself is made by the records (compiled: see `records`).
+        p = self._records.apply(action)
+        if p < CHANCE:  # the end, or a move refused
+            if p != TERMINAL:
+                raise self._refused(action)
+            self.capped = self._records.capped
+        self.current_player = p
+
+    def _refused(self, action: Hashable) -> IllegalActionError:
+        """The error for a move the rules refused, with the reason where there is one."""
+        error = illegal_action(self, action)
         p = self.current_player
-        if p == CHANCE:
-            if type(action) is Card:
-                ids = self._deck_ids
-                try:
-                    at = ids.index(action.index)
-                except ValueError:
-                    at = -1
-                if at >= 0:
-                    self._history.append(action)
-                    # A card of a deal under way; `_drawn` once the deal is complete.
-                    r = self._records
-                    del r.deck[at]
-                    del ids[at]
-                    r.drawn.append(action)
-                    queue = self._queue
-                    queue.pop(0)
-                    if not queue:
-                        self._drawn()
-                    return
-            raise illegal_action(self, action)
         if p < 0:
-            raise illegal_action(self, action)
+            return error
         r = self._records
         if r.window:
-            self._answer(p, action)
-            return
-        kind = type(action)
-        if kind is Swap:
-            assert isinstance(action, Swap)
-            slot, card = action.slot, action.card
-            table, hand = r.table, r.hands[p]
-            # The card's place in the hand, by identity (a card's `==` is Python code).
-            at = -1
-            for i, held in enumerate(hand):
-                if held is card:
-                    at = i
-                    break
-            if (
-                0 <= slot < len(table)
-                and at >= 0
-                and table[slot] not in r.put_down
-                and r.swaps < self.game.max_swaps
-            ):
-                self._history.append(action)
-                self._swap(p, slot, at, card)
-                return
-            raise _with_reason(illegal_action(self, action), self._why_not(p, slot, card))
-        if kind is Done:
-            self._history.append(action)
-            self._end_turn(p)
-            return
-        if kind is Signal and self.game.team_game:
-            if not one_rank(r.hands[p]):
-                raise _with_reason(
-                    illegal_action(self, action), "the signal needs four cards of one rank"
+            if type(action) is Call and 0 <= action.seat < self.game.players:
+                partner = self.game.partner(p)
+                why = (
+                    f"Stop Kemps is called against an opponent, not {self._names[action.seat]}"
+                    if action.stop
+                    else f"Kemps! is called for one's partner, {self._names[partner]}"
                 )
-            self._history.append(action)
-            self._end_turn(p, signal=True)
-            return
-        raise illegal_action(self, action)
-
-    def _answer(self, p: int, action: Hashable) -> None:
-        """A seat's answer in a call window: pass, or a call that ends it."""
-        r = self._records
-        if type(action) is Pass:
-            self._history.append(action)
-            r.window = r.window[1:]
-            self._publish(ev.Passed(p, names=self._names))
-            if r.window:
-                self.current_player = r.window[0]
-            else:
-                self._after_turn(self._changed)
-            return
-        if type(action) is Call and 0 <= action.seat < self.game.players:
-            partner = self.game.partner(p)
-            opponent = self.game.team_of(action.seat) != self.game.team_of(p)
-            if (action.seat == partner and not action.stop) or (action.stop and opponent):
-                self._history.append(action)
-                self._call(p, action.seat, action.stop)
-                return
-            why = (
-                f"Stop Kemps is called against an opponent, not {self._names[action.seat]}"
-                if action.stop
-                else f"Kemps! is called for one's partner, {self._names[partner]}"
-            )
-            raise _with_reason(illegal_action(self, action), why)
-        raise illegal_action(self, action)
+                return _with_reason(error, why)
+            return error
+        if type(action) is Swap:
+            return _with_reason(error, self._why_not(p, action.slot, action.card))
+        if type(action) is Signal and self.game.team_game:
+            return _with_reason(error, "the signal needs four cards of one rank")
+        return error
 
     def _why_not(self, p: int, slot: int, card: Card) -> str:
         r = self._records
@@ -474,9 +400,8 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
         """An independent copy; cards, events and actions are shared immutable values."""
         other = KempsState.__new__(KempsState)
         other.__dict__.update(self.__dict__)
-        other._queue = list(self._queue)
-        other._deck_ids = list(self._deck_ids)
-        self._clone_records(other)
+        self._clone_log(other)
+        other._records = self._records.copy((other._events, other._audience, other._history))
         return other
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -564,223 +489,10 @@ class KempsState(RecordedViews[Records, KempsView], State, HasPictures):
                     hands[who] = []
         return replayed(self, history, seat)
 
-    # --- the rules -------------------------------------------------------------
-
-    def _publish(self, event: Event) -> None:
-        """Log an event with its audience and update the records: `RecordedViews._publish`
-        written out (the rules publish an event for every move)."""
-        self._events.append(event)
-        if event.public:
-            self._audience.append(-1)
-            r = self._records
-            r.announcements.append(event)
-            if r.told:
-                r.update_signals(event)
-            return
-        self._audience.append(event.audience())
-        self._records.absorb(event)
-
-    def _drawn(self) -> None:
-        """The last card of a deal is drawn (`apply`): the first deal, a new table or a
-        new hand, announced."""
-        r = self._records
-        drawn = tuple(r.drawn)
-        r.drawn = []
-        names, n = self._names, self.game.players
-        if not r.announcements:  # the first deal
-            size = self.game.table
-            r.table = drawn[:size]
-            hands = r.hands
-            for s in range(n):
-                hands[s] = drawn[size + HAND_SIZE * s : size + HAND_SIZE * (s + 1)]
-            sizes = tuple(map(len, hands))
-            self._publish(ev.GameDealt(r.table, sizes, len(r.deck), names=names))
-            for s in range(n):
-                self._publish(_dealt(s, hands[s], names))
-            self.current_player = self._seat
-        elif not r.table:  # a new table
-            r.table = drawn
-            self._publish(_table_dealt(drawn, n, names))
-            self.current_player = self._seat
-        else:  # a new hand after a Kemps
-            s = self._drawer
-            r.hands[s] = drawn
-            self._publish(_new_hand(s, len(drawn), n, names))
-            self._publish(_dealt(s, drawn, names))
-            self._after_turn(self._changed)
-
-    def _swap(self, p: int, slot: int, at: int, card: Card) -> None:
-        r = self._records
-        hand, table = r.hands[p], r.table
-        taken = table[slot]
-        r.hands[p] = (*hand[:at], taken, *hand[at + 1 :])
-        r.table = (*table[:slot], card, *table[slot + 1 :])
-        r.put_down = r.put_down | {card}
-        r.swaps += 1
-        # The team game's player still chooses between `done` and the signal.
-        game = self.game
-        last = r.swaps >= game.max_swaps and not game.team_game
-        # `_publish` of a public announcement, written out: a swap is a third of the moves.
-        event = _swapped(p, slot, taken, card, game.players, last, self._names)
-        self._events.append(event)
-        self._audience.append(-1)
-        r.announcements.append(event)
-        if r.told:
-            r.update_signals(event)
-        if last:
-            self._end_turn(p)
-
-    def _end_turn(self, p: int, signal: bool = False) -> None:
-        r = self._records
-        swaps = r.swaps
-        changed = swaps > 0
-        # The turn's swaps are over once its end is announced.
-        r.swaps, r.put_down = 0, _NONE
-        r.turns += 1
-        if self.game.team_game:
-            if signal:
-                team = frozenset((p, self.game.partner(p)))
-                self._publish(ev.Signalled(team, p, names=self._names))
-            n = self.game.players
-            # Every seat may call (public, so being asked shows nothing): docs/turns.md.
-            r.window = tuple((p + step) % n for step in range(1, n + 1))
-            self._publish(ev.TeamTurnEnded(p, swaps, names=self._names))
-            self._changed = changed
-            self.current_player = r.window[0]
-            return
-        hand = r.hands[p]
-        if (
-            len(hand) == HAND_SIZE
-            and hand[1].rank is hand[0].rank
-            and hand[2].rank is hand[0].rank
-            and hand[3].rank is hand[0].rank
-        ):  # `one_rank` written out: four of a kind
-            scores = list(r.scores)
-            scores[p] += 1
-            r.scores = tuple(scores)
-            cards, more, reshuffled = self._out_of_game(p)
-            n = self.game.players
-            self._publish(ev.Kemps(p, cards, scores[p], reshuffled, n, names=self._names))
-            if more:
-                self._new_hand(p, changed)
-                return
-            self._finish(capped=False)
-            return
-        # `_publish` of a public announcement and `_after_turn`'s usual case, written out:
-        # every turn ends here but those with a Kemps.
-        event = _turn_ended(p, swaps, self._names)
-        self._events.append(event)
-        self._audience.append(-1)
-        r.announcements.append(event)
-        if r.told:
-            r.update_signals(event)
-        game = self.game
-        idle = 0 if changed else self._idle + 1
-        turns = self._turns + 1
-        if turns < game.max_turns and idle < game.redeal_after:
-            self._idle, self._turns = idle, turns
-            self._seat = seat = (self._seat + 1) % game.players
-            self.current_player = seat
-            return
-        self._after_turn(changed)
-
-    def _new_hand(self, seat: int, changed: bool) -> None:
-        """Draw `seat` a new hand, then go on after the turn (`changed`: it swapped)."""
-        self._changed = changed
-        self._drawer = seat
-        self._queue = [seat] * HAND_SIZE
-        self.current_player = CHANCE
-
-    def _out_of_game(self, seat: int) -> tuple[tuple[Card, ...], bool, bool]:
-        """The seat's four cards leave the game: the cards, whether a new hand can be
-        drawn, and whether the discard pile was shuffled into the deck for it."""
-        r = self._records
-        cards = tuple(sorted(r.hands[seat], key=_INDEX))
-        r.hands[seat] = ()
-        r.out = (*r.out, *cards)
-        more = len(r.deck) + len(r.discard) >= HAND_SIZE
-        reshuffled = more and len(r.deck) < HAND_SIZE
-        if reshuffled:
-            self._reshuffle()
-        return cards, more, reshuffled
-
-    def _reshuffle(self) -> None:
-        """The discard pile goes under the deck."""
-        r = self._records
-        r.deck.extend(r.discard)
-        self._deck_ids.extend([c.index for c in r.discard])
-        r.discard.clear()
-
-    def _call(self, p: int, target: int, stop: bool) -> None:
-        """Resolve a call by `p` against (Stop Kemps) or for (Kemps!) `target`."""
-        r = self._records
-        r.window = ()
-        right = one_rank(r.hands[target])
-        scores = list(r.scores)
-        for seat in self.game.teams[self.game.team_of(p)]:
-            scores[seat] += 1 if right else -1
-        r.scores = tuple(scores)
-        n = self.game.players
-        if not right:
-            self._publish(ev.Called(p, target, stop, (), r.scores, False, n, names=self._names))
-            self._after_turn(self._changed)
-            return
-        cards, more, reshuffled = self._out_of_game(target)
-        self._publish(ev.Called(p, target, stop, cards, r.scores, reshuffled, n, names=self._names))
-        if scores[p] >= self.game.target or not more:
-            self._finish(capped=False)
-            return
-        self._new_hand(target, self._changed)
-
-    def _after_turn(self, changed: bool) -> None:
-        self._idle = 0 if changed else self._idle + 1
-        self._turns += 1
-        game = self.game
-        if self._turns >= game.max_turns:
-            self._finish(capped=True)
-            return
-        self._seat = (self._seat + 1) % game.players
-        if self._idle < game.redeal_after:
-            self.current_player = self._seat
-            return
-        self._idle = 0
-        r = self._records
-        old, size = r.table, game.table
-        r.discard.extend(old)
-        r.table = ()
-        reshuffled = len(r.deck) < size
-        if reshuffled:
-            self._reshuffle()
-        self._publish(_table_cleared(old, reshuffled, game.players, self._names))
-        self._queue = [_TO_TABLE] * size
-        self.current_player = CHANCE
-
-    def _finish(self, capped: bool) -> None:
-        self.capped = capped
-        self.current_player = TERMINAL
-        self._publish(ev.GameOver(self._records.scores, capped, names=self._names))
-
 
 #: `UniformOutcomes(outcomes)` in two calls in C: the object and its one slot.
 _new_object = object.__new__
 _set_outcomes = vars(UniformOutcomes)["outcomes"].__set__
-#: No cards put down yet this turn.
-_NONE: frozenset[Card] = frozenset()
-#: Cards sort by their index (suit, then rank), as `Card.__lt__` does, but in C.
-_INDEX = attrgetter("index")
-# The events of every move, made without their dataclass `__init__` (`events.maker`).
-_dealt = ev.maker(ev.Dealt)
-_swapped = ev.maker(ev.Swapped)
-_turn_ended = ev.maker(ev.TurnEnded)
-_table_cleared = ev.maker(ev.TableCleared)
-_table_dealt = ev.maker(ev.TableDealt)
-_new_hand = ev.maker(ev.NewHand)
-
-
-@functools.cache
-def _deck_ids(ranks: int) -> tuple[int, ...]:
-    """The indices of the cards of `kemps_deck(ranks)`, in order (a new state copies them)."""
-    return tuple(c.index for c in kemps_deck(ranks))
 
 
 def _with_reason(error: IllegalActionError, reason: str) -> IllegalActionError:
@@ -800,7 +512,7 @@ def _annotate(game: KempsGame, history: list[Hashable]) -> list[list[_Undo]]:
         player = state.current_player
         step: list[_Undo] = []
         if player == CHANCE:
-            queue = state._queue
+            queue = state._records.queue
             if queue[0] >= 0 and (len(queue) == 1 or queue[1] != queue[0]):
                 step.append(("draw", queue[0], ()))
         elif type(action) is Swap:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from epigames.cards import Card
 from epigames.games.core import SharedLogView, cached_property
@@ -20,19 +20,40 @@ from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
     from epigames.games.core import EventLog
-    from epigames.games.kemps.records import Records
+    from epigames.games.kemps.records import Records, Rest
     from epigames.games.kemps.rules import KempsGame
 
 
 class KempsView(SharedLogView, RecordView[PublicTracker]):
-    """A seat's view: own hand, the table, counts, scores, this turn's swaps, the log."""
+    """A seat's view: own hand, the table, counts, scores, this turn's swaps, the log.
+
+    Attributes:
+        seat: the seat this view belongs to.
+        kemps_game: the game, typed as Kemps.
+        hand: the seat's own cards, in hand order.
+        table: the table's cards, slot by slot (public).
+        swaps: swaps made in the turn under way.
+        turns: turns completed (public).
+        window: team game: the seats the call window under way still asks (empty: none).
+    """
+
+    # Plain attributes in place of the bases' properties (class values shadow them): the
+    # strategies read these at every decision, and a property is a Python call.
+    seat: int = 0
+    kemps_game: KempsGame
+    hand: tuple[Card, ...] = ()
+    table: tuple[Card, ...]
+    swaps: int
+    turns: int
+    window: tuple[int, ...]
+    _rest: Rest
 
     def __init__(
         self, game: KempsGame, seat: int, current: int, state: EventLog, records: Records
     ) -> None:
         # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
-        self._game = self._kemps_game = game
-        self._seat = seat
+        self._game = self.kemps_game = game
+        self._seat = self.seat = seat
         self._current_player = current
         # The seat's log is read from the shared one only if asked for (`log`): up to the
         # shared log's length now.
@@ -40,28 +61,18 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
         self._stop = len(state._events)
         # The records' announcements (append-only) and tracker, and how many there are now.
         self._records = records
-        self._announced = len(records.announcements)
         # The records' values are replaced, never changed: keeping them is a snapshot.
-        self._hand = records.hands[seat]
-        #: The table's cards, slot by slot (public).
-        self.table: Final = records.table
-        #: Swaps made in the turn under way.
-        self.swaps: Final = records.swaps
-        #: Turns completed (public).
-        self.turns: Final = records.turns
-        #: Team game: the seats the call window under way still asks (empty: no window).
-        self.window: Final = records.window
-        # The rest, read less often, in one tuple (the hands' list is copied: its items
-        # are replaced in place): see the properties below.
-        self._rest: Final = (
-            tuple(records.hands),
-            len(records.deck) + len(records.drawn),
-            len(records.discard),
-            records.out,
-            records.scores,
-            records.put_down,
-            records.signals[seat],
-        )
+        # Read in one call: compiled, each of the records' attributes is a descriptor's
+        # lookup from here. The rest, read less often, is one tuple (the properties below).
+        (
+            self.hand,
+            self.table,
+            self.swaps,
+            self.turns,
+            self.window,
+            self._rest,
+            self._announced,
+        ) = records.seen_by(seat)
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
@@ -98,16 +109,6 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
         """Team game: what the partner's signals told this seat, still true now."""
         return self._rest[6]
 
-    @property
-    def kemps_game(self) -> KempsGame:
-        """The game, typed as Kemps."""
-        return self._kemps_game
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """The seat's own cards, in hand order."""
-        return self._hand
-
     @cached_property
     def public(self) -> PublicKemps:
         """The public facts so far (the card engine's and the not-all facts)."""
@@ -127,11 +128,11 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
         """
         told = self._rest[6]
         if told:
-            return SplitKnowledge.split(self.public, self._seat, self._hand, told)
+            return SplitKnowledge.split(self.public, self._seat, self.hand, told)
         # `KempsKnowledge.of(self.public, …)` in one compiled call.
         records = self._records
         return records.tracker.knowledge(
-            records.announcements, self._announced, self._seat, self._hand
+            records.announcements, self._announced, self._seat, self.hand
         )
 
     @cached_property
@@ -142,9 +143,9 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
         if not self.is_my_turn:
             return ()
         return legal_moves(
-            self._kemps_game,
+            self.kemps_game,
             self.seat,
-            self._hand,
+            self.hand,
             self.table,
             self.put_down,
             self.swaps,
@@ -176,9 +177,9 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
 
     def _team_dict(self) -> dict[str, Any]:
         """The team game's window and signals (nothing in the 2023 game)."""
-        if not self._kemps_game.team_game:
+        if not self.kemps_game.team_game:
             return {}
-        names = self._kemps_game.seat_names
+        names = self.kemps_game.seat_names
         return {
             "window": list(self.window),
             "signalled": sorted({names[fact.seat] for fact in self.told}),
