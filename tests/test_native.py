@@ -27,6 +27,7 @@ TRACED = (
     ("klaverjas(ranks=4,deals=2)", ("tactics", "tactics2017", "tactics", "random")),
     ("kemps(ranks=5,max_turns=30)", ("kbgreedy", "blocking", "tom")),
     ("kemps(teams=true,ranks=6,max_turns=30)", ("tom", "kbgreedy", "tom", "kbgreedy")),
+    ("sevens(players=3,ranks=7,suits=3)", ("blocker", "random", "blocker")),
 )
 SEEDS = range(6)
 

@@ -24,10 +24,9 @@ from types import ModuleType
 
 __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
 
-#: The hot modules, compiled together: the card engine's counting and bitmask loops, the
-#: Kemps knowledge built on it, the Kemps rules' moves and the Kemps strategies' turn
-#: planner, and the Klaverjas
-#: tactics with the card play they read.
+#: The hot modules, compiled together: the card engine's counting and bitmask loops, and
+#: the games' hot paths built on it (Kemps's knowledge, moves and turn planner, the
+#: Klaverjas tactics with the card play they read, the table games' location table).
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -39,6 +38,7 @@ COMPILED = (
     "epigames.cards.problem",
     "epigames.cards.public",
     "epigames.cards.tricks",
+    "epigames.games.cardtable",
     "epigames.games.kemps.knowledge",
     "epigames.games.kemps.records",
     "epigames.games.kemps.strategies.planner",

@@ -136,6 +136,7 @@ class Encoder:
         low = np.concatenate([np.full(p.size, p.low) for p in public] or [np.zeros(0)])
         span = np.concatenate([np.full(p.size, p.high - p.low) for p in public] or [np.zeros(0)])
         self._scaled = not all(p.flags for p in public)
+        self._shifted = bool(low.any())  # else scaling is one multiplication
         self._low = low.astype(np.float32)
         self._inverse_span = (1.0 / span).astype(np.float32)
 
@@ -150,9 +151,11 @@ class Encoder:
         scratch.fill(0.0)
         view.write_public(arrays)
         public = vector[self._public_at : self.hand_size]
-        if self._scaled:
+        if self._shifted:
             np.subtract(scratch, self._low, out=public)
             public *= self._inverse_span
+        elif self._scaled:
+            np.multiply(scratch, self._inverse_span, out=public)
         else:
             public[:] = scratch
         if self.kind == "knowledge":

@@ -116,6 +116,7 @@ class _Table:
         self._mover_mask = np.zeros(0, dtype=np.int8)
         self._mask_state: State | None = None
         self._masks: dict[int, tuple[tuple[Hashable, ...], npt.NDArray[np.int8]]] = {}
+        self._masks_of: dict[tuple[int, ...], npt.NDArray[np.int8]] = {}
         self._mask_moves = -1
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -160,7 +161,16 @@ class _Table:
             if known is not None and known[0] is legal:
                 mask = known[1]
             else:
-                mask = self.actions.mask(legal)
+                # Else by the indices: a game that lists its moves anew each time (Sevens)
+                # meets the same sets of moves again and again.
+                found = tuple(self.actions.indices(legal))
+                kept = self._masks_of.get(found)
+                if kept is None:
+                    if len(self._masks_of) >= _MASKS_KEPT:
+                        self._masks_of.clear()
+                    kept = self._masks_of[found] = np.zeros(len(self.actions), dtype=np.int8)
+                    kept[list(found)] = 1
+                mask = kept
                 if type(legal) is tuple:  # immutable: its mask stays right while it lives
                     if len(masks) >= _MASKS_KEPT:
                         masks.clear()
@@ -445,6 +455,38 @@ def _draw(rng: np.random.Generator, outcomes: Sequence[tuple[Hashable, float]]) 
     return bisect.bisect_right(totals, rng.random())
 
 
+class _OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo: no hints
+    """PettingZoo's order-enforcing wrapper, with `last` and `step` reading the env itself.
+
+    The wrapper finds each of the env's attributes through two `__getattr__` calls in
+    Python; `last` reads five of them and `step` one on every decision a trainer takes,
+    and the trainer reads `agents` (about a tenth of a Sevens step in all). They check the
+    call order as before.
+    """
+
+    @property
+    def agents(self) -> list[str]:
+        """The env's live agents (read in every trainer's loop)."""
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents  # type: ignore[no-any-return]
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:  # before reset, or no agent left: the wrapper's own error or warning
+            OrderEnforcingWrapper.step(self, action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
 def raw_env(
     game: str, observation: str = "hand", render_mode: str | None = None, **options: Any
 ) -> EpigamesEnv:
@@ -467,7 +509,7 @@ def env(
     Raises:
         InputError: a bad game string or option.
     """
-    return OrderEnforcingWrapper(raw_env(game, observation, render_mode, **options))
+    return _OrderEnforcing(raw_env(game, observation, render_mode, **options))
 
 
 def parallel_env(

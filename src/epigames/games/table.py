@@ -13,35 +13,24 @@ see: its own hand, the face-up piles and every holder's count. Its knowledge fol
 public events' facts (`PublicCards`, shared by every view of a state) with its own hand.
 The state gives `hands()`, `location(card)`, pictures of every card in a hand, and
 `resample` for games that deal by chance, one card at a time, and then move cards only in
-public. `games/sevens` is the template game built this way.
+public. `games/sevens` is the template game built this way. The table and the fold live in
+`games.cardtable`, which mypyc compiles (`epigames.native`); the classes here are
+subclassed by each game and stay plain Python.
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from array import array
 from collections.abc import Hashable, Sequence
-from itertools import compress
 from typing import Any, Self, cast
 
 import numpy as np
 
-from epigames.cards import CardKnowledge, CardLayout, PublicInfo
-from epigames.cards.errors import UnknownCardError
-from epigames.cards.fact_types import (
-    Count,
-    Holds,
-    HoldsAtLeastOne,
-    Lacks,
-    Moved,
-    Removed,
-    Reshuffled,
-)
-from epigames.cards.facts import apply_facts
-from epigames.cards.public import REMOVED
-from epigames.errors import EpigamesError
+from epigames.cards import CardKnowledge
+from epigames.cards.fact_types import Moved
 from epigames.games import core
+from epigames.games.cardtable import CardTable, PublicCards, TableError
 from epigames.games.core import CHANCE, EventLog, View, cached_property
 from epigames.games.events import Event
 from epigames.games.observation import Arrays, Axis, Part
@@ -96,154 +85,6 @@ class TableGame(core.Game):
         return table_parts(self)
 
 
-class TableError(EpigamesError):
-    """A published fact contradicts where the cards are: a bug in a game's rules."""
-
-
-class CardTable:
-    """Where every card is: one holder index per card, in the layout's order."""
-
-    __slots__ = ("_held", "counts", "face_up", "layout", "where")
-
-    def __init__(self, layout: CardLayout, start: int) -> None:
-        self.layout = layout
-        # The face-up piles, `(name, holder)`: found once, every view lists them.
-        self.face_up = tuple((layout.holders[h], h) for h in sorted(layout.public))
-        # Signed bytes (holders and `REMOVED`): a view copies them in one call and reads
-        # its face-up piles from them with numpy, without listing their cards.
-        assert layout.n_holders < 128, "holder indices are stored as signed bytes"
-        self.where = array("b", [start]) * layout.n_cards
-        # How many cards each holder has, kept as cards move: every view shows them.
-        self.counts = [0] * layout.n_holders
-        self.counts[start] = layout.n_cards
-        # Each holder's cards as card objects, kept until a move touches the holder: views
-        # and legal moves ask for the same hands several times between two moves.
-        self._held: dict[int, tuple[Hashable, ...]] = {}
-
-    def copy(self) -> CardTable:
-        """An independent table at the same point."""
-        other = CardTable.__new__(CardTable)
-        other.layout, other.where, other._held = self.layout, self.where[:], dict(self._held)
-        other.counts, other.face_up = list(self.counts), self.face_up
-        return other
-
-    def cards_of(self, holder: int) -> tuple[Hashable, ...]:
-        """The cards (objects) at a holder, in layout order."""
-        held = self._held.get(holder)
-        if held is None:
-            # In C rather than a Python loop.
-            held = tuple(compress(self.layout.cards, map(holder.__eq__, self.where)))
-            self._held[holder] = held
-        return held
-
-    def at(self, card: object, holder: int) -> bool:
-        """Whether `card` is a card object of the layout lying at `holder` (False for any
-        other object, its text included: a chance outcome or action to check)."""
-        try:
-            c = self.layout.card_index(card)
-        except UnknownCardError:
-            return False
-        return self.where[c] == holder and self.layout.cards[c] == card
-
-    def apply(self, facts: Sequence[object]) -> None:
-        """Move the cards the facts move; check the claims they make.
-
-        Raises:
-            TableError: a fact contradicts the table.
-        """
-        where, index, counts, held = self.where, self.layout.card_index, self.counts, self._held
-        for fact in facts:
-            kind = type(fact)
-            if kind is Moved:
-                assert isinstance(fact, Moved)
-                c = index(fact.card)
-                src, dst = fact.src, fact.dst
-                if where[c] != src:
-                    raise self._contradiction(fact)
-                # Both piles' cards stay listed, in order, the card taken from one and put
-                # in the other (a deal takes the deck's cards one by one, a play adds one
-                # to the table); its place is the count of the pile's cards before it.
-                cards = held.pop(src, None)
-                if cards is not None:
-                    i = where[:c].count(src)
-                    held[src] = cards[:i] + cards[i + 1 :]
-                cards = held.pop(dst, None)
-                if cards is not None:
-                    i = where[:c].count(dst)
-                    held[dst] = (*cards[:i], self.layout.cards[c], *cards[i:])
-                where[c] = dst
-                counts[src] -= 1
-                counts[dst] += 1
-            elif kind is Lacks:
-                assert isinstance(fact, Lacks)
-                self._expect(where[index(fact.card)] != fact.holder, fact)
-            elif kind is Holds:
-                assert isinstance(fact, Holds)
-                self._expect(where[index(fact.card)] == fact.holder, fact)
-            elif kind is HoldsAtLeastOne:
-                assert isinstance(fact, HoldsAtLeastOne)
-                self._expect(any(where[index(c)] == fact.holder for c in fact.cards), fact)
-            elif kind is Count:
-                assert isinstance(fact, Count)
-                self._expect(counts[fact.holder] == fact.n, fact)
-            elif kind is Removed:
-                assert isinstance(fact, Removed)
-                for card in fact.cards:
-                    c = index(card)
-                    if where[c] != REMOVED:
-                        counts[where[c]] -= 1
-                        where[c] = REMOVED
-                self._held.clear()
-            elif kind is Reshuffled:
-                assert isinstance(fact, Reshuffled)
-                self.where = where = array("b", [fact.dst if h == fact.src else h for h in where])
-                if fact.src != fact.dst:
-                    counts[fact.dst] += counts[fact.src]
-                    counts[fact.src] = 0
-                self._held.clear()
-            # Other facts (a `Drew` is the public side of private `Moved` facts) move nothing.
-
-    def _expect(self, holds: bool, fact: object) -> None:
-        if not holds:
-            raise self._contradiction(fact)
-
-    def _contradiction(self, fact: object) -> TableError:
-        return TableError(f"the fact {fact} contradicts the table {list(self.where)}")
-
-
-class PublicCards:
-    """The public facts of a log folded into `PublicInfo`, on demand and incrementally.
-
-    One fold serves every view of a state: all seats see the same public events. It starts
-    from every card in the start pile and applies each public event's facts in order.
-    """
-
-    __slots__ = ("_done", "_first", "_public")
-
-    def __init__(self, layout: CardLayout, start: int) -> None:
-        counts = [0] * layout.n_holders
-        counts[start] = layout.n_cards
-        self._first = PublicInfo.start(layout, counts)
-        self._done, self._public = 0, self._first
-
-    def copy(self) -> PublicCards:
-        """An independent fold at the same point (`PublicInfo` values are immutable)."""
-        other = PublicCards.__new__(PublicCards)
-        other._first, other._done, other._public = self._first, self._done, self._public
-        return other
-
-    def at(self, events: Sequence[Event], audience: Sequence[int], n: int) -> PublicInfo:
-        """The public information after the first `n` entries of the log."""
-        if n < self._done:
-            self._done, self._public = 0, self._first
-        public = self._public
-        for i in range(self._done, n):
-            if audience[i] == -1:
-                public = apply_facts(public, events[i].facts)
-        self._done, self._public = n, public
-        return public
-
-
 class TableState(EventLog):
     """Mixin for a card game's `State` (listed before it): the table, the log, the views.
 
@@ -265,7 +106,7 @@ class TableState(EventLog):
         assert layout is not None, "a table game declares its card layout"
         self._start_log(game.num_players)
         self._table = CardTable(layout, start)
-        self._public = PublicCards(layout, start)
+        self._public = PublicCards.start(layout, start)
 
     @property
     def current_player(self) -> int:
@@ -375,17 +216,45 @@ class TableView(View):
     counts: tuple[int, ...]
 
     def __init__(self, state: TableState, seat: int) -> None:
-        log = state._seat_log(seat)
-        View.__init__(self, state.game, seat, state._player, log, len(log))
+        seen = state._seen
+        if type(seat) is not int or not 0 <= seat < len(seen):
+            core.check_seat(state.game, seat)
+        # The seat's log is read from the shared one only when asked for (`log`): a
+        # trainer's observations never read it. Its length is settled then (`_settled`).
+        View.__init__(self, state.game, seat, state._player, seen[seat], -1)
+        self._read_log = state._seat_log
         table = state._table
         self._layout = table.layout
         self.hand = table.cards_of(seat)
         self.piles = {name: table.cards_of(h) for name, h in table.face_up}
         self.counts = tuple(table.counts)
-        self._face_up = table.face_up
+        self._pile_flags = table.pile_flags
         self._where = table.where.tobytes()  # for `write_public`: one copy, in C
         self._fold, self._events, self._audience = state._public, state._events, state._audience
         self._entries = len(state._events)
+
+    def _settled(self) -> int:
+        """The length of the seat's log when the view was made (read on first use)."""
+        if self._log_length < 0:
+            self._read_log(self._seat)  # the seat's log up to the end of the shared one
+            bit = 1 << self._seat
+            later = sum(1 for a in self._audience[self._entries :] if a & bit)
+            self._log_length = len(self._log_source) - later
+        return self._log_length
+
+    @cached_property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        return tuple(self._log_source[: self._settled()])
+
+    @property
+    def log_length(self) -> int:
+        """How many events this seat had observed when the view was made."""
+        return self._settled()
+
+    def events_since(self, index: int) -> Sequence[Event]:
+        """The events this seat observed from position `index` of its log on."""
+        return self._log_source[index : self._settled()]
 
     @cached_property
     def knowledge(self) -> CardKnowledge:
@@ -401,10 +270,9 @@ class TableView(View):
         """The parts of `table_parts`: the seat to move, the counts, the face-up piles."""
         View.write_public(self, arrays)
         arrays["counts"][:] = self.counts
-        if self._face_up:
-            where = np.frombuffer(self._where, dtype=np.int8)
-            for name, holder in self._face_up:
-                arrays[name][:] = where == holder
+        # Holders are non-negative: a signed byte is the same byte unsigned, `REMOVED` is 255.
+        for name, flags in self._pile_flags:
+            arrays[name][:] = np.frombuffer(self._where.translate(flags), dtype=np.uint8)
 
     def _extra_dict(self) -> dict[str, Any]:
         return {

@@ -74,12 +74,19 @@ def write_public(view: KlaverjasView, arrays: Arrays) -> None:
     # Every observation of every step writes these: one store each, indices found in C.
     if table.plays:
         arrays["played"].put(list(map(flat.__getitem__, table.plays)), 1.0)
+    # The short parts entry by entry: numpy turns a tuple into an array for a slice store,
+    # which costs about three times as much as two stores of one entry each.
     if table.sizes:
-        arrays["hand_sizes"][:] = table.sizes
-    arrays["tricks"][:] = table.tricks
-    arrays["points"][:] = table.points
-    arrays["roem"][:] = table.roem
-    arrays["scores"][:] = table.totals
+        sizes = arrays["hand_sizes"]
+        sizes[0], sizes[1], sizes[2], sizes[3] = table.sizes
+    part = arrays["tricks"]
+    part[0], part[1] = table.tricks
+    part = arrays["points"]
+    part[0], part[1] = table.points
+    part = arrays["roem"]
+    part[0], part[1] = table.roem
+    part = arrays["scores"]
+    part[0], part[1] = table.totals
 
 
 #: Where a play goes in a (seats × cards) part such as `played`: its flat index, and its

@@ -116,10 +116,16 @@ def playable(cards: Sequence[Card], on_table: tuple[Card, ...]) -> list[Card]:
     return [c for c in cards if c not in placed and ((i := _inward(c)) is c or i in placed)]
 
 
-def legal_moves(hand: Sequence[Card], on_table: tuple[Card, ...]) -> list[Hashable]:
+#: The last hand and table (tuples) and their moves: the state asks again what its view did.
+_last: tuple[object, object, tuple[Hashable, ...]] = (None, None, ())
+
+
+def legal_moves(hand: tuple[Card, ...], on_table: tuple[Card, ...]) -> list[Hashable]:
     """The one rule of moves, for the state and the views: a playable card held, or knock."""
-    mine: list[Hashable] = list(playable(hand, on_table))
-    return mine or [KNOCK]
+    global _last
+    if (last := _last)[0] is not hand or last[1] is not on_table:
+        last = _last = (hand, on_table, (*playable(hand, on_table),) or (KNOCK,))
+    return list(last[2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,8 +250,7 @@ class SevensState(TableState, core.State, HasPictures):
         p = self._player
         if p < 0:
             return []
-        table = self._cards_at(self.game.players + 1)
-        return legal_moves(self._cards_at(p), table)
+        return legal_moves(self._cards_at(p), self._cards_at(self.game.players + 1))
 
     def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """During the deal: each card still in the deck, equally likely."""
