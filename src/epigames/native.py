@@ -25,8 +25,8 @@ from types import ModuleType
 __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, the
-#: Kemps knowledge built on it and the Kemps strategies' turn planner, and the Klaverjas
-#: tactics with the card play they read.
+#: Kemps knowledge built on it and the Kemps strategies' turn planner, the Klaverjas
+#: tactics with the card play they read, and the Blufpoker state with its rules.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -38,6 +38,7 @@ COMPILED = (
     "epigames.cards.problem",
     "epigames.cards.public",
     "epigames.cards.tricks",
+    "epigames.games.blufpoker.state",
     "epigames.games.kemps.knowledge",
     "epigames.games.kemps.strategies.planner",
     "epigames.games.klaverjas.knowledge",
