@@ -26,7 +26,8 @@ __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "statu
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, the
 #: Kemps knowledge built on it and the Kemps strategies' turn planner, the Klaverjas
-#: tactics with the card play they read, and the Blufpoker state with its rules.
+#: tactics with the card play they read, the Blufpoker state with its rules and its views,
+#: and the agents' play loop.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -39,6 +40,7 @@ COMPILED = (
     "epigames.cards.public",
     "epigames.cards.tricks",
     "epigames.games.blufpoker.state",
+    "epigames.games.blufpoker.views",
     "epigames.games.kemps.knowledge",
     "epigames.games.kemps.strategies.planner",
     "epigames.games.klaverjas.knowledge",
@@ -46,6 +48,7 @@ COMPILED = (
     "epigames.games.klaverjas.records",
     "epigames.games.klaverjas.state",
     "epigames.games.klaverjas.strategies.tactics",
+    "epigames.games.loop",
 )
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.
 PURE_ENV = "EPIGAMES_PURE_PYTHON"

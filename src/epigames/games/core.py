@@ -639,6 +639,9 @@ class SharedLogView:
     @cached_property
     def _observed(self) -> tuple[list[Event], int]:
         """The seat's log (a list that only grows) and its length when the view was made."""
+        return self._observe()
+
+    def _observe(self) -> tuple[list[Event], int]:
         log = self._source._seat_log(self._seat)
         bit = 1 << self._seat
         later = sum(1 for audience in self._source.audiences[self._stop :] if audience & bit)

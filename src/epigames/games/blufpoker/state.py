@@ -372,6 +372,11 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._clone_log(other)
         return other
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # By its fields (OpenSpiel's serialisation pickles states): pickle's default would
+        # call the compiled class's `__init__` bare.
+        return _rebuilt, (self.game, tuple([getattr(self, name) for name in _FIELDS]))
+
     def observation(self, seat: object) -> BlufpokerView:
         """The seat's view: the public record and the seat's own look under the cup.
 
@@ -398,14 +403,9 @@ class BlufpokerState(EventLog, State, HasPictures):
                 ),
             )  # fmt: skip
             self._board = board
-        # Filled in here, not by `__init__` or a helper: one view is made per decision, and
-        # CPython 3.11 runs a Python `__init__` through a slow generic path (a third of a
-        # view's cost), while these stores are specialised. The class call runs object's
-        # `__init__` (see `BlufpokerView`): cheaper than `object.__new__(BlufpokerView)`.
-        view: BlufpokerView = BlufpokerView()
-        view._seat, view._current_player, view._phase = seat, self.current_player, self._phase
-        view._source, view._stop, view.board, view._note = self, len(self._events), board, look
-        return view
+        return BlufpokerView(
+            seat, self.current_player, self._phase, self, len(self._events), board, look
+        )
 
     @property
     def penalties(self) -> tuple[int, ...]:
@@ -696,6 +696,24 @@ class BlufpokerState(EventLog, State, HasPictures):
 
 
 _new_board: Final = tuple.__new__
+
+
+#: Every field but the game's, in the order `__reduce__` gives them.
+_FIELDS: Final = (
+    *("_phase", "current_player", "_holder", "_untouched", "_fresh", "_pending", "_round"),
+    *("_bid", "_bidder", "_over", "_opening", "_visible", "_rolling", "_known"),
+    *("_public_penalties", "_target", "_kept", "_open_dice", "_open_rolls", "_looked"),
+    *("_before", "_before_look", "_loser", "_board"),
+    *("_events", "_audience", "_seen", "_read", "_history"),
+)
+
+
+def _rebuilt(game: BlufpokerGame, values: tuple[Any, ...]) -> BlufpokerState:
+    """The state with these values of `_FIELDS` (an unpickled one)."""
+    state = BlufpokerState(game)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    return state
 
 
 def _redrawn(
