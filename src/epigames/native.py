@@ -25,8 +25,9 @@ from types import ModuleType
 __all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, and
-#: the games' hot paths built on it (Kemps's knowledge, moves and turn planner, the
-#: Klaverjas tactics with the card play they read, the table games' location table).
+#: the games' hot paths: Kemps's knowledge, moves and turn planner, the Klaverjas tactics
+#: with the card play they read, the Blufpoker state with its rules and its views, the
+#: table games' location table, and the agents' play loop.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -38,6 +39,8 @@ COMPILED = (
     "epigames.cards.problem",
     "epigames.cards.public",
     "epigames.cards.tricks",
+    "epigames.games.blufpoker.state",
+    "epigames.games.blufpoker.views",
     "epigames.games.cardtable",
     "epigames.games.kemps.knowledge",
     "epigames.games.kemps.records",
@@ -47,6 +50,7 @@ COMPILED = (
     "epigames.games.klaverjas.records",
     "epigames.games.klaverjas.state",
     "epigames.games.klaverjas.strategies.tactics",
+    "epigames.games.loop",
 )
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.
 PURE_ENV = "EPIGAMES_PURE_PYTHON"

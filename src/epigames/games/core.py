@@ -76,6 +76,7 @@ __all__ = [
     "registered_games",
     "replay",
     "replayed",
+    "seat_error",
     "state_from_json",
     "unregister_game",
 ]
@@ -638,6 +639,9 @@ class SharedLogView:
     @cached_property
     def _observed(self) -> tuple[list[Event], int]:
         """The seat's log (a list that only grows) and its length when the view was made."""
+        return self._observe()
+
+    def _observe(self) -> tuple[list[Event], int]:
         log = self._source._seat_log(self._seat)
         bit = 1 << self._seat
         later = sum(1 for audience in self._source.audiences[self._stop :] if audience & bit)
@@ -736,9 +740,13 @@ def _card_names(layout: CardLayout) -> tuple[str, ...]:
 
 def check_seat(game: Game, seat: int) -> None:
     """Raise `SeatError` unless `seat` is one of `game`'s seat numbers."""
-    n = game.num_players
-    if type(seat) is not int or not 0 <= seat < n:
-        raise SeatError(f"no seat {seat!r} in {game}; seats are 0..{n - 1}")
+    if type(seat) is not int or not 0 <= seat < game.num_players:
+        raise seat_error(game, seat)
+
+
+def seat_error(game: Game, seat: object) -> SeatError:
+    """The error for `seat`, which is not one of `game`'s seat numbers (returned, not raised)."""
+    return SeatError(f"no seat {seat!r} in {game}; seats are 0..{game.num_players - 1}")
 
 
 def illegal_action(state: State, action: object, limit: int = 12) -> IllegalActionError:

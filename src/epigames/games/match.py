@@ -28,6 +28,7 @@ from epigames.games.core import (
     load_game,
 )
 from epigames.games.events import Event
+from epigames.games.loop import BadChoice, Chooser, play_agents
 from epigames.games.outcomes import WeightedOutcomes
 from epigames.games.strategy import (
     NO_THOUGHT,
@@ -461,45 +462,29 @@ class Match:
             MatchError: a person's seat is to move.
             IllegalActionError: a strategy chose an illegal action.
         """
-        state, transcript = self.state, self.transcript
-        # Bound once: this loop is hot. Each seat's `choose`, None at a person's seat.
-        choosers = [
+        state = self.state
+        choosers: list[Chooser] = [
             None if agent is None else agent.choose
             for agent in map(self.agents.get, range(self.game.num_players))
         ]
-        observe, apply, outcomes = state.observation, state.apply, state.chance_outcomes
-        chance_rng = self._chance_rng
-        draw, after = chance_rng.random, bisect.bisect_right
         # The shared log of an `EventLog` is one list that only grows: its length is read
         # directly, not through the `events` property at every decision.
         shared = getattr(type(state), "events", None) is vars(EventLog)["events"]
         log = state.events if shared else None
-        while True:
-            seat = state.current_player
-            if seat < 0:
-                if seat == TERMINAL:
-                    break
-                pairs = outcomes()
-                if type(pairs) is WeightedOutcomes:  # `sample_outcome`'s draw, inlined
-                    table = pairs.choices
-                    apply(table[min(after(pairs.totals, draw()), len(table) - 1)])
-                else:
-                    apply(sample_outcome(pairs, chance_rng))
-                continue
-            choose = choosers[seat]
-            if choose is None:
-                raise MatchError(f"{self._name(seat)} is a person: the match cannot run alone")
-            # Indexed, not unpacked: unpacking a `Decision` (a tuple subclass) makes an
-            # iterator, since CPython 3.11 unpacks only exact tuples directly.
-            decision = choose(observe(seat))
-            action = decision[0]
-            first = len(state.events if log is None else log)
-            try:
-                apply(action)
-            except IllegalActionError as exc:
-                raise self._chose_badly(seat, exc) from None
-            # `TranscriptEntry(...)` without the named tuple's Python-level `__new__`.
-            transcript.append(_new_entry(TranscriptEntry, (seat, action, decision[1], first)))
+        try:
+            seat = play_agents(
+                state,
+                choosers,
+                self._chance_rng,
+                sample_outcome,
+                log,
+                self.transcript,
+                TranscriptEntry,
+            )
+        except BadChoice as bad:
+            raise self._chose_badly(bad.seat, bad.error) from None
+        if seat != TERMINAL:
+            raise MatchError(f"{self._name(seat)} is a person: the match cannot run alone")
         return self.result()
 
     def result(self) -> MatchResult:

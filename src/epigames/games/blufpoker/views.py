@@ -1,8 +1,8 @@
 """A seat's view of Blufpoker, built by `BlufpokerState.observation` from board and look.
 
-`rules.py` imports this module to fill in views, so this module imports `rules.py` only
-for type checking (a runtime import would be a circle); the phases and the legal actions
-per phase come from `actions.py`, which both share.
+`state.py` imports this module to make views, so this module imports the state only for
+type checking (a runtime import would be a circle); the phases and the legal actions per
+phase come from `actions.py`, which both share.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from epigames.games.blufpoker import observation
 from epigames.games.blufpoker.actions import PHASES, Action, legal_choices
 from epigames.games.blufpoker.dice import RANK_OF, ROLLS, SORTED, Dice, Roll, dice_text
 from epigames.games.blufpoker.records import Board
-from epigames.games.core import EventLog, Game, SharedLogView, View, cached_property
+from epigames.games.core import EventLog, Game, SharedLogView, View
+from epigames.games.events import Event
 from epigames.games.observation import Arrays
 
 if TYPE_CHECKING:
@@ -32,17 +33,57 @@ class BlufpokerView(SharedLogView, View):
     shares, the look what the seat itself saw under the cup (while the cup still holds
     it). Its other fields are read from those two when asked for: a strategy reads few.
     Made by the state's `observation`, not by calling the class.
+
+    Compiled with mypyc (`epigames.native`), a native class: its fields are C slots and
+    the state makes one without a Python `__init__` or attribute dictionary. So it has no
+    `__dict__`, and what it works out when first asked (the log, the legal actions, the
+    knowledge) is kept in slots of its own instead of by `cached_property`.
     """
 
-    # A bare class call makes a view (`observation` fills it in): object's own `__init__`
-    # lets CPython skip the Python one and the argument checks of `object.__new__(cls)`.
-    __init__ = object.__init__
-
-    _phase: int
-    board: Board
-    _note: tuple[Dice, Dice] | None
+    # Declared here as well as in the bases: compiled, they are then slots of this class.
+    _seat: int
+    _current_player: int
     _source: EventLog
     _stop: int
+
+    def __init__(
+        self,
+        seat: int,
+        current_player: int,
+        phase: int,
+        source: EventLog,
+        stop: int,
+        board: Board,
+        note: tuple[Dice, Dice] | None,
+    ) -> None:
+        self._seat = seat
+        self._current_player = current_player
+        self._phase = phase
+        self._source = source
+        self._stop = stop
+        self.board = board
+        self._note = note
+        self._seat_log: tuple[list[Event], int] | None = None
+        self._log: tuple[Event, ...] | None = None
+        self._legal: tuple[Action, ...] | None = None
+        self._knowledge: CupKnowledge | None = None
+
+    @property
+    def _observed(self) -> tuple[list[Event], int]:
+        """The seat's log (a list that only grows) and its length when the view was made."""
+        observed = self._seat_log
+        if observed is None:
+            observed = self._seat_log = self._observe()
+        return observed
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every event this seat observed, in order: public ones and its own private ones."""
+        log = self._log
+        if log is None:
+            seen, length = self._observed
+            log = self._log = tuple(seen[:length])
+        return log
 
     @property
     def _game(self) -> Game:  # type: ignore[override]
@@ -112,21 +153,30 @@ class BlufpokerView(SharedLogView, View):
         cup = self.cup
         return frozenset() if cup is None else frozenset([cup])
 
-    @cached_property
+    @property
     def legal_actions(self) -> tuple[Action, ...]:
         """This seat's legal actions (empty when it is not its turn)."""
-        if self._current_player != self._seat:
-            return ()
-        return legal_choices(
-            self._phase, self.board.bid, self.untouched, self.fresh, self.board.poker_dice
-        )
+        legal = self._legal
+        if legal is None:
+            if self._current_player != self._seat:
+                legal = ()
+            else:
+                board = self.board
+                legal = legal_choices(
+                    self._phase, board.bid, self.untouched, self.fresh, board.poker_dice
+                )
+            self._legal = legal
+        return legal
 
-    @cached_property
+    @property
     def knowledge(self) -> CupKnowledge:
         """What this seat knows and believes about the cup (see `knowledge.CupKnowledge`)."""
-        from epigames.games.blufpoker.knowledge import CupKnowledge
+        knowledge = self._knowledge
+        if knowledge is None:
+            from epigames.games.blufpoker.knowledge import CupKnowledge
 
-        return CupKnowledge.from_view(self)
+            knowledge = self._knowledge = CupKnowledge.from_view(self)
+        return knowledge
 
     def write_public(self, arrays: Arrays) -> None:
         """The phase, the bids, the dice outside and open, the penalties (`observation`)."""
