@@ -34,10 +34,10 @@ class BlufpokerView(SharedLogView, View):
     it). Its other fields are read from those two when asked for: a strategy reads few.
     Made by the state's `observation`, not by calling the class.
 
-    Compiled with mypyc (`epigames.native`), a native class: its fields are C slots and
-    the state makes one without a Python `__init__` or attribute dictionary. So it has no
-    `__dict__`, and what it works out when first asked (the log, the legal actions, the
-    knowledge) is kept in slots of its own instead of by `cached_property`.
+    Compiled with mypyc (`epigames.native`), a native class: the fields declared here are
+    C slots, and the state makes one without a Python `__init__`. What it works out when
+    first asked (the log, the legal actions, the knowledge) is kept in slots of its own
+    instead of by `cached_property` (a `__dict__` remains, from `View`'s plain base).
     """
 
     # Declared here as well as in the bases: compiled, they are then slots of this class.
