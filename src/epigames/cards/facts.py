@@ -32,7 +32,7 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     # The common facts go to `PublicInfo`'s index methods, with cards and holders looked
     # up here: calling the layout's Python methods per card costs more than the update.
     ids = layout.ids
-    holders = len(layout.holders)
+    n_holders = len(layout.holders)
     while i < end:
         fact = listed[i]
         i += 1
@@ -51,15 +51,16 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 public = public.lacks_all(holder, lacked)
                 continue
             c = ids.get(id(lacked[0]), -1)
-            if c >= 0 and type(holder) is int and 0 <= holder < holders:
-                public = public.lacks_index(c, holder)
+            h = _index(holder, n_holders)
+            if c >= 0 and h >= 0:
+                public = public.lacks_index(c, h)
             else:
                 public = public.lacks(lacked[0], holder)
             continue
         if kind is fact_types.HoldsAtLeastOne:
             assert isinstance(fact, fact_types.HoldsAtLeastOne)
             holder = fact.holder
-            h = holder if type(holder) is int and 0 <= holder < holders else -1
+            h = _index(holder, n_holders)
             mask = 0
             for card in fact.cards:
                 c = ids.get(id(card), -1)
@@ -82,10 +83,8 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 if type(other) is fact_types.Moved and other.card is card and other.src == holder:
                     continue
             c = ids.get(id(card), -1)
-            if c >= 0 and type(holder) is int and 0 <= holder < holders:
-                public = public.holds_index(c, holder)
-            else:
-                public = public.holds(card, holder)
+            h = _index(holder, n_holders)
+            public = public.holds_index(c, h) if c >= 0 and h >= 0 else public.holds(card, holder)
             continue
         if kind is fact_types.Moved:
             assert isinstance(fact, fact_types.Moved)
@@ -100,16 +99,10 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
                 i += 1
             indices: list[tuple[int, int, int]] = []
             for card, src, dst in moves:
-                c = ids.get(id(card), -1)
-                if (
-                    c < 0
-                    or type(src) is not int
-                    or type(dst) is not int
-                    or not 0 <= src < holders
-                    or not 0 <= dst < holders
-                ):
+                c, s, d = ids.get(id(card), -1), _index(src, n_holders), _index(dst, n_holders)
+                if c < 0 or s < 0 or d < 0:
                     break
-                indices.append((c, src, dst))
+                indices.append((c, s, d))
             if len(indices) == len(moves):
                 public = public.move_indices(indices)
             else:
@@ -143,6 +136,13 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     if public.layout.public:
         public.check_public_locations()
     return public
+
+
+def _index(holder: object, n_holders: int) -> int:
+    """``holder`` if it is a holder index, else -1 (the layout's own methods then read it)."""
+    if type(holder) is int and 0 <= holder < n_holders:
+        return holder
+    return -1
 
 
 def start_from_counts(
