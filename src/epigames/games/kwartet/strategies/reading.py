@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from epigames.cards import CardKnowledge, Holds
-from epigames.games.core import View
+from epigames.games.core import View, cached_property
 from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
 from epigames.games.kwartet.rules import KwartetGame
 from epigames.games.kwartet.views import KwartetView
@@ -51,12 +50,12 @@ class Reading:
             [c for c in view.askable_cards if not own >> c.index & 1]
         )
 
-    @functools.cached_property
+    @cached_property
     def knowledge(self) -> CardKnowledge:
         """The seat's exact card knowledge."""
         return self.view.knowledge
 
-    @functools.cached_property
+    @cached_property
     def known(self) -> tuple[tuple[Card, int], ...]:
         """`(card, holder)` for every missing card whose holder the seat knows."""
         # Card indices are the layout's indices (the layout is built from the deck in order).
@@ -65,7 +64,7 @@ class Reading:
         where = self.knowledge.known_holders()
         return tuple((card, where[card.index]) for card in self.missing if where[card.index] >= 0)
 
-    @functools.cached_property
+    @cached_property
     def missing_by_kind(self) -> dict[int, tuple[Card, ...]]:
         """The missing cards of each kind the seat holds (kind -> cards)."""
         kinds: dict[int, list[Card]] = {}
@@ -73,7 +72,7 @@ class Reading:
             kinds.setdefault(card.kind, []).append(card)
         return {k: tuple(v) for k, v in kinds.items()}
 
-    @functools.cached_property
+    @cached_property
     def complete_kinds(self) -> tuple[int, ...]:
         """Kinds whose every missing card has a known holder (asking them all completes it)."""
         known = 0  # card indices: a set of cards would hash each in Python
@@ -91,12 +90,12 @@ class Reading:
         """The seats that may hold `card`, as far as this seat knows (ascending)."""
         return tuple(sorted(self.knowledge.possible_holders(card)))
 
-    @functools.cached_property
+    @cached_property
     def marginals(self) -> npt.NDArray[np.float64]:
         """Exact probabilities, `[card index, seat]`, every consistent deal equally likely."""
         return self.knowledge.marginals()
 
-    @functools.cached_property
+    @cached_property
     def needed(self) -> dict[int, int]:
         """How many cards each kind the seat holds still needs to be complete."""
         held: dict[int, int] = {}
