@@ -14,7 +14,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -71,10 +71,15 @@ def _extensions() -> list[Any]:
         return []
     paths = [str(native.source_path(m, PACKAGE).relative_to(HERE)) for m in native.COMPILED]
     try:
-        return list(mypycify(paths, opt_level="3", group_name="epigames_native"))
+        compiled = list(mypycify(paths, opt_level="3", group_name="epigames_native"))
     except (Exception, SystemExit) as exc:
         print(f"epigames: mypyc failed ({exc}); the pure Python modules will run", file=sys.stderr)
         return []
+    c_sources = [
+        Extension(m, [str(native.source_path(m, PACKAGE).relative_to(HERE))])
+        for m in native.C_MODULES
+    ]
+    return compiled + c_sources
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -44,7 +44,7 @@ def _digests() -> str:
 
 def _package_copy(tmp_path: Path) -> Path:
     """The compiled modules' sources, laid out as in the package."""
-    for module in native.COMPILED:
+    for module in native.BUILT:
         target = native.source_path(module, tmp_path)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(native.source_path(module, PACKAGE), target)
@@ -53,7 +53,7 @@ def _package_copy(tmp_path: Path) -> Path:
 
 def _fake_builds(package: Path) -> list[Path]:
     made = []
-    for module in native.COMPILED:
+    for module in native.BUILT:
         source = native.source_path(module, package)
         built = source.with_name(source.stem + importlib.machinery.EXTENSION_SUFFIXES[0])
         built.write_bytes(b"")

@@ -22,7 +22,17 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from types import ModuleType
 
-__all__ = ["COMPILED", "PURE_ENV", "RECORD", "install", "sources_digest", "status"]
+__all__ = [
+    "BUILT",
+    "COMPILED",
+    "C_MODULES",
+    "PURE_ENV",
+    "RECORD",
+    "c_module",
+    "install",
+    "sources_digest",
+    "status",
+]
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, and
 #: the games' hot paths: Kemps's knowledge, moves and turn planner, the Klaverjas tactics
@@ -52,6 +62,11 @@ COMPILED = (
     "epigames.games.klaverjas.strategies.tactics",
     "epigames.games.loop",
 )
+#: Extensions written in C, built with `COMPILED` and used only where those are (each has
+#: a Python equivalent that answers when it is not used): the card engine's flow.
+C_MODULES = ("epigames.cards._flowc",)
+#: Every module the build makes, in the order of the digest.
+BUILT = COMPILED + C_MODULES
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.
 PURE_ENV = "EPIGAMES_PURE_PYTHON"
 #: The file, beside this one, where the build writes the digest of what it compiled.
@@ -61,12 +76,13 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def source_path(module: str, package: Path = _PACKAGE) -> Path:
-    """Where a module of `COMPILED` has its Python source."""
+    """Where a module of `COMPILED` has its Python source, or one of `C_MODULES` its C."""
     parts = module.split(".")[1:]
-    return package.joinpath(*parts[:-1], parts[-1] + ".py")
+    suffix = ".c" if module in C_MODULES else ".py"
+    return package.joinpath(*parts[:-1], parts[-1] + suffix)
 
 
-def sources_digest(package: Path = _PACKAGE, modules: Sequence[str] = COMPILED) -> str:
+def sources_digest(package: Path = _PACKAGE, modules: Sequence[str] = BUILT) -> str:
     """sha256 over the compiled modules' names and sources, in order."""
     digest = hashlib.sha256()
     for module in modules:
@@ -88,12 +104,28 @@ def status(package: Path = _PACKAGE, environ: dict[str, str] | None = None) -> s
     env = os.environ if environ is None else environ
     if env.get(PURE_ENV, "") not in ("", "0"):
         return f"pure Python ({PURE_ENV} is set)"
-    if not all(_built(m, package) for m in COMPILED):
+    if not all(_built(m, package) for m in BUILT):
         return "pure Python (not compiled: no C compiler or mypyc at install)"
     record = package / RECORD
     if not record.exists() or record.read_text().strip() != sources_digest(package):
         return "pure Python (the sources changed since they were compiled: reinstall)"
     return "compiled"
+
+
+def c_module(name: str) -> ModuleType | None:
+    """The extension ``name`` of `C_MODULES` if the compiled modules run (`status`), else
+    None: the caller then runs its Python equivalent."""
+    if _STATUS[0] is None:
+        _STATUS[0] = status()
+    if _STATUS[0] != "compiled":
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+_STATUS: list[str | None] = [None]
 
 
 class _PlainSources(importlib.abc.MetaPathFinder):
@@ -112,5 +144,6 @@ class _PlainSources(importlib.abc.MetaPathFinder):
 
 def install() -> None:
     """Load the plain sources of `COMPILED` unless the compiled ones are sound to use."""
-    if status() != "compiled" and not any(isinstance(f, _PlainSources) for f in sys.meta_path):
+    _STATUS[0] = status()
+    if _STATUS[0] != "compiled" and not any(isinstance(f, _PlainSources) for f in sys.meta_path):
         sys.meta_path.insert(0, _PlainSources())

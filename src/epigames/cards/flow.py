@@ -25,13 +25,24 @@ many cards a holder takes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
+from epigames import native
 from epigames.cards.public import popcount
 
 #: Returned by `groups_of` for facts this solver does not take (overlapping sets of one
 #: holder): the caller uses the general one.
 NOT_FLOW = None
+
+# The C version of `possible_from_facts` (`_flowc.c`, the same algorithm on machine
+# words), where the compiled modules run: it answers problems of up to 64 cards and 64
+# nodes and returns NotImplemented for the others. Most of this module's time went to
+# boxing masks into Python ints, which lists of masks need even when compiled.
+_C_MODULE = native.c_module("epigames.cards._flowc")
+_C_FLOW: Final[Callable[..., Any] | None] = (
+    None if _C_MODULE is None else _C_MODULE.possible_from_facts
+)
 
 
 class Groups:
@@ -118,6 +129,26 @@ def possible_from_facts(
     holder is known to have. None when no deal meets them, or when they are not of the
     flow's shape: the caller then propagates and solves, which also says what is wrong.
     """
+    if _C_FLOW is not None:
+        found = _C_FLOW(counts, holding, lacking, free, removed, constraints, groups, not_all)
+        if found is not NotImplemented:
+            return found  # type: ignore[no-any-return]
+    return python_possible_from_facts(
+        counts, holding, lacking, free, removed, constraints, groups, not_all
+    )
+
+
+def python_possible_from_facts(
+    counts: Sequence[int],
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    free: int,
+    removed: int,
+    constraints: Sequence[tuple[int, int]],
+    groups: Sequence[int],
+    not_all: Sequence[tuple[int, int]],
+) -> list[int] | None:
+    """`possible_from_facts` in Python, whatever the size (the C version's reference)."""
     n = len(counts)
     caps = [counts[h] - popcount(holding[h]) for h in range(n)]
     may = [0] * n
