@@ -15,14 +15,21 @@ from epigames.games.kwartet.events import Asked, DealDone, Dealt, LaidDown
 from epigames.games.kwartet.knowledge import PublicTracker
 
 
-def askable(hand: tuple[int, ...], ask_own: bool) -> tuple[int, ...]:
-    """Card indices a player holding `hand` may ask for: its kinds, minus its own if so ruled."""
-    kinds = sorted({c >> 2 for c in hand})
-    cards = [k * MEMBERS + m for k in kinds for m in range(MEMBERS)]
-    if not ask_own:
-        own = set(hand)
-        cards = [c for c in cards if c not in own]
-    return tuple(cards)
+def _askable_mask(hand: tuple[int, ...], ask_own: bool) -> int:
+    """The card indices, as a bitmask, that a player holding `hand` may ask for: its
+    kinds, less its own cards unless `ask_own`."""
+    kinds = 0
+    for c in hand:
+        kinds |= _KIND_BITS[c]
+    if ask_own:
+        return kinds
+    for c in hand:
+        kinds &= ~(1 << c)
+    return kinds
+
+
+#: Per card index, the bitmask of its kind's cards.
+_KIND_BITS = tuple([((1 << MEMBERS) - 1) << (c - c % MEMBERS) for c in range(len(CARDS))])
 
 
 def legal_asks(targets: tuple[int, ...], cards: tuple[Card, ...]) -> tuple[Ask, ...]:
@@ -51,8 +58,10 @@ _LEGAL: dict[tuple[tuple[int, ...], int], tuple[tuple[Card, ...], tuple[Ask, ...
 _LEGAL_LIMIT = 4096
 
 
-#: Askable cards by bitmask of held kinds (when players may ask for their own cards).
-_BY_KINDS: dict[int, tuple[Card, ...]] = {}
+#: Askable cards by their bitmask: a seat's set recurs (its kinds held, less its own cards
+#: when so ruled), and one tuple per set lets `legal_asks` find its asks by identity.
+_BY_MASK: dict[int, tuple[Card, ...]] = {}
+_BY_MASK_LIMIT = 4096
 
 
 class Records:
@@ -109,16 +118,15 @@ class Records:
 
     def _set_hand(self, seat: int, hand: tuple[int, ...]) -> None:
         self.hands[seat] = hand
-        if self.ask_own:  # then only the set of kinds matters: share one tuple per set
-            mask = 0
-            for c in hand:
-                mask |= 1 << (c >> 2)
-            cards = _BY_KINDS.get(mask)
-            if cards is None:
-                cards = _BY_KINDS[mask] = tuple(CARDS[c] for c in askable(hand, True))
-            self.askable[seat] = cards
-        else:
-            self.askable[seat] = tuple(CARDS[c] for c in askable(hand, False))
+        mask = _askable_mask(hand, self.ask_own)
+        cards = _BY_MASK.get(mask)
+        if cards is None:
+            if len(_BY_MASK) >= _BY_MASK_LIMIT:
+                _BY_MASK.clear()
+            cards = _BY_MASK[mask] = tuple(
+                [CARDS[c] for c in range(mask.bit_length()) if mask >> c & 1]
+            )
+        self.askable[seat] = cards
 
     def _set_sizes(self, sizes: tuple[int, ...]) -> None:
         # Targets change only when a seat runs out of cards (or gets its first ones).
