@@ -118,8 +118,17 @@ class LaidDown(PublicAnnouncement, kind="quartet"):
     @property
     def facts(self) -> tuple[Fact, ...]:
         """The seat held all four; they leave play."""
-        held: tuple[Fact, ...] = tuple(Holds(self.seat, c) for c in self.cards)
-        return (*held, Removed(self.cards))
+        key = (self.seat, self.card_kind)
+        made = _LAID_FACTS.get(key)
+        if made is None:
+            cards = self.cards
+            held: tuple[Fact, ...] = tuple([Holds(self.seat, c) for c in cards])
+            made = _LAID_FACTS[key] = (*held, Removed(cards))
+        return made
+
+
+#: `LaidDown.facts` by seat and kind, made once as `Asked.facts` are.
+_LAID_FACTS: dict[tuple[int, int], tuple[Fact, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
