@@ -63,8 +63,8 @@ COMPILED = (
     "epigames.games.loop",
 )
 #: Extensions written in C, built with `COMPILED` and used only where those are (each has
-#: a Python equivalent that answers when it is not used): the card engine's flow.
-C_MODULES = ("epigames.cards._flowc",)
+#: a Python equivalent that answers when it is not used): the card engine's reduction and flow.
+C_MODULES = ("epigames.cards._engine",)
 #: Every module the build makes, in the order of the digest.
 BUILT = COMPILED + C_MODULES
 #: Set to 1 to run the plain Python modules even where compiled ones are installed.

@@ -35,11 +35,11 @@ from epigames.cards.public import popcount
 #: holder): the caller uses the general one.
 NOT_FLOW = None
 
-# The C version of `possible_from_facts` (`_flowc.c`, the same algorithm on machine
+# The C version of `possible_from_facts` (`_engine.c`, the same algorithm on machine
 # words), where the compiled modules run: it answers problems of up to 64 cards and 64
 # nodes and returns NotImplemented for the others. Most of this module's time went to
 # boxing masks into Python ints, which lists of masks need even when compiled.
-_C_MODULE = native.c_module("epigames.cards._flowc")
+_C_MODULE = native.c_module("epigames.cards._engine")
 _C_FLOW: Final[Callable[..., Any] | None] = (
     None if _C_MODULE is None else _C_MODULE.possible_from_facts
 )

@@ -24,10 +24,11 @@ of them and there are at least two. (Elsewhere the group is satisfied in every d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
+from epigames import native
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
 from epigames.cards.public import REMOVED, UNKNOWN, holder_in, iter_bits, popcount
@@ -87,6 +88,13 @@ def _first(layout: CardLayout, cards: int) -> str:
     return f"card {layout.card_name((cards & -cards).bit_length() - 1)}"
 
 
+# The C version of `reduce_facts` (`_engine.c`, the same propagation on machine words),
+# where the compiled modules run: it answers up to 64 cards and leaves contradictions and
+# larger layouts to the Python version (NotImplemented), which words the error.
+_C_MODULE = native.c_module("epigames.cards._engine")
+_C_REDUCE: Final[Callable[..., Any] | None] = None if _C_MODULE is None else _C_MODULE.reduce_facts
+
+
 def reduce_facts(
     layout: CardLayout,
     counts: Sequence[int],
@@ -98,6 +106,32 @@ def reduce_facts(
     not_all: Sequence[tuple[int, int]] = (),
 ) -> Problem:
     """Propagate the facts to a fixpoint; raise `InconsistentCardsError` on a contradiction.
+
+    See `python_reduce_facts` for the arguments; the C version answers where it can.
+    """
+    if _C_REDUCE is not None:
+        got = _C_REDUCE(
+            layout.n_cards, counts, holding, lacking, removed, constraints, groups, not_all
+        )
+        if got is not NotImplemented:
+            caps, known, may, free, gone, cons, exclusions = got
+            return _problem(caps, known, may, free, gone, cons, exclusions)
+    return python_reduce_facts(
+        layout, counts, holding, lacking, removed, constraints, groups, not_all
+    )
+
+
+def python_reduce_facts(
+    layout: CardLayout,
+    counts: Sequence[int],
+    holding: Sequence[int],
+    lacking: Sequence[int],
+    removed: int,
+    constraints: Sequence[tuple[int, int]],
+    groups: Sequence[int] = (),
+    not_all: Sequence[tuple[int, int]] = (),
+) -> Problem:
+    """`reduce_facts` in Python, whatever the size (the C version's reference).
 
     Args:
         layout: names for messages.

@@ -1,4 +1,5 @@
-"""The flow in C (`_flowc.c`) answers as the flow in Python, on the facts as given."""
+"""The card engine's C paths (`_engine.c`) answer as their Python versions, on the facts
+as given: the reduction of the facts and the flow's possible holders."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import random
 import pytest
 
 from epigames import native
-from epigames.cards import flow
+from epigames.cards import CardLayout, flow, problem
+from epigames.cards.errors import InconsistentCardsError
 
 Facts = tuple[
     list[int], list[int], tuple[int, ...], int, int,
@@ -73,8 +75,52 @@ def test_c_and_python_flows_agree(seed: int) -> None:
     assert answered > 300 and none > 100  # both outcomes are compared
 
 
+def _reduced(reduce: object, facts: Facts) -> object:
+    """The reduced problem, or the error's type and message."""
+    counts, holding, lacking, _, removed, constraints, groups, not_all = facts
+    layout = CardLayout.create(range(_cards(facts)), tuple(f"h{h}" for h in range(len(counts))))
+    try:
+        return reduce(  # type: ignore[operator]
+            layout, counts, holding, lacking, removed, constraints, groups, not_all
+        )
+    except InconsistentCardsError as error:
+        return (type(error), str(error))
+
+
+def _cards(facts: Facts) -> int:
+    holding, free, removed = facts[1], facts[3], facts[4]
+    every = free | removed
+    for h in holding:
+        every |= h
+    return every.bit_length()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_c_and_python_reductions_agree(seed: int) -> None:
+    rng = random.Random(seed)
+    solved = contradicted = 0
+    for i in range(1500):
+        facts = random_facts(rng, rng.randint(2, 16) if i % 5 else rng.randint(17, 64))
+        want = _reduced(problem.python_reduce_facts, facts)
+        assert _reduced(problem.reduce_facts, facts) == want, facts
+        solved += isinstance(want, problem.Problem)
+        contradicted += not isinstance(want, problem.Problem)
+    assert solved > 300 and contradicted > 100  # both outcomes are compared
+
+
+def test_c_reduction_leaves_large_layouts_to_python() -> None:
+    c = native.c_module("epigames.cards._engine")
+    if c is None:
+        pytest.skip(f"the C engine is not built ({native.status()})")
+    facts = random_facts(random.Random(3), 70)
+    counts, holding, lacking, _, removed, constraints, groups, not_all = facts
+    args = (70, counts, holding, lacking, removed, constraints, groups, not_all)
+    assert c.reduce_facts(*args) is NotImplemented
+    assert _reduced(problem.reduce_facts, facts) == _reduced(problem.python_reduce_facts, facts)
+
+
 def _c_flow() -> object:
-    c = native.c_module("epigames.cards._flowc")
+    c = native.c_module("epigames.cards._engine")
     if c is None:
         pytest.skip(f"the C flow is not built ({native.status()})")
     return c.possible_from_facts

@@ -1,11 +1,13 @@
-/* The possible holders of `epigames.cards.flow.possible_from_facts`, in C.
+/* Two hot paths of the card engine in C: the reduction of the facts
+ * (`epigames.cards.problem.reduce_facts`) and the flow's possible holders
+ * (`epigames.cards.flow.possible_from_facts`).
  *
- * The same algorithm as the Python module (read its docstrings for the why): groups
- * from the facts, one feasible deal, the residual graph's strongly connected components
- * and the cards each reaches. Here a mask is one machine word, so it answers only
- * problems of at most 64 cards and 64 nodes (groups and holders); for any other it
- * returns NotImplemented and the Python code answers. Built beside the mypyc modules and
- * used only when they are (`epigames.native.c_module`).
+ * The same algorithms as the Python modules (read their docstrings for the why). Here a
+ * mask is one machine word, so they answer only problems of at most 64 cards (and, for
+ * the flow, 64 nodes: groups and holders); for any other, and for facts that contradict
+ * each other, they return NotImplemented and the Python code answers (and words the
+ * error). Built beside the mypyc modules and used only where they are
+ * (`epigames.native.c_module`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -83,6 +85,14 @@ static int small_int(PyObject *value, long *out) {
     if (got == -1 && PyErr_Occurred()) return -1;
     *out = got;
     return 0;
+}
+
+/* A failed read of the arguments: Python reads them and says what is wrong (only a
+ * failed allocation is raised from here). */
+static PyObject *python_answers(void) {
+    if (PyErr_ExceptionMatches(PyExc_MemoryError)) return NULL;
+    PyErr_Clear();
+    Py_RETURN_NOTIMPLEMENTED;
 }
 
 /* ---- the flow (see flow.py: _transposed, _arcs, _path, _move_along, _first_deal) ---- */
@@ -574,7 +584,7 @@ static PyObject *possible_from_facts(PyObject *self, PyObject *const *args, Py_s
     if (!status) status = possible_by_flow(&p->groups, p->free_cards, result, p->n);
     int n = p->n;
     PyMem_Free(p);
-    if (status < 0) return NULL;
+    if (status < 0) return python_answers();
     if (status == UNSUPPORTED) Py_RETURN_NOTIMPLEMENTED;
     if (status == NO_DEAL) Py_RETURN_NONE;
     PyObject *found = PyList_New(n);
@@ -590,14 +600,350 @@ static PyObject *possible_from_facts(PyObject *self, PyObject *const *args, Py_s
     return found;
 }
 
+/* ---- the reduction (see problem.py: reduce_facts) ---- */
+
+/* Facts that contradict each other: Python redoes the reduction and words the error. */
+#define CONTRADICTION 3
+
+typedef struct {
+    int h;
+    u64 cards;
+} Pair;
+
+typedef struct {
+    int nh;
+    long caps[MAX_HOLDERS];
+    u64 known[MAX_HOLDERS];
+    u64 may[MAX_HOLDERS];
+    u64 free_cards;
+    Pair *cons;
+    Py_ssize_t n_cons;
+    Pair *bound; /* (cards, holder or -1) */
+    Py_ssize_t n_bound;
+} Reduction;
+
+static int place(Reduction *r, u64 cards, int h) {
+    r->known[h] |= cards;
+    r->free_cards &= ~cards;
+    r->caps[h] -= popc(cards);
+    if (r->caps[h] < 0) return CONTRADICTION;
+    for (int g = 0; g < r->nh; g++) r->may[g] &= ~cards;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < r->n_cons; i++) {
+        Pair c = r->cons[i];
+        if (c.cards & cards) {
+            if (c.h == h) continue;
+            c.cards &= ~cards;
+            if (!c.cards) return CONTRADICTION;
+        }
+        r->cons[kept++] = c;
+    }
+    r->n_cons = kept;
+    return 0;
+}
+
+/* The holder known to have all of `cards` (not empty), or -1. */
+static int owner_of(const Reduction *r, u64 cards) {
+    u64 low = LOW_BIT(cards);
+    for (int h = 0; h < r->nh; h++)
+        if (r->known[h] & low) return (cards & ~r->known[h]) ? -1 : h;
+    return -1;
+}
+
+/* The holders that could still hold every card of a group, as a mask of holders. */
+static u64 candidates(const Reduction *r, u64 placed, int holder) {
+    if (!placed) {
+        if (holder >= 0) return BIT(holder);
+        return r->nh == 64 ? ~(u64)0 : BIT(r->nh) - 1;
+    }
+    int h = owner_of(r, placed);
+    return (h < 0 || (holder >= 0 && h != holder)) ? 0 : BIT(h);
+}
+
+/* The groups' unit rule; 1 if it struck a card from a holder, or CONTRADICTION. */
+static int group_step(Reduction *r) {
+    int changed = 0;
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < r->n_bound; i++) {
+        Pair b = r->bound[i];
+        u64 rest = b.cards & r->free_cards;
+        if (rest & (rest - 1)) {
+            r->bound[kept++] = b;
+            continue;
+        }
+        u64 placed = b.cards & ~r->free_cards;
+        u64 holders = candidates(r, placed, b.h);
+        if (!rest) {
+            if (placed && holders) return -CONTRADICTION;
+            continue;
+        }
+        while (holders) {
+            int g = low_index(holders);
+            holders &= holders - 1;
+            if (r->may[g] & rest) {
+                r->may[g] &= ~rest;
+                changed = 1;
+            }
+        }
+    }
+    r->n_bound = kept;
+    return changed;
+}
+
+static int propagate(Reduction *r) {
+    for (;;) {
+        u64 once = 0, twice = 0;
+        for (int h = 0; h < r->nh; h++) {
+            twice |= once & r->may[h];
+            once |= r->may[h];
+        }
+        if (r->free_cards & ~once) return CONTRADICTION;
+        u64 single = r->free_cards & ~twice;
+        if (single) {
+            for (int h = 0; h < r->nh; h++) {
+                if (r->may[h] & single) {
+                    int status = place(r, r->may[h] & single, h);
+                    if (status) return status;
+                }
+            }
+            continue;
+        }
+        int progress = 0;
+        for (int h = 0; h < r->nh; h++) {
+            long n_may = popc(r->may[h]);
+            if (n_may < r->caps[h]) return CONTRADICTION;
+            if (r->caps[h] == 0 && r->may[h]) {
+                r->may[h] = 0;
+                progress = 1;
+                break;
+            }
+            if (n_may == r->caps[h] && n_may) {
+                int status = place(r, r->may[h], h);
+                if (status) return status;
+                progress = 1;
+                break;
+            }
+        }
+        if (progress) continue;
+        if (r->n_bound) {
+            int changed = group_step(r);
+            if (changed < 0) return -changed;
+            if (changed) continue;
+        }
+        int unit_h = -1;
+        u64 unit = 0;
+        for (Py_ssize_t i = 0; i < r->n_cons; i++) {
+            u64 live = r->cons[i].cards & r->may[r->cons[i].h];
+            if (!live) return CONTRADICTION;
+            if (unit_h < 0 && !(live & (live - 1))) {
+                unit = live;
+                unit_h = r->cons[i].h;
+            }
+            r->cons[i].cards = live;
+        }
+        if (unit_h < 0) return 0;
+        int status = place(r, unit, unit_h);
+        if (status) return status;
+    }
+}
+
+static PyObject *masks_tuple(const u64 *masks, int n) {
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *m = PyLong_FromUnsignedLongLong(masks[i]);
+        if (!m) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, m);
+    }
+    return out;
+}
+
+static PyObject *pairs_tuple(const Pair *pairs, Py_ssize_t n) {
+    PyObject *out = PyTuple_New(n);
+    if (!out) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(iK)", pairs[i].h, (unsigned long long)pairs[i].cards);
+        if (!pair) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, pair);
+    }
+    return out;
+}
+
+/* Reads `(holder, cards)` pairs (or, with `groups`, bare card masks bound for every
+ * holder) into `out`, skipping any with a removed card when `removed` is given. */
+static int read_pairs(PyObject *value, int nh, int groups, u64 removed, int skip_removed,
+                      Pair *out, Py_ssize_t *n_out) {
+    Items items;
+    if (items_of(value, &items, "expected a sequence of facts")) return -1;
+    int status = 0;
+    for (Py_ssize_t i = 0; i < items.n && !status; i++) {
+        long h = -1;
+        PyObject *cards_obj = items.items[i];
+        u64 cards;
+        if (!groups) status = pair_of(items.items[i], &h, &cards_obj);
+        if (!status) status = exact_mask(cards_obj, &cards);
+        if (status) break;
+        if (!groups && (h < 0 || h >= nh)) {
+            status = UNSUPPORTED;
+            break;
+        }
+        if (skip_removed && (cards & removed)) continue;
+        out[*n_out].h = (int)h;
+        out[*n_out].cards = cards;
+        (*n_out)++;
+    }
+    Py_DECREF(items.seq);
+    return status;
+}
+
+static Py_ssize_t length_of(PyObject *value) {
+    Py_ssize_t n = PyObject_Length(value);
+    if (n < 0) PyErr_Clear();
+    return n;
+}
+
+static PyObject *reduce_facts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "reduce_facts takes 8 arguments");
+        return NULL;
+    }
+    long n_cards;
+    if (small_int(args[0], &n_cards)) return python_answers();
+    Py_ssize_t n_constraints = length_of(args[5]);
+    Py_ssize_t n_bounds = length_of(args[6]) + length_of(args[7]);
+    if (n_cards < 0 || n_cards > 64 || n_constraints < 0 || n_bounds < 0)
+        Py_RETURN_NOTIMPLEMENTED;
+    Reduction *r = PyMem_Malloc(sizeof(Reduction));
+    Pair *pairs = PyMem_Malloc(sizeof(Pair) * (size_t)(n_constraints + n_bounds + 1));
+    if (!r || !pairs) {
+        PyMem_Free(r);
+        PyMem_Free(pairs);
+        return PyErr_NoMemory();
+    }
+    r->cons = pairs;
+    r->bound = pairs + n_constraints;
+    r->n_cons = r->n_bound = 0;
+    u64 removed = 0;
+    Items c = {NULL, 0, NULL}, hold = {NULL, 0, NULL}, lack = {NULL, 0, NULL};
+    int status = exact_mask(args[4], &removed);
+    if (!status) status = items_of(args[1], &c, "counts must be a sequence");
+    if (!status) status = items_of(args[2], &hold, "holding must be a sequence");
+    if (!status) status = items_of(args[3], &lack, "lacking must be a sequence");
+    if (!status && (c.n > MAX_HOLDERS || hold.n != c.n || lack.n != c.n)) status = UNSUPPORTED;
+    if (!status) {
+        r->nh = (int)c.n;
+        r->free_cards = (n_cards == 64 ? ~(u64)0 : BIT(n_cards) - 1) & ~removed;
+        for (int h = 0; h < r->nh && !status; h++) {
+            if (small_int(c.items[h], &r->caps[h])) status = -1;
+            if (!status) status = exact_mask(hold.items[h], &r->known[h]);
+        }
+        for (int h = 0; h < r->nh && !status; h++) {
+            r->free_cards &= ~r->known[h];
+            r->caps[h] -= popc(r->known[h]);
+            if (r->caps[h] < 0) status = CONTRADICTION;
+        }
+        for (int h = 0; h < r->nh && !status; h++) {
+            u64 lacks = 0;
+            status = wrapped_mask(lack.items[h], &lacks);
+            r->may[h] = r->caps[h] > 0 ? r->free_cards & ~lacks : 0;
+        }
+    }
+    Py_XDECREF(c.seq);
+    Py_XDECREF(hold.seq);
+    Py_XDECREF(lack.seq);
+    if (!status) status = read_pairs(args[5], r->nh, 0, 0, 0, r->cons, &r->n_cons);
+    if (!status) {
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t i = 0; i < r->n_cons && !status; i++) {
+            Pair p = r->cons[i];
+            if (p.cards & r->known[p.h]) continue;
+            p.cards &= r->may[p.h];
+            if (!p.cards) status = CONTRADICTION;
+            r->cons[kept++] = p;
+        }
+        r->n_cons = kept;
+    }
+    if (!status) status = read_pairs(args[6], r->nh, 1, removed, 1, r->bound, &r->n_bound);
+    if (!status) status = read_pairs(args[7], r->nh, 0, removed, 1, r->bound, &r->n_bound);
+    if (!status) status = propagate(r);
+    PyObject *result = NULL;
+    if (!status) {
+        /* The live not-all sets, each with the holders it binds. */
+        Pair *exclusions = PyMem_Malloc(sizeof(Pair) * (size_t)(r->n_bound * r->nh + 1));
+        Py_ssize_t n_ex = 0;
+        if (!exclusions) {
+            PyMem_Free(r);
+            PyMem_Free(pairs);
+            return PyErr_NoMemory();
+        }
+        for (Py_ssize_t i = 0; i < r->n_bound; i++) {
+            u64 rest = r->bound[i].cards & r->free_cards;
+            if (!(rest & (rest - 1))) continue;
+            u64 placed = r->bound[i].cards & ~r->free_cards;
+            long size = popc(rest);
+            u64 holders = candidates(r, placed, r->bound[i].h);
+            while (holders) {
+                int h = low_index(holders);
+                holders &= holders - 1;
+                if (!(rest & ~r->may[h]) && r->caps[h] >= size) {
+                    exclusions[n_ex].h = h;
+                    exclusions[n_ex].cards = rest;
+                    n_ex++;
+                }
+            }
+        }
+        PyObject *caps = PyTuple_New(r->nh);
+        if (caps) {
+            for (int h = 0; h < r->nh; h++) {
+                PyObject *cap = PyLong_FromLong(r->caps[h]);
+                if (!cap) {
+                    Py_CLEAR(caps);
+                    break;
+                }
+                PyTuple_SET_ITEM(caps, h, cap);
+            }
+        }
+        PyObject *known = masks_tuple(r->known, r->nh);
+        PyObject *may = masks_tuple(r->may, r->nh);
+        PyObject *cons = pairs_tuple(r->cons, r->n_cons);
+        PyObject *ex = pairs_tuple(exclusions, n_ex);
+        if (caps && known && may && cons && ex)
+            result = Py_BuildValue("(OOOKKOO)", caps, known, may,
+                                   (unsigned long long)r->free_cards,
+                                   (unsigned long long)removed, cons, ex);
+        Py_XDECREF(caps);
+        Py_XDECREF(known);
+        Py_XDECREF(may);
+        Py_XDECREF(cons);
+        Py_XDECREF(ex);
+        PyMem_Free(exclusions);
+    }
+    PyMem_Free(r);
+    PyMem_Free(pairs);
+    if (status < 0) return python_answers();
+    if (status) Py_RETURN_NOTIMPLEMENTED;
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"reduce_facts", (PyCFunction)(void (*)(void))reduce_facts, METH_FASTCALL,
+     "The fields of problem.reduce_facts's Problem, from the layout's card count and the "
+     "facts, for at most 64 cards; NotImplemented otherwise or on a contradiction."},
     {"possible_from_facts", (PyCFunction)(void (*)(void))possible_from_facts, METH_FASTCALL,
      "flow.possible_from_facts for at most 64 cards and 64 nodes; NotImplemented otherwise."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_flowc", "The card engine's flow, in C.", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_engine", "Hot paths of the card engine, in C.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__flowc(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }
