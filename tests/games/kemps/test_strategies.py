@@ -82,6 +82,9 @@ class FakeView:
     seat: int = 0
     kemps_game: FakeGame = field(default_factory=FakeGame)
 
+    def possible_masks(self) -> tuple[int, ...]:
+        return self.knowledge.possible_masks()
+
 
 @dataclass
 class FakeSeedKnowledge:

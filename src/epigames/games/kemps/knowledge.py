@@ -52,7 +52,7 @@ from epigames.cards import (
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.cards.feasibility import possible_by_hall
-from epigames.cards.public import iter_bits, public_info
+from epigames.cards.public import iter_bits, popcount, public_info
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
@@ -211,8 +211,15 @@ def _no_kemps_masks(
         if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
         return found
+    # The whole ranks the seat's facts already name, found in one pass over the facts
+    # (rank masks are disjoint: a rank is kept iff it lies in this union).
+    kept = 0
+    for h, cards in known:
+        if h == seat and cards == ranks[((cards & -cards).bit_length() - 1) // OF_A_KIND]:
+            kept |= cards
+    elsewhere |= kept
     for mask in ranks:
-        if not mask & elsewhere and not _has(known, seat, mask):
+        if not mask & elsewhere:
             found.append((seat, mask))
     return found
 
@@ -411,22 +418,78 @@ def _by_hall(
     """
     if public.constraints or public.groups:
         return None
-    counts, holding, lacking = public.counts, public.holding, public.lacking
+    ranks, _, every = _tables(public.layout)
+    counts, holding = list(public.counts), list(public.holding)
+    rooms = [counts[h] - popcount(holding[h]) for h in range(len(counts))]
+    return _hall_parts(
+        ranks,
+        every,
+        counts,
+        holding,
+        list(public.lacking),
+        rooms,
+        list(facts),
+        agent,
+        hand,
+        public.removed,
+    )
+
+
+def _hall_parts(
+    ranks: tuple[int, ...],
+    every: int,
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    facts: list[NotAll],
+    agent: int,
+    hand: int,
+    removed: int = 0,
+) -> tuple[int, ...] | None:
+    """`_by_hall` over the parts (`rooms`: each holder's count less its known cards), as the
+    tracker keeps them: nothing made but the answer."""
     n = len(counts)
-    elsewhere = public.removed  # cards known to be off the agent's hand
+    elsewhere = removed  # cards known to be off the agent's hand
     for h in range(n):
         if h != agent:
             elsewhere |= holding[h]
     if (
-        hand.bit_count() != counts[agent]
+        popcount(hand) != counts[agent]
         or hand & (elsewhere | lacking[agent])
         or holding[agent] & ~hand
     ):
         return None
-    free = _tables(public.layout)[2] & ~(elsewhere | hand)
-    extra = _fact_lacks(public, agent, hand, free, facts) if facts else _NO_LACKS
+    free = every & ~(elsewhere | hand)
+    extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
     if extra is None:
         return None
+    # Where no holder with room is kept off a free card (the usual case), each may take
+    # every free card: nothing is tight (`possible_by_hall`'s first case), and no list
+    # of what each may take is made.
+    narrowed = any_room = False
+    for h in range(n):
+        if h != agent:
+            cap = rooms[h]
+            if cap:
+                if cap < 0:
+                    return None
+                any_room = True
+                if free & (lacking[h] | extra[h] if extra else lacking[h]):
+                    narrowed = True
+                    break
+    if not narrowed:
+        if free and not any_room:
+            return None
+        found = [0] * n
+        for h in range(n):
+            if h == agent:
+                found[h] = hand
+            elif rooms[h]:
+                found[h] = holding[h] | free
+            else:
+                found[h] = holding[h]
+        return tuple(found)
     active: list[int] = []
     caps: list[int] = []
     may: list[int] = []
@@ -434,7 +497,7 @@ def _by_hall(
     for h in range(n):
         if h == agent:
             continue
-        cap = counts[h] - holding[h].bit_count()
+        cap = rooms[h]
         if cap:
             if cap < 0:
                 return None
@@ -445,12 +508,12 @@ def _by_hall(
             reach |= allowed
     if free & ~reach:
         return None
-    found = possible_by_hall(active, caps, may, free, n)
-    if found is None:
+    result = possible_by_hall(active, caps, may, free, n)
+    if result is None:
         return None
     for h in range(n):
-        found[h] = found[h] | (hand if h == agent else holding[h])
-    return tuple(found)
+        result[h] = result[h] | (hand if h == agent else holding[h])
+    return tuple(result)
 
 
 #: No lacks beyond the public ones (`_fact_lacks`).
@@ -458,7 +521,15 @@ _NO_LACKS: Final[list[int]] = []
 
 
 def _fact_lacks(
-    public: PublicInfo, agent: int, hand: int, free: int, facts: Sequence[NotAll]
+    ranks: tuple[int, ...],
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    agent: int,
+    hand: int,
+    free: int,
+    facts: list[NotAll],
 ) -> list[int] | None:
     """Per holder, the cards the not-all facts say it lacks; None where a fact may bind.
 
@@ -473,9 +544,9 @@ def _fact_lacks(
     then holds two cards of one rank, so none holds all of a fact's), and the rest
     anywhere. An empty list: no lacks.
     """
-    counts, holding, lacking = public.counts, public.holding, public.lacking
+    if not facts:
+        return _NO_LACKS
     known = ~free  # known cards, and bits past the deck
-    ranks = _tables(public.layout)[0]
     extra: list[int] = []
     bound = 0  # the holders of facts that deals may break
     for h, cards in facts:
@@ -487,13 +558,13 @@ def _fact_lacks(
         if cards & (known & ~held | lacking[h]):
             continue
         unknown = cards & ~held
-        size = unknown.bit_count()
-        if size > counts[h] - held.bit_count():
+        size = popcount(unknown)
+        if size > rooms[h]:
             continue
         if size == 1:
             if not extra:
                 extra = [0] * len(counts)
-            extra[h] |= unknown
+            extra[h] = extra[h] | unknown
             continue
         # The layout lists the deck rank by rank, four cards each.
         rank = ranks[((unknown & -unknown).bit_length() - 1) // OF_A_KIND]
@@ -506,14 +577,18 @@ def _fact_lacks(
         return None
     room = 0
     for h in range(len(counts)):
-        space = counts[h] - holding[h].bit_count()
+        space = rooms[h]
         if h == agent or space <= 0:
             continue
         if lacking[h] & free:
             return None
         if bound >> h & 1:
             room += space
-    if sum([1 for rank in ranks if rank & free]) > room:
+    wanted = 0
+    for rank in ranks:
+        if rank & free:
+            wanted += 1
+    if wanted > room:
         return extra
     return None
 
@@ -711,7 +786,8 @@ class PublicTracker:
         self._layout = layout
         self._bits = card_bits(layout)
         # Read by every step: kept here rather than found through cached functions.
-        self._ranks = rank_masks(layout)
+        tables = _tables(layout)
+        self._ranks, self._all = tables[0], tables[2]
         self._public_holders = tuple(sorted(layout.public))
         # The piles' holder indices, as ints: `Places` is a Python object.
         at = Places.of(len(layout.players))
@@ -721,6 +797,9 @@ class PublicTracker:
         self._counts: list[int] = []
         self._holding: list[int] = []
         self._lacking: list[int] = []
+        # Per holder, its count less its known cards (the room for unknown cards), kept
+        # along so that no step counts a mask's bits.
+        self._rooms: list[int] = []
         self._not_all: list[NotAll] = []
         # The unions of `_holding`, of `_lacking` and of the not-all facts' cards, kept
         # along: every step reads them (a move of a card no fact names changes no fact).
@@ -740,6 +819,7 @@ class PublicTracker:
         other._done, other._started, other._made = self._done, self._started, self._made
         other._counts, other._holding = list(self._counts), list(self._holding)
         other._lacking, other._not_all = list(self._lacking), list(self._not_all)
+        other._rooms = list(self._rooms)
         other._known, other._lacked, other._named = self._known, self._lacked, self._named
         return other
 
@@ -749,6 +829,15 @@ class PublicTracker:
         Raises:
             ValueError: before the deal is announced.
         """
+        if not self._advance(events, n):
+            raise ValueError("there is no card knowledge before the deal is over")
+        made = self._made
+        if made is None:
+            made = self._made = self._value()
+        return made
+
+    def _advance(self, events: Sequence[Event], n: int) -> bool:
+        """Fold up to the first `n` announcements; False before the deal is announced."""
         if n < self._done:
             self._done, self._started, self._made = 0, False, None
         if n > self._done:
@@ -757,12 +846,30 @@ class PublicTracker:
                     self._refold(events, i + 1)
             self._done = n
             self._made = None
-        if not self._started:
-            raise ValueError("there is no card knowledge before the deal is over")
-        made = self._made
-        if made is None:
-            made = self._made = self._value()
-        return made
+        return self._started
+
+    def possible(
+        self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...]
+    ) -> tuple[int, ...] | None:
+        """`self.knowledge(events, n, seat, hand).possible_masks()` where Hall's condition on
+        the parts answers it (`_by_hall`), without making the knowledge; None elsewhere
+        (before the deal, or where a not-all fact may bind: the knowledge answers then)."""
+        if not self._advance(events, n):
+            return None
+        bits, mask = self._bits, 0
+        for card in hand:
+            mask |= bits[card]
+        return _hall_parts(
+            self._ranks,
+            self._all,
+            self._counts,
+            self._holding,
+            self._lacking,
+            self._rooms,
+            self._not_all,
+            seat,
+            mask,
+        )
 
     def knowledge(
         self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...]
@@ -809,6 +916,8 @@ class PublicTracker:
         for mask in self._lacking:
             self._lacked |= mask
         self._named = _named(self._not_all)
+        counts, holding = self._counts, self._holding
+        self._rooms = [counts[h] - popcount(holding[h]) for h in range(len(counts))]
 
     def _fold(self, event: Event) -> bool:
         """Fold one announcement; False when a step was refused (the parts may be half
@@ -880,14 +989,17 @@ class PublicTracker:
     def _move(self, card: Hashable, src: int, dst: int) -> bool:
         """`PublicInfo.move`, and the not-all facts after it."""
         bit = self._bits[card]
-        holding, counts, lacking = self._holding, self._counts, self._lacking
-        if lacking[src] & bit:
+        holding, counts = self._holding, self._counts
+        if self._lacked & bit and self._lacking[src] & bit:
             return False
         held = holding[src]
         if not held & bit:
-            if self._known & bit or held.bit_count() >= counts[src]:
+            rooms = self._rooms
+            room = rooms[src]
+            if self._known & bit or room <= 0:
                 return False
             self._known |= bit
+            rooms[src] = room - 1
         if self._named & bit:
             self._not_all = _moved_bit(self._layout, self._not_all, src, bit)
             self._named = _named(self._not_all)
@@ -903,8 +1015,10 @@ class PublicTracker:
 
     def _unlack(self, bit: int) -> None:
         lacking = self._lacking
-        for h, mask in enumerate(lacking):
-            lacking[h] = mask & ~bit
+        for h in range(len(lacking)):
+            mask = lacking[h]
+            if mask & bit:
+                lacking[h] = mask & ~bit
         self._lacked &= ~bit
 
     def _holds(self, card: Hashable, holder: int) -> bool:
@@ -913,13 +1027,12 @@ class PublicTracker:
         holding = self._holding
         if holding[holder] & bit:
             return True
-        if (
-            self._known & bit
-            or self._lacking[holder] & bit
-            or holding[holder].bit_count() >= self._counts[holder]
-        ):
+        rooms = self._rooms
+        room = rooms[holder]
+        if self._known & bit or self._lacking[holder] & bit or room <= 0:
             return False
-        holding[holder] |= bit
+        holding[holder] = holding[holder] | bit
+        rooms[holder] = room - 1
         self._known |= bit
         if self._lacked & bit:
             self._unlack(bit)
@@ -928,11 +1041,12 @@ class PublicTracker:
     def _reshuffle(self, src: int, dst: int) -> bool:
         """`PublicInfo.reshuffle` of a pile whose cards are all known (as Kemps's are)."""
         holding, counts = self._holding, self._counts
-        if holding[src].bit_count() < counts[src]:
+        if self._rooms[src]:
             return False
-        holding[dst] |= holding[src]
+        # Known cards with their count: the destination's room does not change.
+        holding[dst] = holding[dst] | holding[src]
         holding[src] = 0
-        counts[dst] += counts[src]
+        counts[dst] = counts[dst] + counts[src]
         counts[src] = 0
         return True
 
@@ -963,6 +1077,9 @@ class PublicTracker:
             holding[deck] = 0
             counts[deck] -= n
             counts[seat] = n
+            rooms = self._rooms
+            rooms[deck] = counts[deck]
+            rooms[seat] = n - popcount(holding[seat])
             self._known &= ~was_there
             self._lacked = 0
             for mask in lacking:
@@ -977,8 +1094,8 @@ class PublicTracker:
 
     def _checked(self) -> bool:
         """`PublicInfo.check_public_locations` passes."""
-        holding, counts = self._holding, self._counts
-        return all(holding[h].bit_count() == counts[h] for h in self._public_holders)
+        rooms = self._rooms
+        return all(not rooms[h] for h in self._public_holders)
 
 
 #: The kinds of event the tracker folds, as statics (see `PublicTracker._fold`).

@@ -135,6 +135,26 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
             records.announcements, self._announced, self._seat, self.hand
         )
 
+    def possible_masks(self) -> tuple[int, ...]:
+        """Per holder, the cards this seat's knowledge says it may hold, as layout masks:
+        `knowledge.possible_masks()`.
+
+        Where Hall's condition decides it (most decisions), the tracker answers from the
+        public parts it keeps, without making the knowledge (a `KempsKnowledge` and its
+        public value); elsewhere, and under a partner's signal, the knowledge does.
+
+        Raises:
+            ValueError: before the first deal is over.
+        """
+        if not self._rest[6]:
+            records = self._records
+            masks = records.tracker.possible(
+                records.announcements, self._announced, self._seat, self.hand
+            )
+            if masks is not None:
+                return masks
+        return self.knowledge.possible_masks()
+
     @cached_property
     def legal_actions(self) -> tuple[KempsAction, ...]:
         """`done`, then every swap of a table card (not one put down this turn) for a hand

@@ -110,7 +110,7 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
 
 
 class _Masks(Protocol):
-    """What the planner reads of a seat's knowledge (`KempsKnowledge` gives it)."""
+    """What the planner reads of a seat's view (`KempsView` gives it)."""
 
     def possible_masks(self) -> tuple[int, ...]:
         """Per seat, the cards it may hold, as a mask."""
@@ -118,11 +118,12 @@ class _Masks(Protocol):
 
 
 def _possible_masks(view: KempsView) -> tuple[int, ...]:
-    """Per seat, the cards the view's knowledge says it may hold."""
-    # Read as the protocol, not as `KempsKnowledge`: compiled, a read typed with that
-    # class checks the object's class, and a view may carry any knowledge that answers.
-    knowledge: _Masks = getattr(view, "knowledge")  # noqa: B009
-    return knowledge.possible_masks()
+    """Per seat, the cards the view's knowledge says it may hold (`KempsView.possible_masks`:
+    most often answered without making the knowledge)."""
+    # Read as the protocol, not as `KempsView`: compiled, a read typed with that class
+    # checks the object's class, and a test's view may be any object that answers.
+    masks: _Masks = view
+    return masks.possible_masks()
 
 
 def known_elsewhere_ranks(view: KempsView) -> int:
