@@ -80,6 +80,10 @@ from epigames.logic.picture import KripkePicture
 #: `(seat, cards as a bitmask)`: the seat does not hold all of those cards.
 NotAll = tuple[int, int]
 
+#: `OF_A_KIND` as a static: compiled, a name imported from a plain module is looked up in
+#: this module's dictionary at every use.
+_KIND: Final = OF_A_KIND
+
 
 @functools.cache
 def layout_for(ranks: int, seat_names: tuple[str, ...]) -> CardLayout:
@@ -207,7 +211,7 @@ def _no_kemps_masks(
     # So does one when the seat is known to hold a card of another rank: with a known
     # card, only that card's rank (the layout lists the deck rank by rank, four each).
     if held:
-        mask = ranks[((held & -held).bit_length() - 1) // OF_A_KIND]
+        mask = ranks[((held & -held).bit_length() - 1) // _KIND]
         if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
         return found
@@ -215,7 +219,7 @@ def _no_kemps_masks(
     # (rank masks are disjoint: a rank is kept iff it lies in this union).
     kept = 0
     for h, cards in known:
-        if h == seat and cards == ranks[((cards & -cards).bit_length() - 1) // OF_A_KIND]:
+        if h == seat and cards == ranks[((cards & -cards).bit_length() - 1) // _KIND]:
             kept |= cards
     elsewhere |= kept
     for mask in ranks:
@@ -421,6 +425,10 @@ def _by_hall(
     ranks, _, every = _tables(public.layout)
     counts, holding = list(public.counts), list(public.holding)
     rooms = [counts[h] - popcount(holding[h]) for h in range(len(counts))]
+    elsewhere = public.removed  # cards known to be off the agent's hand
+    for h in range(len(counts)):
+        if h != agent:
+            elsewhere |= holding[h]
     return _hall_parts(
         ranks,
         every,
@@ -431,7 +439,7 @@ def _by_hall(
         list(facts),
         agent,
         hand,
-        public.removed,
+        elsewhere,
     )
 
 
@@ -445,15 +453,12 @@ def _hall_parts(
     facts: list[NotAll],
     agent: int,
     hand: int,
-    removed: int = 0,
+    elsewhere: int,
 ) -> tuple[int, ...] | None:
-    """`_by_hall` over the parts (`rooms`: each holder's count less its known cards), as the
-    tracker keeps them: nothing made but the answer."""
+    """`_by_hall` over the parts (`rooms`: each holder's count less its known cards;
+    `elsewhere`: the cards known to be off the agent's hand), as the tracker keeps them:
+    nothing made but the answer."""
     n = len(counts)
-    elsewhere = removed  # cards known to be off the agent's hand
-    for h in range(n):
-        if h != agent:
-            elsewhere |= holding[h]
     if (
         popcount(hand) != counts[agent]
         or hand & (elsewhere | lacking[agent])
@@ -516,6 +521,73 @@ def _hall_parts(
     return tuple(result)
 
 
+def _hall_elsewhere(
+    ranks: tuple[int, ...],
+    every: int,
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    facts: list[NotAll],
+    agent: int,
+    hand: int,
+    elsewhere: int,
+    players: int,
+) -> tuple[int, int] | None:
+    """`elsewhere_of(_hall_parts(...), agent, players)`, or None where that is None.
+
+    In Hall's first case (no holder with room kept off a free card) the free cards may go
+    to every holder with room and nowhere else, and each known card only to its holder:
+    the answer is read off the parts, with no masks made.
+    """
+    n = len(counts)
+    if (
+        popcount(hand) != counts[agent]
+        or hand & (elsewhere | lacking[agent])
+        or holding[agent] & ~hand
+    ):
+        return None
+    free = every & ~(elsewhere | hand)
+    extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
+    if extra is None:
+        return None
+    with_room = 0
+    for h in range(n):
+        if h != agent:
+            cap = rooms[h]
+            if cap:
+                if cap < 0:
+                    return None
+                with_room += 1
+                if free & (lacking[h] | extra[h] if extra else lacking[h]):
+                    masks = _hall_parts(
+                        ranks, every, counts, holding, lacking, rooms, facts, agent, hand, elsewhere
+                    )
+                    return None if masks is None else elsewhere_of(masks, agent, players)
+    if free and not with_room:
+        return None
+    others = 0
+    for h in range(players):
+        if h != agent:
+            others |= (holding[h] | free) if rooms[h] else holding[h]
+    # A free card has two possible holders or more unless only one holder has room.
+    return (others & ~free if with_room > 1 else others), others
+
+
+def elsewhere_of(masks: Sequence[int], seat: int, players: int) -> tuple[int, int]:
+    """From every holder's possible cards: the cards whose only possible holder is another
+    seat than `seat` (of the first `players` holders), and those another seat may hold."""
+    once = twice = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    others = 0
+    for h in range(players):
+        if h != seat:
+            others |= masks[h]
+    return others & ~twice, others
+
+
 #: No lacks beyond the public ones (`_fact_lacks`).
 _NO_LACKS: Final[list[int]] = []
 
@@ -567,7 +639,7 @@ def _fact_lacks(
             extra[h] = extra[h] | unknown
             continue
         # The layout lists the deck rank by rank, four cards each.
-        rank = ranks[((unknown & -unknown).bit_length() - 1) // OF_A_KIND]
+        rank = ranks[((unknown & -unknown).bit_length() - 1) // _KIND]
         if size < 2 or unknown & ~rank:
             return None
         bound |= 1 << h
@@ -869,6 +941,32 @@ class PublicTracker:
             self._not_all,
             seat,
             mask,
+            # The known cards less the agent's: the holders' known cards are disjoint.
+            self._known & ~self._holding[seat],
+        )
+
+    def elsewhere(
+        self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...], players: int
+    ) -> tuple[int, int] | None:
+        """`elsewhere_of(masks, seat, players)` of the masks `possible` gives, or None where
+        it gives none; without making the masks where Hall's first case holds."""
+        if not self._advance(events, n):
+            return None
+        bits, mask = self._bits, 0
+        for card in hand:
+            mask |= bits[card]
+        return _hall_elsewhere(
+            self._ranks,
+            self._all,
+            self._counts,
+            self._holding,
+            self._lacking,
+            self._rooms,
+            self._not_all,
+            seat,
+            mask,
+            self._known & ~self._holding[seat],
+            players,
         )
 
     def knowledge(
@@ -933,17 +1031,16 @@ class PublicTracker:
             return True
         done = True
         if kind is _SWAPPED:
-            table, seat = self._table, e.seat
-            done = self._move(e.taken, table, seat) and self._move(e.put, seat, table)
+            done = self._swap(e.seat, e.taken, e.put)
         elif kind is _TURN_ENDED:
             self._no_kemps(e.seat)
             return True
         elif kind is _TABLE_DEALT:
             deck, table = self._deck, self._table
-            done = all([self._move(c, deck, table) for c in e.cards])
+            done = self._move_all(e.cards, deck, table)
         elif kind is _TABLE_CLEARED:
             table, discard = self._table, self._discard
-            done = all([self._move(c, table, discard) for c in e.cards]) and (
+            done = self._move_all(e.cards, table, discard) and (
                 not e.reshuffled or self._reshuffle(discard, self._deck)
             )
         elif kind is _KEMPS:
@@ -1013,13 +1110,60 @@ class PublicTracker:
             self._unlack(bit)
         return True
 
-    def _unlack(self, bit: int) -> None:
+    # `all` of a generator over a typed tuple, not of a list: compiled, that is a loop,
+    # where a list is made and `all` called generically. (Stopping at a refused step is as
+    # good as going on: the caller folds again.)
+
+    def _move_all(self, cards: tuple[Hashable, ...], src: int, dst: int) -> bool:
+        """`_move` of each card in turn."""
+        return all(self._move(card, src, dst) for card in cards)
+
+    def _holds_all(self, cards: tuple[Hashable, ...], holder: int) -> bool:
+        """`_holds` of each card in turn."""
+        return all(self._holds(card, holder) for card in cards)
+
+    def _swap(self, seat: int, taken: Hashable, put: Hashable) -> bool:
+        """`_move(taken, table, seat)`, then `_move(put, seat, table)`.
+
+        In one step where the table holds the card taken and no not-all fact names either
+        card (most swaps): each of the two masks is stored once, and the counts do not
+        change.
+        """
+        table, bits = self._table, self._bits
+        took, gave = bits[taken], bits[put]
+        holding = self._holding
+        on_table = holding[table]
+        both = took | gave
+        if took == gave or seat == table or not on_table & took or self._named & both:
+            return self._move(taken, table, seat) and self._move(put, seat, table)
+        lacked = self._lacked & both
+        if lacked:
+            lacking = self._lacking
+            if lacking[table] & took or lacking[seat] & gave:
+                return False
+        held = holding[seat]
+        if not held & gave:
+            # The card put down becomes known (as the second move makes it).
+            rooms = self._rooms
+            room = rooms[seat]
+            if self._known & gave or room <= 0:
+                return False
+            self._known |= gave
+            rooms[seat] = room - 1
+        holding[table] = on_table & ~took | gave
+        holding[seat] = (held | took) & ~gave
+        if lacked:
+            self._unlack(lacked)
+        return True
+
+    def _unlack(self, bits: int) -> None:
+        """No holder lacks the cards of `bits` any more (they moved in public)."""
         lacking = self._lacking
         for h in range(len(lacking)):
             mask = lacking[h]
-            if mask & bit:
-                lacking[h] = mask & ~bit
-        self._lacked &= ~bit
+            if mask & bits:
+                lacking[h] = mask & ~bits
+        self._lacked &= ~bits
 
     def _holds(self, card: Hashable, holder: int) -> bool:
         """`PublicInfo.holds`."""
@@ -1054,8 +1198,8 @@ class PublicTracker:
         """A Kemps or a right call: the seat held the cards, they go out, then a reshuffle."""
         out = self._out
         return (
-            all([self._holds(c, seat) for c in cards])
-            and all([self._move(c, seat, out) for c in cards])
+            self._holds_all(cards, seat)
+            and self._move_all(cards, seat, out)
             and (not reshuffled or self._reshuffle(self._discard, self._deck))
         )
 
@@ -1127,6 +1271,7 @@ __all__ = [
     "PublicKemps",
     "PublicTracker",
     "SplitKnowledge",
+    "elsewhere_of",
     "layout_for",
     "rank_masks",
     "signal_cases",
