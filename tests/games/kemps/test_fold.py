@@ -46,6 +46,12 @@ def test_the_tracker_folds_each_event_as_its_facts(
         for n, event in enumerate(events[1:], 2):
             public = public.apply(event)
             assert tracker.at(events, n) == public
+            # The room for unknown cards it keeps along, which its steps check.
+            info = public.public
+            assert tracker._rooms == [
+                count - mask.bit_count()
+                for count, mask in zip(info.counts, info.holding, strict=True)
+            ]
             kinds[type(event).__name__] += 1
             kinds["reshuffled"] += bool(getattr(event, "reshuffled", False))
     assert kinds["Swapped"] > 10 and kinds["Kemps"] + kinds["Called"] > 3, kinds

@@ -10,6 +10,7 @@ import pytest
 from epigames.cards import Card, Rank
 from epigames.games import play_match
 from epigames.games.kemps import DONE, Swap
+from epigames.games.kemps.knowledge import elsewhere_of
 from epigames.games.kemps.strategies import planner
 from epigames.games.kemps.strategies.greedy import do_not_collect, plan_turn, seed_knowledge
 from tests.games.kemps.test_rules import cards, draw, start
@@ -81,6 +82,9 @@ class FakeView:
     knowledge: FakeKnowledge
     seat: int = 0
     kemps_game: FakeGame = field(default_factory=FakeGame)
+
+    def elsewhere_cards(self) -> tuple[int, int]:
+        return elsewhere_of(self.knowledge.possible_masks(), self.seat, self.kemps_game.players)
 
 
 @dataclass

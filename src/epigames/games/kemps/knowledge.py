@@ -52,7 +52,7 @@ from epigames.cards import (
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.cards.feasibility import possible_by_hall
-from epigames.cards.public import iter_bits, public_info
+from epigames.cards.public import iter_bits, popcount, public_info
 from epigames.cards.slots import rebuilt
 from epigames.cards.symbolic import MAX_COMBINATIONS
 from epigames.games.events import Event
@@ -79,6 +79,10 @@ from epigames.logic.picture import KripkePicture
 
 #: `(seat, cards as a bitmask)`: the seat does not hold all of those cards.
 NotAll = tuple[int, int]
+
+#: `OF_A_KIND` as a static: compiled, a name imported from a plain module is looked up in
+#: this module's dictionary at every use.
+_KIND: Final = OF_A_KIND
 
 
 @functools.cache
@@ -207,12 +211,19 @@ def _no_kemps_masks(
     # So does one when the seat is known to hold a card of another rank: with a known
     # card, only that card's rank (the layout lists the deck rank by rank, four each).
     if held:
-        mask = ranks[((held & -held).bit_length() - 1) // OF_A_KIND]
+        mask = ranks[((held & -held).bit_length() - 1) // _KIND]
         if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
         return found
+    # The whole ranks the seat's facts already name, found in one pass over the facts
+    # (rank masks are disjoint: a rank is kept iff it lies in this union).
+    kept = 0
+    for h, cards in known:
+        if h == seat and cards == ranks[((cards & -cards).bit_length() - 1) // _KIND]:
+            kept |= cards
+    elsewhere |= kept
     for mask in ranks:
-        if not mask & elsewhere and not _has(known, seat, mask):
+        if not mask & elsewhere:
             found.append((seat, mask))
     return found
 
@@ -411,22 +422,79 @@ def _by_hall(
     """
     if public.constraints or public.groups:
         return None
-    counts, holding, lacking = public.counts, public.holding, public.lacking
-    n = len(counts)
+    ranks, _, every = _tables(public.layout)
+    counts, holding = list(public.counts), list(public.holding)
+    rooms = [counts[h] - popcount(holding[h]) for h in range(len(counts))]
     elsewhere = public.removed  # cards known to be off the agent's hand
-    for h in range(n):
+    for h in range(len(counts)):
         if h != agent:
             elsewhere |= holding[h]
+    return _hall_parts(
+        ranks,
+        every,
+        counts,
+        holding,
+        list(public.lacking),
+        rooms,
+        list(facts),
+        agent,
+        hand,
+        elsewhere,
+    )
+
+
+def _hall_parts(
+    ranks: tuple[int, ...],
+    every: int,
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    facts: list[NotAll],
+    agent: int,
+    hand: int,
+    elsewhere: int,
+) -> tuple[int, ...] | None:
+    """`_by_hall` over the parts (`rooms`: each holder's count less its known cards;
+    `elsewhere`: the cards known to be off the agent's hand), as the tracker keeps them:
+    nothing made but the answer."""
+    n = len(counts)
     if (
-        hand.bit_count() != counts[agent]
+        popcount(hand) != counts[agent]
         or hand & (elsewhere | lacking[agent])
         or holding[agent] & ~hand
     ):
         return None
-    free = _tables(public.layout)[2] & ~(elsewhere | hand)
-    extra = _fact_lacks(public, agent, hand, free, facts) if facts else _NO_LACKS
+    free = every & ~(elsewhere | hand)
+    extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
     if extra is None:
         return None
+    # Where no holder with room is kept off a free card (the usual case), each may take
+    # every free card: nothing is tight (`possible_by_hall`'s first case), and no list
+    # of what each may take is made.
+    narrowed = any_room = False
+    for h in range(n):
+        if h != agent:
+            cap = rooms[h]
+            if cap:
+                if cap < 0:
+                    return None
+                any_room = True
+                if free & (lacking[h] | extra[h] if extra else lacking[h]):
+                    narrowed = True
+                    break
+    if not narrowed:
+        if free and not any_room:
+            return None
+        found = [0] * n
+        for h in range(n):
+            if h == agent:
+                found[h] = hand
+            elif rooms[h]:
+                found[h] = holding[h] | free
+            else:
+                found[h] = holding[h]
+        return tuple(found)
     active: list[int] = []
     caps: list[int] = []
     may: list[int] = []
@@ -434,7 +502,7 @@ def _by_hall(
     for h in range(n):
         if h == agent:
             continue
-        cap = counts[h] - holding[h].bit_count()
+        cap = rooms[h]
         if cap:
             if cap < 0:
                 return None
@@ -445,12 +513,79 @@ def _by_hall(
             reach |= allowed
     if free & ~reach:
         return None
-    found = possible_by_hall(active, caps, may, free, n)
-    if found is None:
+    result = possible_by_hall(active, caps, may, free, n)
+    if result is None:
         return None
     for h in range(n):
-        found[h] = found[h] | (hand if h == agent else holding[h])
-    return tuple(found)
+        result[h] = result[h] | (hand if h == agent else holding[h])
+    return tuple(result)
+
+
+def _hall_elsewhere(
+    ranks: tuple[int, ...],
+    every: int,
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    facts: list[NotAll],
+    agent: int,
+    hand: int,
+    elsewhere: int,
+    players: int,
+) -> tuple[int, int] | None:
+    """`elsewhere_of(_hall_parts(...), agent, players)`, or None where that is None.
+
+    In Hall's first case (no holder with room kept off a free card) the free cards may go
+    to every holder with room and nowhere else, and each known card only to its holder:
+    the answer is read off the parts, with no masks made.
+    """
+    n = len(counts)
+    if (
+        popcount(hand) != counts[agent]
+        or hand & (elsewhere | lacking[agent])
+        or holding[agent] & ~hand
+    ):
+        return None
+    free = every & ~(elsewhere | hand)
+    extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
+    if extra is None:
+        return None
+    with_room = 0
+    for h in range(n):
+        if h != agent:
+            cap = rooms[h]
+            if cap:
+                if cap < 0:
+                    return None
+                with_room += 1
+                if free & (lacking[h] | extra[h] if extra else lacking[h]):
+                    masks = _hall_parts(
+                        ranks, every, counts, holding, lacking, rooms, facts, agent, hand, elsewhere
+                    )
+                    return None if masks is None else elsewhere_of(masks, agent, players)
+    if free and not with_room:
+        return None
+    others = 0
+    for h in range(players):
+        if h != agent:
+            others |= (holding[h] | free) if rooms[h] else holding[h]
+    # A free card has two possible holders or more unless only one holder has room.
+    return (others & ~free if with_room > 1 else others), others
+
+
+def elsewhere_of(masks: Sequence[int], seat: int, players: int) -> tuple[int, int]:
+    """From every holder's possible cards: the cards whose only possible holder is another
+    seat than `seat` (of the first `players` holders), and those another seat may hold."""
+    once = twice = 0
+    for mask in masks:
+        twice |= once & mask
+        once |= mask
+    others = 0
+    for h in range(players):
+        if h != seat:
+            others |= masks[h]
+    return others & ~twice, others
 
 
 #: No lacks beyond the public ones (`_fact_lacks`).
@@ -458,7 +593,15 @@ _NO_LACKS: Final[list[int]] = []
 
 
 def _fact_lacks(
-    public: PublicInfo, agent: int, hand: int, free: int, facts: Sequence[NotAll]
+    ranks: tuple[int, ...],
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    agent: int,
+    hand: int,
+    free: int,
+    facts: list[NotAll],
 ) -> list[int] | None:
     """Per holder, the cards the not-all facts say it lacks; None where a fact may bind.
 
@@ -473,9 +616,9 @@ def _fact_lacks(
     then holds two cards of one rank, so none holds all of a fact's), and the rest
     anywhere. An empty list: no lacks.
     """
-    counts, holding, lacking = public.counts, public.holding, public.lacking
+    if not facts:
+        return _NO_LACKS
     known = ~free  # known cards, and bits past the deck
-    ranks = _tables(public.layout)[0]
     extra: list[int] = []
     bound = 0  # the holders of facts that deals may break
     for h, cards in facts:
@@ -487,16 +630,16 @@ def _fact_lacks(
         if cards & (known & ~held | lacking[h]):
             continue
         unknown = cards & ~held
-        size = unknown.bit_count()
-        if size > counts[h] - held.bit_count():
+        size = popcount(unknown)
+        if size > rooms[h]:
             continue
         if size == 1:
             if not extra:
                 extra = [0] * len(counts)
-            extra[h] |= unknown
+            extra[h] = extra[h] | unknown
             continue
         # The layout lists the deck rank by rank, four cards each.
-        rank = ranks[((unknown & -unknown).bit_length() - 1) // OF_A_KIND]
+        rank = ranks[((unknown & -unknown).bit_length() - 1) // _KIND]
         if size < 2 or unknown & ~rank:
             return None
         bound |= 1 << h
@@ -506,14 +649,18 @@ def _fact_lacks(
         return None
     room = 0
     for h in range(len(counts)):
-        space = counts[h] - holding[h].bit_count()
+        space = rooms[h]
         if h == agent or space <= 0:
             continue
         if lacking[h] & free:
             return None
         if bound >> h & 1:
             room += space
-    if sum([1 for rank in ranks if rank & free]) > room:
+    wanted = 0
+    for rank in ranks:
+        if rank & free:
+            wanted += 1
+    if wanted > room:
         return extra
     return None
 
@@ -711,7 +858,8 @@ class PublicTracker:
         self._layout = layout
         self._bits = card_bits(layout)
         # Read by every step: kept here rather than found through cached functions.
-        self._ranks = rank_masks(layout)
+        tables = _tables(layout)
+        self._ranks, self._all = tables[0], tables[2]
         self._public_holders = tuple(sorted(layout.public))
         # The piles' holder indices, as ints: `Places` is a Python object.
         at = Places.of(len(layout.players))
@@ -721,6 +869,9 @@ class PublicTracker:
         self._counts: list[int] = []
         self._holding: list[int] = []
         self._lacking: list[int] = []
+        # Per holder, its count less its known cards (the room for unknown cards), kept
+        # along so that no step counts a mask's bits.
+        self._rooms: list[int] = []
         self._not_all: list[NotAll] = []
         # The unions of `_holding`, of `_lacking` and of the not-all facts' cards, kept
         # along: every step reads them (a move of a card no fact names changes no fact).
@@ -740,6 +891,7 @@ class PublicTracker:
         other._done, other._started, other._made = self._done, self._started, self._made
         other._counts, other._holding = list(self._counts), list(self._holding)
         other._lacking, other._not_all = list(self._lacking), list(self._not_all)
+        other._rooms = list(self._rooms)
         other._known, other._lacked, other._named = self._known, self._lacked, self._named
         return other
 
@@ -749,6 +901,15 @@ class PublicTracker:
         Raises:
             ValueError: before the deal is announced.
         """
+        if not self._advance(events, n):
+            raise ValueError("there is no card knowledge before the deal is over")
+        made = self._made
+        if made is None:
+            made = self._made = self._value()
+        return made
+
+    def _advance(self, events: Sequence[Event], n: int) -> bool:
+        """Fold up to the first `n` announcements; False before the deal is announced."""
         if n < self._done:
             self._done, self._started, self._made = 0, False, None
         if n > self._done:
@@ -757,12 +918,56 @@ class PublicTracker:
                     self._refold(events, i + 1)
             self._done = n
             self._made = None
-        if not self._started:
-            raise ValueError("there is no card knowledge before the deal is over")
-        made = self._made
-        if made is None:
-            made = self._made = self._value()
-        return made
+        return self._started
+
+    def possible(
+        self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...]
+    ) -> tuple[int, ...] | None:
+        """`self.knowledge(events, n, seat, hand).possible_masks()` where Hall's condition on
+        the parts answers it (`_by_hall`), without making the knowledge; None elsewhere
+        (before the deal, or where a not-all fact may bind: the knowledge answers then)."""
+        if not self._advance(events, n):
+            return None
+        bits, mask = self._bits, 0
+        for card in hand:
+            mask |= bits[card]
+        return _hall_parts(
+            self._ranks,
+            self._all,
+            self._counts,
+            self._holding,
+            self._lacking,
+            self._rooms,
+            self._not_all,
+            seat,
+            mask,
+            # The known cards less the agent's: the holders' known cards are disjoint.
+            self._known & ~self._holding[seat],
+        )
+
+    def elsewhere(
+        self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...], players: int
+    ) -> tuple[int, int] | None:
+        """`elsewhere_of(masks, seat, players)` of the masks `possible` gives, or None where
+        it gives none; without making the masks where Hall's first case holds."""
+        if not self._advance(events, n):
+            return None
+        bits, mask = self._bits, 0
+        for card in hand:
+            mask |= bits[card]
+        return _hall_elsewhere(
+            self._ranks,
+            self._all,
+            self._counts,
+            self._holding,
+            self._lacking,
+            self._rooms,
+            self._not_all,
+            seat,
+            mask,
+            self._known & ~self._holding[seat],
+            players,
+        )
 
     def knowledge(
         self, events: Sequence[Event], n: int, seat: int, hand: tuple[Hashable, ...]
@@ -809,6 +1014,8 @@ class PublicTracker:
         for mask in self._lacking:
             self._lacked |= mask
         self._named = _named(self._not_all)
+        counts, holding = self._counts, self._holding
+        self._rooms = [counts[h] - popcount(holding[h]) for h in range(len(counts))]
 
     def _fold(self, event: Event) -> bool:
         """Fold one announcement; False when a step was refused (the parts may be half
@@ -824,17 +1031,16 @@ class PublicTracker:
             return True
         done = True
         if kind is _SWAPPED:
-            table, seat = self._table, e.seat
-            done = self._move(e.taken, table, seat) and self._move(e.put, seat, table)
+            done = self._swap(e.seat, e.taken, e.put)
         elif kind is _TURN_ENDED:
             self._no_kemps(e.seat)
             return True
         elif kind is _TABLE_DEALT:
             deck, table = self._deck, self._table
-            done = all([self._move(c, deck, table) for c in e.cards])
+            done = self._move_all(e.cards, deck, table)
         elif kind is _TABLE_CLEARED:
             table, discard = self._table, self._discard
-            done = all([self._move(c, table, discard) for c in e.cards]) and (
+            done = self._move_all(e.cards, table, discard) and (
                 not e.reshuffled or self._reshuffle(discard, self._deck)
             )
         elif kind is _KEMPS:
@@ -880,14 +1086,17 @@ class PublicTracker:
     def _move(self, card: Hashable, src: int, dst: int) -> bool:
         """`PublicInfo.move`, and the not-all facts after it."""
         bit = self._bits[card]
-        holding, counts, lacking = self._holding, self._counts, self._lacking
-        if lacking[src] & bit:
+        holding, counts = self._holding, self._counts
+        if self._lacked & bit and self._lacking[src] & bit:
             return False
         held = holding[src]
         if not held & bit:
-            if self._known & bit or held.bit_count() >= counts[src]:
+            rooms = self._rooms
+            room = rooms[src]
+            if self._known & bit or room <= 0:
                 return False
             self._known |= bit
+            rooms[src] = room - 1
         if self._named & bit:
             self._not_all = _moved_bit(self._layout, self._not_all, src, bit)
             self._named = _named(self._not_all)
@@ -901,11 +1110,60 @@ class PublicTracker:
             self._unlack(bit)
         return True
 
-    def _unlack(self, bit: int) -> None:
+    # `all` of a generator over a typed tuple, not of a list: compiled, that is a loop,
+    # where a list is made and `all` called generically. (Stopping at a refused step is as
+    # good as going on: the caller folds again.)
+
+    def _move_all(self, cards: tuple[Hashable, ...], src: int, dst: int) -> bool:
+        """`_move` of each card in turn."""
+        return all(self._move(card, src, dst) for card in cards)
+
+    def _holds_all(self, cards: tuple[Hashable, ...], holder: int) -> bool:
+        """`_holds` of each card in turn."""
+        return all(self._holds(card, holder) for card in cards)
+
+    def _swap(self, seat: int, taken: Hashable, put: Hashable) -> bool:
+        """`_move(taken, table, seat)`, then `_move(put, seat, table)`.
+
+        In one step where the table holds the card taken and no not-all fact names either
+        card (most swaps): each of the two masks is stored once, and the counts do not
+        change.
+        """
+        table, bits = self._table, self._bits
+        took, gave = bits[taken], bits[put]
+        holding = self._holding
+        on_table = holding[table]
+        both = took | gave
+        if took == gave or seat == table or not on_table & took or self._named & both:
+            return self._move(taken, table, seat) and self._move(put, seat, table)
+        lacked = self._lacked & both
+        if lacked:
+            lacking = self._lacking
+            if lacking[table] & took or lacking[seat] & gave:
+                return False
+        held = holding[seat]
+        if not held & gave:
+            # The card put down becomes known (as the second move makes it).
+            rooms = self._rooms
+            room = rooms[seat]
+            if self._known & gave or room <= 0:
+                return False
+            self._known |= gave
+            rooms[seat] = room - 1
+        holding[table] = on_table & ~took | gave
+        holding[seat] = (held | took) & ~gave
+        if lacked:
+            self._unlack(lacked)
+        return True
+
+    def _unlack(self, bits: int) -> None:
+        """No holder lacks the cards of `bits` any more (they moved in public)."""
         lacking = self._lacking
-        for h, mask in enumerate(lacking):
-            lacking[h] = mask & ~bit
-        self._lacked &= ~bit
+        for h in range(len(lacking)):
+            mask = lacking[h]
+            if mask & bits:
+                lacking[h] = mask & ~bits
+        self._lacked &= ~bits
 
     def _holds(self, card: Hashable, holder: int) -> bool:
         """`PublicInfo.holds`."""
@@ -913,13 +1171,12 @@ class PublicTracker:
         holding = self._holding
         if holding[holder] & bit:
             return True
-        if (
-            self._known & bit
-            or self._lacking[holder] & bit
-            or holding[holder].bit_count() >= self._counts[holder]
-        ):
+        rooms = self._rooms
+        room = rooms[holder]
+        if self._known & bit or self._lacking[holder] & bit or room <= 0:
             return False
-        holding[holder] |= bit
+        holding[holder] = holding[holder] | bit
+        rooms[holder] = room - 1
         self._known |= bit
         if self._lacked & bit:
             self._unlack(bit)
@@ -928,11 +1185,12 @@ class PublicTracker:
     def _reshuffle(self, src: int, dst: int) -> bool:
         """`PublicInfo.reshuffle` of a pile whose cards are all known (as Kemps's are)."""
         holding, counts = self._holding, self._counts
-        if holding[src].bit_count() < counts[src]:
+        if self._rooms[src]:
             return False
-        holding[dst] |= holding[src]
+        # Known cards with their count: the destination's room does not change.
+        holding[dst] = holding[dst] | holding[src]
         holding[src] = 0
-        counts[dst] += counts[src]
+        counts[dst] = counts[dst] + counts[src]
         counts[src] = 0
         return True
 
@@ -940,8 +1198,8 @@ class PublicTracker:
         """A Kemps or a right call: the seat held the cards, they go out, then a reshuffle."""
         out = self._out
         return (
-            all([self._holds(c, seat) for c in cards])
-            and all([self._move(c, seat, out) for c in cards])
+            self._holds_all(cards, seat)
+            and self._move_all(cards, seat, out)
             and (not reshuffled or self._reshuffle(self._discard, self._deck))
         )
 
@@ -963,6 +1221,9 @@ class PublicTracker:
             holding[deck] = 0
             counts[deck] -= n
             counts[seat] = n
+            rooms = self._rooms
+            rooms[deck] = counts[deck]
+            rooms[seat] = n - popcount(holding[seat])
             self._known &= ~was_there
             self._lacked = 0
             for mask in lacking:
@@ -977,8 +1238,8 @@ class PublicTracker:
 
     def _checked(self) -> bool:
         """`PublicInfo.check_public_locations` passes."""
-        holding, counts = self._holding, self._counts
-        return all(holding[h].bit_count() == counts[h] for h in self._public_holders)
+        rooms = self._rooms
+        return all(not rooms[h] for h in self._public_holders)
 
 
 #: The kinds of event the tracker folds, as statics (see `PublicTracker._fold`).
@@ -1010,6 +1271,7 @@ __all__ = [
     "PublicKemps",
     "PublicTracker",
     "SplitKnowledge",
+    "elsewhere_of",
     "layout_for",
     "rank_masks",
     "signal_cases",

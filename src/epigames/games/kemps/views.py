@@ -14,6 +14,7 @@ from epigames.games.kemps.knowledge import (
     PublicKemps,
     PublicTracker,
     SplitKnowledge,
+    elsewhere_of,
 )
 from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
@@ -134,6 +135,47 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
         return records.tracker.knowledge(
             records.announcements, self._announced, self._seat, self.hand
         )
+
+    def possible_masks(self) -> tuple[int, ...]:
+        """Per holder, the cards this seat's knowledge says it may hold, as layout masks:
+        `knowledge.possible_masks()`.
+
+        Where Hall's condition decides it (most decisions), the tracker answers from the
+        public parts it keeps, without making the knowledge (a `KempsKnowledge` and its
+        public value); elsewhere, and under a partner's signal, the knowledge does.
+
+        Raises:
+            ValueError: before the first deal is over.
+        """
+        if not self._rest[6]:
+            records = self._records
+            masks = records.tracker.possible(
+                records.announcements, self._announced, self._seat, self.hand
+            )
+            if masks is not None:
+                return masks
+        return self.knowledge.possible_masks()
+
+    def elsewhere_cards(self) -> tuple[int, int]:
+        """The cards whose only possible holder is another seat, and those another seat may
+        hold, as layout masks: `elsewhere_of(self.possible_masks(), …)`, what the turn
+        planner reads.
+
+        Where Hall's condition decides it simply (most decisions), the tracker reads it
+        off the public parts without making any holder's possible cards.
+
+        Raises:
+            ValueError: before the first deal is over.
+        """
+        players = self.kemps_game.players
+        if not self._rest[6]:
+            records = self._records
+            found = records.tracker.elsewhere(
+                records.announcements, self._announced, self._seat, self.hand, players
+            )
+            if found is not None:
+                return found
+        return elsewhere_of(self.knowledge.possible_masks(), self._seat, players)
 
     @cached_property
     def legal_actions(self) -> tuple[KempsAction, ...]:

@@ -50,6 +50,8 @@ class Plan(NamedTuple):
 
 #: Ranks per suit in `Card.index` (13 * suit + rank - 2), and each index's rank.
 _RANKS: Final = 13
+#: `OF_A_KIND` as a static (compiled, an imported name is a dictionary lookup at each use).
+_KIND: Final = OF_A_KIND
 _RANK: Final[tuple[Rank, ...]] = tuple(sorted(Rank, key=lambda r: r.value))
 
 
@@ -109,61 +111,37 @@ def maybe_elsewhere(view: KempsView) -> set[Rank]:
     return _rank_set(maybe_elsewhere_ranks(view))
 
 
-class _Masks(Protocol):
-    """What the planner reads of a seat's knowledge (`KempsKnowledge` gives it)."""
+class _Elsewhere(Protocol):
+    """What the planner reads of a seat's view (`KempsView` gives it)."""
 
-    def possible_masks(self) -> tuple[int, ...]:
-        """Per seat, the cards it may hold, as a mask."""
+    def elsewhere_cards(self) -> tuple[int, int]:
+        """The cards only another seat may hold, and those another seat may hold (masks)."""
         ...
 
 
-def _possible_masks(view: KempsView) -> tuple[int, ...]:
-    """Per seat, the cards the view's knowledge says it may hold."""
-    # Read as the protocol, not as `KempsKnowledge`: compiled, a read typed with that
-    # class checks the object's class, and a view may carry any knowledge that answers.
-    knowledge: _Masks = getattr(view, "knowledge")  # noqa: B009
-    return knowledge.possible_masks()
+def _elsewhere_cards(view: KempsView) -> tuple[int, int]:
+    """`view.elsewhere_cards()` (most often answered without making the knowledge)."""
+    # Read as the protocol, not as `KempsView`: compiled, a read typed with that class
+    # checks the object's class, and a test's view may be any object that answers.
+    reader: _Elsewhere = view
+    return reader.elsewhere_cards()
 
 
 def known_elsewhere_ranks(view: KempsView) -> int:
     """`do_not_collect` on exact knowledge as a mask of rank indices (bit `r`: rank r + 2):
     the ranks with a card whose only possible holder is another seat."""
-    masks = _possible_masks(view)
-    once = twice = 0
-    for mask in masks:
-        twice |= once & mask
-        once |= mask
-    me = view.seat
-    known = 0
-    for seat in range(view.kemps_game.players):
-        if seat != me:
-            known |= masks[seat] & ~twice
-    return _card_ranks(known)
+    return _card_ranks(_elsewhere_cards(view)[0])
 
 
 def maybe_elsewhere_ranks(view: KempsView) -> int:
     """`maybe_elsewhere` as a mask of rank indices (bit `r`: rank r + 2)."""
-    masks = _possible_masks(view)
-    others = 0
-    me = view.seat
-    for seat in range(view.kemps_game.players):
-        if seat != me:
-            others |= masks[seat]
-    return _card_ranks(others)
+    return _card_ranks(_elsewhere_cards(view)[1])
 
 
 def _elsewhere_ranks(view: KempsView) -> tuple[int, int]:
-    """`(known_elsewhere_ranks(view), maybe_elsewhere_ranks(view))`, from one pass."""
-    masks = _possible_masks(view)
-    once = twice = others = 0
-    for mask in masks:
-        twice |= once & mask
-        once |= mask
-    me = view.seat
-    for seat in range(view.kemps_game.players):
-        if seat != me:
-            others |= masks[seat]
-    return _card_ranks(others & ~twice), _card_ranks(others)
+    """`(known_elsewhere_ranks(view), maybe_elsewhere_ranks(view))`, from one read."""
+    known, maybe = _elsewhere_cards(view)
+    return _card_ranks(known), _card_ranks(maybe)
 
 
 def _card_ranks(cards: int) -> int:
@@ -273,7 +251,7 @@ def plan_turn(
     for i in range(1, len(order)):
         r = order[i]
         total += counts[r]
-        if total > OF_A_KIND:
+        if total > _KIND:
             break
         chosen |= 1 << r
         collect.append(_RANK[r])
