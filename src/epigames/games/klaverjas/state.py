@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -56,19 +56,19 @@ if TYPE_CHECKING:
 __all__ = ["KlaverjasState"]
 
 #: Per seat, per `Card.index`, the event of a play that tells nothing.
-_PLAIN_PLAYS: tuple[list[events.CardPlayed | None], ...] = tuple(
+_PLAIN_PLAYS: Final[tuple[list[events.CardPlayed | None], ...]] = tuple(
     [None] * len(CARDS) for _ in range(PLAYERS)
 )
 #: What `trump=random` draws from, equally likely: a call of each suit.
-_TRUMP_DRAW = tuple(BIDS[s] for s in Suit)
+_TRUMP_DRAW: Final = tuple(BIDS[s] for s in Suit)
 # `UniformOutcomes(cards)` through its slot: its Python `__init__` costs more than the
 # rest of a card's deal.
-_new_outcomes = object.__new__
-_set_outcomes = UniformOutcomes.__dict__["outcomes"].__set__
+_new_outcomes: Final = object.__new__
+_set_outcomes: Final = UniformOutcomes.__dict__["outcomes"].__set__
 
 
 # id(inference) → the inference and, per trump, the cards it covers and its words.
-_CLAIMS: dict[int, tuple[Inference, dict[Suit, tuple[int, str]]]] = {}
+_CLAIMS: Final[dict[int, tuple[Inference, dict[Suit, tuple[int, str]]]]] = {}
 
 
 def _claims(told: Inference, trump: Suit) -> tuple[int, str]:
