@@ -47,7 +47,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from epigames.adapters.actions import action_space
 from epigames.adapters.encoding import Vector, check_observation, encoder
 from epigames.errors import IllegalActionError, InputError
-from epigames.games import CHANCE, State, View, load_game
+from epigames.games import CHANCE, TERMINAL, State, View, load_game
 from epigames.games.core import UniformOutcomes
 
 __all__ = ["EpigamesEnv", "EpigamesParallelEnv", "env", "parallel_env", "raw_env"]
@@ -311,20 +311,22 @@ class EpigamesEnv(_Table, AECEnv):  # type: ignore[misc]  # pettingzoo has no ty
             for s, other in enumerate(self.possible_agents):
                 if other in rewards:
                     rewards[other] = changes[s]
-        over = self.state.is_terminal()
+        # The seat to move read once (`is_terminal` and `_mover_agent` would read it again).
+        player = self.state.current_player
+        over = player == TERMINAL
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         last = seat == len(self.possible_agents) - 1
         if self.turns == "cycle" and last:
             self._cycles += 1
-        if not over and self._cut_off():
+        if not over and self.max_cycles is not None and self._cut_off():
             self.truncations = dict.fromkeys(self.agents, True)
         if rewarded:
             self._accumulate_rewards()
         if self.turns == "cycle":
             self.agent_selection = self.possible_agents[0 if last else seat + 1]
         else:
-            self.agent_selection = self._mover_agent()
+            self.agent_selection = self.possible_agents[player if player >= 0 else 0]
         if self.render_mode == "human":
             print(self.render())
 

@@ -53,9 +53,13 @@ class CardTable:
     # Each holder's cards as card objects, kept until a move touches the holder: views
     # and legal moves ask for the same hands several times between two moves.
     _held: dict[int, tuple[Hashable, ...]]
+    # The layout's card indices by the card object's id (`CardLayout.ids`): found here in
+    # C, where `CardLayout.card_index` is a Python call, for every card dealt and played.
+    _ids: dict[int, int]
 
     def __init__(self, layout: CardLayout, start: int) -> None:
         self.layout = layout
+        self._ids = layout.ids
         self.face_up, self.pile_flags = _piles(layout)
         assert layout.n_holders < 128, "holder indices are stored as signed bytes"
         self.where = array("b", [start]) * layout.n_cards
@@ -80,11 +84,16 @@ class CardTable:
             self._held[holder] = held
         return held
 
+    def _index(self, card: object) -> int:
+        """`layout.card_index(card)`, found by the object's id first."""
+        c = self._ids.get(id(card))
+        return self.layout.card_index(card) if c is None else c
+
     def at(self, card: object, holder: int) -> bool:
         """Whether `card` is a card object of the layout lying at `holder` (False for any
         other object, its text included: a chance outcome or action to check)."""
         try:
-            c = self.layout.card_index(card)
+            c = self._index(card)
         except UnknownCardError:
             return False
         if self.where[c] != holder:
@@ -98,7 +107,7 @@ class CardTable:
         Raises:
             TableError: a fact contradicts the table.
         """
-        where, index, counts, held = self.where, self.layout.card_index, self.counts, self._held
+        where, index, counts, held = self.where, self._index, self.counts, self._held
         for fact in facts:
             kind = type(fact)
             if kind is Moved:

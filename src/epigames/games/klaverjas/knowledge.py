@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Sequence
-from functools import reduce
-from operator import or_
 
 from epigames.cards import TABLE, Card, CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
@@ -82,6 +80,7 @@ class PublicTracker:
         "_bits",
         "_counts",
         "_done",
+        "_full",
         "_lacking",
         "_layout",
         "_public",
@@ -92,6 +91,7 @@ class PublicTracker:
     def __init__(self, layout: CardLayout) -> None:
         self._layout = layout
         self._bits = _card_bits(layout)
+        self._full = (1 << layout.n_cards) - 1
         self._start = -1
         self._done = 0
         self._public: PublicInfo | None = None
@@ -146,20 +146,27 @@ class PublicTracker:
         counts = self._counts
         if not counts:
             return None
-        hand = reduce(or_, map(self._bits.__getitem__, cards), 0)
+        # Loops rather than `reduce` over `map`: compiled, each is a few C operations.
+        bits = self._bits
+        hand = 0
+        for card in cards:
+            hand |= bits[card]
         lacking, table = self._lacking, self._table
-        free = (1 << self._layout.n_cards) - 1 & ~table & ~hand
         if hand.bit_count() != counts[seat] or hand & (table | lacking[seat]):
             return None
+        free = self._full & ~table & ~hand
         active: list[int] = []
         caps: list[int] = []
         may: list[int] = []
+        union = 0
         for h in range(TABLE_HOLDER):
             if h != seat and counts[h]:
                 active.append(h)
                 caps.append(counts[h])
-                may.append(free & ~lacking[h])
-        if free & ~reduce(or_, may, 0):
+                mask = free & ~lacking[h]
+                may.append(mask)
+                union |= mask
+        if free & ~union:
             return None
         found = possible_by_hall(active, caps, may, free, len(counts))
         if found is None:
@@ -180,7 +187,7 @@ class PublicTracker:
             assert self._public is not None
             return self._public
         public = self._public
-        bit = self._bits.__getitem__
+        bits = self._bits
         for event in public_events[done:n]:
             if public is None:
                 public = self._restart(start_from_counts(self._layout, event.facts))
@@ -192,8 +199,11 @@ class PublicTracker:
                 seat = event.seat
                 lacks = event.lacks
                 if lacks:
-                    self._lacking[seat] |= reduce(or_, map(bit, lacks))
-                self._table |= bit(event.card)
+                    lacked = 0
+                    for card in lacks:
+                        lacked |= bits[card]
+                    self._lacking[seat] |= lacked
+                self._table |= bits[event.card]
                 counts[seat] -= 1
                 counts[TABLE_HOLDER] += 1
             else:

@@ -15,24 +15,25 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from epigames.cards import KLAVERJAS, Card, Rank, Suit, Trick
 from epigames.cards.deck import CARDS, SUITS
 from epigames.cards.tricks import KLAVERJAS_POINTS, highest_trump_in, trumps_above
 
 #: Seats in playing order (clockwise); partners sit opposite.
-SEAT_NAMES = ("North", "East", "South", "West")
+SEAT_NAMES: Final = ("North", "East", "South", "West")
 #: The two teams as seat tuples: North–South and East–West.
-TEAMS = ((0, 2), (1, 3))
-TEAM_NAMES = ("North–South", "East–West")
-PLAYERS = 4
+TEAMS: Final = ((0, 2), (1, 3))
+TEAM_NAMES: Final = ("North–South", "East–West")
+PLAYERS: Final = 4
 #: Rule sets and undertrump modes (see `legal_cards`).
-RULES = ("amsterdam", "rotterdam")
-UNDERTRUMP = ("forbid", "force", "free")
+RULES: Final = ("amsterdam", "rotterdam")
+UNDERTRUMP: Final = ("forbid", "force", "free")
 
 # The trump order decides which ranks a reduced deck keeps: its top `ranks` ranks, so the
 # jack and the nine stay the two highest trumps in every deck.
-_BY_TRUMP_ORDER = KLAVERJAS.trump
+_BY_TRUMP_ORDER: Final = KLAVERJAS.trump
 
 
 @functools.cache
@@ -78,14 +79,16 @@ def _card_values(trump: Suit) -> tuple[int | None, ...]:
 
 #: Per trump, per `Card.index`, the card's points (0 for ranks outside the deck, as
 #: `KLAVERJAS_POINTS` has them).
-CARD_POINTS: dict[Suit, tuple[int, ...]] = {
+CARD_POINTS: Final[dict[Suit, tuple[int, ...]]] = {
     suit: tuple(KLAVERJAS_POINTS.points(c, suit) for c in CARDS) for suit in SUITS
 }
 
 #: Per trump, per `Card.index`, the 2017 program's value of the card (see
 #: `inference2017.value`; None for ranks outside the Klaverjas deck): tables, since the
 #: tactics sort and compare cards by it on every decision.
-CARD_VALUES: dict[Suit, tuple[int | None, ...]] = {suit: _card_values(suit) for suit in SUITS}
+CARD_VALUES: Final[dict[Suit, tuple[int | None, ...]]] = {
+    suit: _card_values(suit) for suit in SUITS
+}
 
 
 def partner_winning(trick: Trick, trump: Suit) -> bool:
@@ -228,11 +231,11 @@ class Inference:
         return ", ".join(parts)
 
 
-NOTHING = Inference()
+NOTHING: Final = Inference()
 
 #: Per suit, the bitmask over `Card.index` of its cards (all 13 ranks).
-SUIT_MASKS: dict[Suit, int] = {suit: 0x1FFF << 13 * suit.value for suit in SUITS}
-_ALL_CARDS = (1 << len(CARDS)) - 1
+SUIT_MASKS: Final[dict[Suit, int]] = {suit: 0x1FFF << 13 * suit.value for suit in SUITS}
+_ALL_CARDS: Final = (1 << len(CARDS)) - 1
 
 
 @functools.cache
@@ -249,7 +252,7 @@ def trumps_above_mask(card: Card, trump: Suit) -> int:
 
 # Per suit, the cards of each 13-bit piece of a `Card.index` mask, filled as they occur
 # (a Klaverjas deck has at most 256 subsets of a suit).
-_SUIT_CARDS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in SUITS)
+_SUIT_CARDS: Final[tuple[dict[int, tuple[Card, ...]], ...]] = tuple({} for _ in SUITS)
 
 
 def _suit_cards(suit: int, piece: int) -> tuple[Card, ...]:
@@ -346,9 +349,9 @@ def roem(cards: Sequence[Card], trump: Suit, four_kind: bool) -> int:
 
 
 #: The bits where a sequence of three may start: all but a suit's top two (`roem`).
-_RUN_STARTS = sum(0x7FF << 13 * suit for suit in range(len(SUITS)))
+_RUN_STARTS: Final = sum(0x7FF << 13 * suit for suit in range(len(SUITS)))
 #: Per trump, its king and queen (stuk) as a `Card.index` mask.
-_STUK = {
+_STUK: Final = {
     suit: 1 << Card(Rank.KING, suit).index | 1 << Card(Rank.QUEEN, suit).index for suit in SUITS
 }
 

@@ -10,7 +10,7 @@ seat never saw; the state reads the public part from them too.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from epigames.cards import Card, Play, Suit, Trick
 from epigames.games.events import Event
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from epigames.games.klaverjas.rules import KlaverjasGame
 
 #: The sort key of cards (their order, as `Card.__lt__`), read in C rather than in Python.
-CARD_ORDER = operator.attrgetter("index")
+CARD_ORDER: Final = operator.attrgetter("index")
 
 
 class Table(NamedTuple):
@@ -90,10 +90,10 @@ class Table(NamedTuple):
         return (self.dealer + 1) % PLAYERS
 
 
-_new_table = tuple.__new__
-_LAST_TRICK = Table._fields.index("last_trick")
-_TRICK = Table._fields.index("trick")
-_PLAYED_MASK = _TRICK + 1
+_new_table: Final = tuple.__new__
+_LAST_TRICK: Final = Table._fields.index("last_trick")
+_TRICK: Final = Table._fields.index("trick")
+_PLAYED_MASK: Final = _TRICK + 1
 assert Table._fields[_LAST_TRICK:] == (
     "last_trick",
     "tricks",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -25,8 +25,10 @@ from epigames.games.core import (
     UniformOutcomes,
     illegal_action,
     replayed,
+    seat_error,
 )
 from epigames.games.dealing import redeal
+from epigames.games.events import Event
 from epigames.games.klaverjas import events
 from epigames.games.klaverjas.actions import BIDS, Bid
 from epigames.games.klaverjas.play import (
@@ -54,15 +56,19 @@ if TYPE_CHECKING:
 __all__ = ["KlaverjasState"]
 
 #: Per seat, per `Card.index`, the event of a play that tells nothing.
-_PLAIN_PLAYS: tuple[list[events.CardPlayed | None], ...] = tuple(
+_PLAIN_PLAYS: Final[tuple[list[events.CardPlayed | None], ...]] = tuple(
     [None] * len(CARDS) for _ in range(PLAYERS)
 )
 #: What `trump=random` draws from, equally likely: a call of each suit.
-_TRUMP_DRAW = tuple(BIDS[s] for s in Suit)
+_TRUMP_DRAW: Final = tuple(BIDS[s] for s in Suit)
+# `UniformOutcomes(cards)` through its slot: its Python `__init__` costs more than the
+# rest of a card's deal.
+_new_outcomes: Final = object.__new__
+_set_outcomes: Final = UniformOutcomes.__dict__["outcomes"].__set__
 
 
 # id(inference) → the inference and, per trump, the cards it covers and its words.
-_CLAIMS: dict[int, tuple[Inference, dict[Suit, tuple[int, str]]]] = {}
+_CLAIMS: Final[dict[int, tuple[Inference, dict[Suit, tuple[int, str]]]]] = {}
 
 
 def _claims(told: Inference, trump: Suit) -> tuple[int, str]:
@@ -85,8 +91,6 @@ def _claims(told: Inference, trump: Suit) -> tuple[int, str]:
 @mypyc_attr(native_class=False)
 class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
     """A Klaverjas position; the public part lives in the records (`Records.table`)."""
-
-    view_class = KlaverjasView
 
     def __init__(self, game: KlaverjasGame) -> None:
         self.game: KlaverjasGame = game
@@ -123,7 +127,19 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         if self._player != CHANCE:
             return []
         undealt = self._undealt
-        return UniformOutcomes(list(undealt) if undealt else _TRUMP_DRAW)
+        outcomes: UniformOutcomes = _new_outcomes(UniformOutcomes)
+        _set_outcomes(outcomes, list(undealt) if undealt else _TRUMP_DRAW)
+        return outcomes
+
+    def observation(self, seat: object) -> KlaverjasView:
+        """The seat's view, built from its observation records.
+
+        Raises:
+            SeatError: no such seat.
+        """
+        if type(seat) is not int or not 0 <= seat < PLAYERS:
+            raise seat_error(self.game, seat)
+        return KlaverjasView(self.game, seat, self._player, self, self._records)
 
     def apply(self, action: Hashable) -> None:
         """Deal a card or draw trump (chance), call trump or pass, or play a card.
@@ -241,6 +257,13 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
         return replayed(self, [*history[:start], *deal, *history[start + n :]], seat)
 
     # --- the rules -------------------------------------------------------------
+
+    def _publish(self, event: Event) -> None:
+        # `RecordedViews._publish` and `EventLog._deliver` in one compiled call: a hand
+        # publishes some fifty events.
+        self._events.append(event)
+        self._audience.append(-1 if event.public else event.audience())
+        self._records.absorb(event)
 
     def _dealt_hands(self) -> list[tuple[Card, ...]]:
         """Per seat, the cards of this deal dealt to it so far, in the order dealt."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from epigames.cards import KLAVERJAS, Card, CardKnowledge, Play, Suit, Trick
-from epigames.games.core import cached_property
+from epigames.games.core import SharedLogView, cached_property
 from epigames.games.events import Event
 from epigames.games.klaverjas import observation
 from epigames.games.klaverjas.actions import Bid
@@ -17,12 +17,21 @@ from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
+    from epigames.games.core import EventLog
     from epigames.games.klaverjas.rules import KlaverjasGame
 
 
-class KlaverjasView(RecordView[PublicTracker]):
+class KlaverjasView(SharedLogView, RecordView[PublicTracker]):
     """A seat's view: own hand, trump, the trick on the table, tricks, points, roem, log."""
 
+    # Plain attributes in place of the bases' properties (class values shadow them): the
+    # tactics read them at every decision, and a property is a Python call from there.
+    seat: int = 0
+    #: The seat's own cards, sorted.
+    hand: tuple[Card, ...] = ()
+    #: The legal cards to play, or trump calls while trump is being chosen; none when it
+    #: is not this seat's turn.
+    legal_actions: tuple[Card | Bid, ...] = ()
     _game: KlaverjasGame
     #: The public situation (trump, trick, points, roem, totals) as one value.
     table: Table
@@ -41,13 +50,30 @@ class KlaverjasView(RecordView[PublicTracker]):
     #: Roem per team won in this deal so far.
     roem: tuple[int, int]
 
-    def _keep(self, records: Records) -> None:
-        # Attributes rather than properties: the tactics read them on every decision.
-        self._hand: tuple[Card, ...] = records.hands[self._seat]
+    def __init__(
+        self, game: KlaverjasGame, seat: int, current: int, state: EventLog, records: Records
+    ) -> None:
+        # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
+        self._game = game
+        self._seat = self.seat = seat
+        self._current_player = current
+        # The seat's log is read from the shared one only if asked for (`log`): up to the
+        # shared log's length now (`SharedLogView`).
+        self._source = state
+        self._stop = len(state._events)
+        announcements = records.announcements
+        self._announcements = announcements
+        self._announced = len(announcements)
+        self._tracker = records.tracker
+        # The records' values are replaced, never changed: keeping them is a snapshot.
+        hand = self.hand = records.hands[seat]
         table = self.table = records.table
         self.trump, self.trick, self.last_trick = table.trump, table.trick, table.last_trick
         self.playing_team, self.scores = table.playing, table.totals
         self.points, self.roem = table.points, table.roem
+        if current == seat:
+            # What the rules ask again of the card played (`legal_choices` keeps it).
+            self.legal_actions = legal_choices(game, table, hand)
 
     @property
     def game(self) -> KlaverjasGame:
@@ -65,7 +91,7 @@ class KlaverjasView(RecordView[PublicTracker]):
             ValueError: before the first deal is dealt.
         """
         public = self._tracker.at(self._announcements, self.table.deal_start, self._announced)
-        return CardKnowledge.create(public, self._seat, self._hand)
+        return CardKnowledge.create(public, self._seat, self.hand)
 
     def possible_cards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per holder the cards it may hold as this seat sees it, and its card count.
@@ -80,23 +106,11 @@ class KlaverjasView(RecordView[PublicTracker]):
         """
         if "knowledge" not in self.__dict__:
             start, n = self.table.deal_start, self._announced
-            got = self._tracker.possible(self._announcements, start, n, self._seat, self._hand)
+            got = self._tracker.possible(self._announcements, start, n, self._seat, self.hand)
             if got is not None:
                 return got
         knowledge = self.knowledge
         return knowledge.possible_masks(), knowledge.public.counts
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """The seat's own cards, sorted."""
-        return self._hand
-
-    @cached_property
-    def legal_actions(self) -> tuple[Card | Bid, ...]:
-        """The legal cards to play, or trump calls while trump is being chosen."""
-        if not self.is_my_turn:
-            return ()
-        return legal_choices(self._game, self.table, self._hand)
 
     @cached_property
     def deal_events(self) -> tuple[Event, ...]:
@@ -141,7 +155,7 @@ class KlaverjasView(RecordView[PublicTracker]):
             winning = trick.winner(table.trump, KLAVERJAS).seat
         sizes, won = self._this_deal
         return {
-            "hand": [str(c) for c in self._hand],
+            "hand": [str(c) for c in self.hand],
             "hand_sizes": list(sizes),
             "deal": table.deal,
             "dealer": table.dealer,
@@ -162,7 +176,7 @@ class KlaverjasView(RecordView[PublicTracker]):
 
     def summary(self) -> str:
         """E.g. `hand J♥ 9♥ A♠ · trump ♥ · North–South 90, East–West 72`."""
-        cards = " ".join(str(c) for c in self._hand) or "(empty)"
+        cards = " ".join(str(c) for c in self.hand) or "(empty)"
         trump = "not chosen" if self.trump is None else str(self.trump)
         a, b = self.table.totals
         return f"hand {cards} · trump {trump} · {TEAM_NAMES[0]} {a}, {TEAM_NAMES[1]} {b}"

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
-from typing import ClassVar, NamedTuple, Protocol, cast
+from typing import ClassVar, Final, NamedTuple, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -62,7 +62,7 @@ from epigames.games.klaverjas.views import KlaverjasView
 from epigames.games.strategy import Decision, Strategy, Thought, register_strategy
 
 #: A bid needs at least this hand score (see `hand_score`).
-BID_THRESHOLD = 50
+BID_THRESHOLD: Final = 50
 
 
 class Beliefs(Protocol):
@@ -78,7 +78,7 @@ class Beliefs(Protocol):
 
 
 # (cards per class of possible holders, per player the cards left to place) → deals.
-_DEALS: dict[tuple[int, ...], int] = {}
+_DEALS: Final[dict[tuple[int, ...], int]] = {}
 
 
 def deals_count(masks: Sequence[int], counts: Sequence[int]) -> int:
@@ -188,7 +188,7 @@ class DealCounts:
 _Pieces = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 # id(layout) → the layout and, for the layouts of `layout_for`, its ranks, their mask and
 # per suit the table of `suit_pieces`: asked on every decision that reads the knowledge.
-_PIECES: dict[int, tuple[CardLayout, _Pieces]] = {}
+_PIECES: Final[dict[int, tuple[CardLayout, _Pieces]]] = {}
 
 
 def _pieces_of(layout: CardLayout) -> _Pieces | None:
@@ -346,13 +346,13 @@ def _cards(cards: Sequence[Card]) -> str:
 
 
 #: Per trump, card → the 2017 value, for the cards of the Klaverjas deck (a C-level key).
-_VALUE_OF: dict[Suit, dict[Card, int]] = {
+_VALUE_OF: Final[dict[Suit, dict[Card, int]]] = {
     trump: {c: v for c, v in zip(CARDS, values, strict=True) if v is not None}
     for trump, values in CARD_VALUES.items()
 }
 # (trump, cards of one suit as a `Card.index` mask) → those cards, best first: every
 # subset of a suit's Klaverjas cards, filled a suit at a time (256 each).
-_BY_VALUE: dict[tuple[Suit, int], tuple[Card, ...]] = {}
+_BY_VALUE: Final[dict[tuple[Suit, int], tuple[Card, ...]]] = {}
 
 
 def by_value(trump: Suit, mask: int) -> tuple[Card, ...]:
@@ -386,7 +386,7 @@ def _fill_by_value(trump: Suit, mask: int) -> tuple[Card, ...]:
     return got
 
 
-_ONLY = "I play {}: it is my only legal card."
+_ONLY: Final = "I play {}: it is my only legal card."
 
 
 class Position:
@@ -738,8 +738,8 @@ def choose_trump(hand: Sequence[Card], legal: Sequence[Bid]) -> Decision:
 
 _Cards = tuple[Card, ...]
 # One `Thought` and `Decision` per card played: made through the slots and in C.
-_thought = slot_maker(Thought)
-_decision = tuple.__new__
+_thought: Final = slot_maker(Thought)
+_decision: Final = tuple.__new__
 
 
 # Registered strategies subclass it in plain Python (their registry's decorator), which a
