@@ -98,6 +98,14 @@ _POKER_THROW: Final = POKER_THROW
 _POKER_KEEP: Final = POKER_KEEP
 _OVER: Final = OVER
 _NO_DICE: Final[Dice] = ()
+# The action types `apply` tells apart, as final globals too.
+_THROW_TYPE: Final = Throw
+_ROLL_DICE_TYPE: Final = RollDice
+_STOP_TYPE: Final = Stop
+_BELIEVE_TYPE: Final = Believe
+_CALL_TYPE: Final = Call
+_BID_TYPE: Final = Bid
+_KEEP_TYPE: Final = Keep
 _THROWS: Final = {count: WeightedOutcomes(throws(count)) for count in range(1, DICE + 1)}
 
 
@@ -307,25 +315,25 @@ class BlufpokerState(EventLog, State, HasPictures):
         # each rule plays the action if it is legal and says whether it was.
         phase = self._phase
         if phase == _THROW:
-            legal = type(action) is Throw and self._land(action)
+            legal = type(action) is _THROW_TYPE and self._land(action)
         elif phase == _ROLL:
-            if type(action) is RollDice:
+            if type(action) is _ROLL_DICE_TYPE:
                 legal = self._roll(action)
             else:
-                legal = type(action) is Stop and self._stop(action)
+                legal = type(action) is _STOP_TYPE and self._stop(action)
         elif phase == _DECIDE:
-            if type(action) is Believe:
+            if type(action) is _BELIEVE_TYPE:
                 legal = self._believe(action)
             else:
-                legal = type(action) is Call and self._call(action)
+                legal = type(action) is _CALL_TYPE and self._call(action)
         elif phase == _BID:
-            legal = type(action) is Bid and self._make_bid(action)
+            legal = type(action) is _BID_TYPE and self._make_bid(action)
         elif phase == _OPEN:
-            legal = type(action) is Throw and self._open(action)
+            legal = type(action) is _THROW_TYPE and self._open(action)
         elif phase == _POKER_KEEP:
-            legal = type(action) is Keep and self._keep(action)
+            legal = type(action) is _KEEP_TYPE and self._keep(action)
         elif phase == _POKER_THROW:
-            legal = type(action) is Throw and self._poker_throw(action)
+            legal = type(action) is _THROW_TYPE and self._poker_throw(action)
         else:
             legal = False
         if not legal:
