@@ -36,8 +36,9 @@ __all__ = [
 
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, and
 #: the games' hot paths: Kemps's knowledge, moves and turn planner, the Klaverjas tactics
-#: with the card play they read, the Blufpoker state with its rules and its views, the
-#: table games' location table, and the agents' play loop.
+#: with the card play they read, the Blufpoker state with its rules and its views and
+#: the report's strategies (`knowledge` and the naive ones), the table games' location
+#: table, and the agents' play loop.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -50,6 +51,9 @@ COMPILED = (
     "epigames.cards.public",
     "epigames.cards.tricks",
     "epigames.games.blufpoker.state",
+    "epigames.games.blufpoker.strategies.base",
+    "epigames.games.blufpoker.strategies.knowledge",
+    "epigames.games.blufpoker.strategies.naive",
     "epigames.games.blufpoker.views",
     "epigames.games.cardtable",
     "epigames.games.kemps.knowledge",

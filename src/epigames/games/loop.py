@@ -24,6 +24,7 @@ from epigames.games.turn import TERMINAL
 _TERMINAL: Final = TERMINAL
 _after: Final = bisect.bisect_right
 _new_entry: Final = tuple.__new__
+_WEIGHTED: Final = WeightedOutcomes  # a C static read, not a module dictionary lookup
 
 #: A seat's strategy's `choose`, None at a person's seat.
 Chooser = Callable[[View], Decision] | None
@@ -68,7 +69,7 @@ def play_agents(
             if seat == _TERMINAL:
                 return seat
             pairs = outcomes()
-            if type(pairs) is WeightedOutcomes:
+            if type(pairs) is _WEIGHTED:
                 table = pairs.choices
                 apply(table[min(_after(pairs.totals, draw()), len(table) - 1)])
             else:

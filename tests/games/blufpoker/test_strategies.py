@@ -12,6 +12,7 @@ from epigames import cli
 from epigames.games import make_strategy, play_match, strategies_for
 from epigames.games.blufpoker import BELIEVE, CALL, BlufpokerView
 from epigames.games.blufpoker.events import CupSeen
+from epigames.games.blufpoker.strategies.knowledge import gauss
 from epigames.games.blufpoker.strategies.naive import BIDS_, CALLS, ROLLS_
 from tests.games.blufpoker.helpers import scripted
 
@@ -42,6 +43,18 @@ def test_knowledge_calls_an_impossible_bid() -> None:
 def test_knowledge_thinks_with_numbers() -> None:
     _, thought = decide("knowledge", "throw 6 5 3; believe; roll 3; throw 1; stop; bid 654")
     assert re.search(r"P\(cup ≥ 654 \| 6 5 shown\) = 0\.50 [≥<] threshold 0\.\d\d", thought)
+
+
+def test_knowledge_draws_its_thresholds_as_random_gauss_would() -> None:
+    # The same values, and the generator left in the same state (its spare normal too),
+    # with other draws in between as a strategy makes them.
+    ours, theirs = random.Random(7), random.Random(7)
+    for i in range(1000):
+        mu, sigma = i / 100, 1 + i % 3
+        assert gauss(ours, mu, sigma) == theirs.gauss(mu, sigma)
+        if i % 7 == 0:
+            assert ours.random() == theirs.random()
+        assert ours.getstate() == theirs.getstate()
 
 
 def test_bayes_believes_an_opening_bid_that_knowledge_would_call() -> None:

@@ -93,11 +93,9 @@ class CupKnowledge:
     @classmethod
     def from_view(cls, view: BlufpokerView) -> CupKnowledge:
         """The knowledge of a view's seat, derived from its observations only."""
-        board = view.board
         # What the board shows (a lifted cup, open poker dice) is newer than a private look.
-        known = board.known if board.known is not None else view.cup
-        bid = ROLLS[board.bid] if board.bid >= 0 else None
-        return cls(view.seat, board.visible, known, board.rolling, bid, view)
+        known = view._known if view._known is not None else view.cup
+        return cls(view.seat, view._visible, known, view._rolling, view.bid, view)
 
     # --- knowledge -------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The public record of a Blufpoker game as one value: `Board`.
 
-A seat's view holds the board the state made at `observation` from the public record it
-keeps (never changed in place, so a view holding a board is a snapshot). `Board.absorb`
+A seat's view takes the public record's fields from the state at `observation` and makes
+them a board when asked (a snapshot: a board is never changed in place). `Board.absorb`
 folds public announcements one at a time: the cup's model uses it to find the record
 at the start of a turn from a seat's log.
 """

@@ -60,7 +60,6 @@ from epigames.games.blufpoker.events import (
     PokerThrow,
     Stopped,
 )
-from epigames.games.blufpoker.records import Board
 from epigames.games.blufpoker.tables import POKER_ROLLS
 from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.core import (
@@ -99,6 +98,14 @@ _POKER_THROW: Final = POKER_THROW
 _POKER_KEEP: Final = POKER_KEEP
 _OVER: Final = OVER
 _NO_DICE: Final[Dice] = ()
+# The action types `apply` tells apart, as final globals too.
+_THROW_TYPE: Final = Throw
+_ROLL_DICE_TYPE: Final = RollDice
+_STOP_TYPE: Final = Stop
+_BELIEVE_TYPE: Final = Believe
+_CALL_TYPE: Final = Call
+_BID_TYPE: Final = Bid
+_KEEP_TYPE: Final = Keep
 _THROWS: Final = {count: WeightedOutcomes(throws(count)) for count in range(1, DICE + 1)}
 
 
@@ -270,9 +277,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._before = -1
         self._before_look: tuple[Dice, Dice] = ((), ())
         self._loser = -1
-        # The public record above as a `Board`, made when a view first needs it after the
-        # record changed (a rule that changes it sets this to None): views share it.
-        self._board: Board | None = None
         self._start_log(n)
 
     # --- the State interface -------------------------------------------------------
@@ -311,25 +315,25 @@ class BlufpokerState(EventLog, State, HasPictures):
         # each rule plays the action if it is legal and says whether it was.
         phase = self._phase
         if phase == _THROW:
-            legal = type(action) is Throw and self._land(action)
+            legal = type(action) is _THROW_TYPE and self._land(action)
         elif phase == _ROLL:
-            if type(action) is RollDice:
+            if type(action) is _ROLL_DICE_TYPE:
                 legal = self._roll(action)
             else:
-                legal = type(action) is Stop and self._stop(action)
+                legal = type(action) is _STOP_TYPE and self._stop(action)
         elif phase == _DECIDE:
-            if type(action) is Believe:
+            if type(action) is _BELIEVE_TYPE:
                 legal = self._believe(action)
             else:
-                legal = type(action) is Call and self._call(action)
+                legal = type(action) is _CALL_TYPE and self._call(action)
         elif phase == _BID:
-            legal = type(action) is Bid and self._make_bid(action)
+            legal = type(action) is _BID_TYPE and self._make_bid(action)
         elif phase == _OPEN:
-            legal = type(action) is Throw and self._open(action)
+            legal = type(action) is _THROW_TYPE and self._open(action)
         elif phase == _POKER_KEEP:
-            legal = type(action) is Keep and self._keep(action)
+            legal = type(action) is _KEEP_TYPE and self._keep(action)
         elif phase == _POKER_THROW:
-            legal = type(action) is Throw and self._poker_throw(action)
+            legal = type(action) is _THROW_TYPE and self._poker_throw(action)
         else:
             legal = False
         if not legal:
@@ -368,7 +372,7 @@ class BlufpokerState(EventLog, State, HasPictures):
             self._before,
             self._before_look,
         )
-        other._loser, other._board = self._loser, self._board
+        other._loser = self._loser
         self._clone_log(other)
         return other
 
@@ -392,20 +396,12 @@ class BlufpokerState(EventLog, State, HasPictures):
             look = self._before_look
         else:
             look = None
-        board = self._board
-        if board is None:
-            board = _new_board(
-                Board,
-                (
-                    self._round, self._bid, self._bidder, self._over, self._opening,
-                    self._visible, self._rolling, self._known, self._public_penalties,
-                    self._target, self._open_dice, self._open_rolls,
-                ),
-            )  # fmt: skip
-            self._board = board
         return BlufpokerView(
-            seat, self.current_player, self._phase, self, len(self._events), board, look
-        )
+            seat, self.current_player, self._phase, self, len(self._events), look,
+            self._round, self._bid, self._bidder, self._over, self._opening, self._visible,
+            self._rolling, self._known, self._public_penalties,
+            self._target, self._open_dice, self._open_rolls,
+        )  # fmt: skip
 
     @property
     def penalties(self) -> tuple[int, ...]:
@@ -479,7 +475,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         count = penalties[loser] + 1
         penalties[loser] = count
         self._public_penalties = tuple(penalties)
-        self._board = None
         return count
 
     def _end_round(self, starter: int) -> None:
@@ -511,7 +506,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._visible, self._rolling, self._known = _NO_DICE, False, _ROLLS[rank]
         self._target, self._kept, self._open_dice, self._open_rolls = -1, _NO_DICE, _NO_DICE, 0
         self._looked, self._before = True, -1
-        self._board = None
         made = self._made
         events, audience = self._events, self._audience
         events.append(made.cup_seen(seat, _NO_DICE, dice))
@@ -529,7 +523,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         loser = bidder if roll.rank < self._bid else caller
         count = self._penalise(loser)
         self._known = roll
-        self._board = None
         self._events.append(self._made.called(caller, bidder, self._bid, roll, loser, count))
         self._audience.append(-1)
         self._end_round(loser)
@@ -553,7 +546,6 @@ class BlufpokerState(EventLog, State, HasPictures):
             self._audience.append(-1)
             self._looked = False
             self._target, self._kept, self._open_dice, self._open_rolls = bid, (), (), 0
-            self._board = None
             self._phase, self.current_player = _POKER_THROW, _CHANCE
             return True
         self._looked = True
@@ -582,7 +574,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         if not self._rolling:
             # The turn's first roll: the dice outside go back in, nothing is public.
             self._opening, self._visible, self._rolling, self._known = False, (), True, None
-            self._board = None
             self._before = -1  # the others' looks are out of date once the holder rolls
         self._phase, self.current_player = _THROW, _CHANCE
         return True
@@ -628,7 +619,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._audience.append(-1)
         # The first roll made the rest of the record plain: not an opening, nothing known.
         self._visible, self._rolling = visible, False
-        self._board = None
         self._phase = _BID
 
     def _make_bid(self, action: Bid) -> bool:
@@ -645,7 +635,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._audience.append(-1)
         # A bid follows a stop, which left the rest of the record as a bid needs it.
         self._bid, self._bidder, self._over = rank, seat, over
-        self._board = None
         self._phase = _DECIDE
         self.current_player = (seat + 1) % self._players
         return True
@@ -673,7 +662,6 @@ class BlufpokerState(EventLog, State, HasPictures):
         self._audience.append(-1)
         self._opening, self._visible, self._rolling = False, _NO_DICE, False
         self._known = _ROLLS[_RANK_OF[dice]]
-        self._board = None
         target = _ROLLS[self._bid].high
         poker = dice[0] == dice[2]
         if not ((poker and dice[0] >= target) or number == _POKER_ROLLS):
@@ -695,15 +683,12 @@ class BlufpokerState(EventLog, State, HasPictures):
         return True
 
 
-_new_board: Final = tuple.__new__
-
-
 #: Every field but the game's, in the order `__reduce__` gives them.
 _FIELDS: Final = (
     *("_phase", "current_player", "_holder", "_untouched", "_fresh", "_pending", "_round"),
     *("_bid", "_bidder", "_over", "_opening", "_visible", "_rolling", "_known"),
     *("_public_penalties", "_target", "_kept", "_open_dice", "_open_rolls", "_looked"),
-    *("_before", "_before_look", "_loser", "_board"),
+    *("_before", "_before_look", "_loser"),
     *("_events", "_audience", "_seen", "_read", "_history"),
 )
 

@@ -1,4 +1,4 @@
-"""A seat's view of Blufpoker, built by `BlufpokerState.observation` from board and look.
+"""A seat's view of Blufpoker, made by `BlufpokerState.observation` from the public record.
 
 `state.py` imports this module to make views, so this module imports the state only for
 type checking (a runtime import would be a circle); the phases and the legal actions per
@@ -29,15 +29,17 @@ _ROLL_OR_NONE: tuple[Roll | None, ...] = (None, *ROLLS)
 class BlufpokerView(SharedLogView, View):
     """A seat's view: the public board, the seat's own look under the cup, the log.
 
-    Built from the seat's observations only: the board is the public record every seat
-    shares, the look what the seat itself saw under the cup (while the cup still holds
-    it). Its other fields are read from those two when asked for: a strategy reads few.
-    Made by the state's `observation`, not by calling the class.
+    Built from the seat's observations only: the public record every seat shares (the
+    fields of a `Board`, made into one only when `board` is asked for) and the look what
+    the seat itself saw under the cup (while the cup still holds it). Its other fields
+    are read from those when asked for: a strategy reads few. Made by the state's
+    `observation`, not by calling the class.
 
     Compiled with mypyc (`epigames.native`), a native class: the fields declared here are
     C slots, and the state makes one without a Python `__init__`. What it works out when
-    first asked (the log, the legal actions, the knowledge) is kept in slots of its own
-    instead of by `cached_property` (a `__dict__` remains, from `View`'s plain base).
+    first asked (the board, the log, the legal actions, the knowledge) is kept in slots
+    of its own instead of by `cached_property` (a `__dict__` remains, from `View`'s plain
+    base).
     """
 
     # Declared here as well as in the bases: compiled, they are then slots of this class.
@@ -53,20 +55,57 @@ class BlufpokerView(SharedLogView, View):
         phase: int,
         source: EventLog,
         stop: int,
-        board: Board,
         note: tuple[Dice, Dice] | None,
+        round: int,
+        bid: int,
+        bidder: int,
+        over: int,
+        opening: bool,
+        visible: Dice,
+        rolling: bool,
+        known: Roll | None,
+        penalties: tuple[int, ...],
+        target: int,
+        poker_dice: Dice,
+        poker_rolls: int,
     ) -> None:
         self._seat = seat
         self._current_player = current_player
         self._phase = phase
         self._source = source
         self._stop = stop
-        self.board = board
         self._note = note
+        # The public record, `Board`'s fields in its order: strategies read them here,
+        # and a `Board` is made of them only when asked for.
+        self._round = round
+        self._bid = bid
+        self._bidder = bidder
+        self._over = over
+        self._opening = opening
+        self._visible = visible
+        self._rolling = rolling
+        self._known = known
+        self._penalties = penalties
+        self._target = target
+        self._poker_dice = poker_dice
+        self._poker_rolls = poker_rolls
+        self._board: Board | None = None
         self._seat_log: tuple[list[Event], int] | None = None
         self._log: tuple[Event, ...] | None = None
         self._legal: tuple[Action, ...] | None = None
         self._knowledge: CupKnowledge | None = None
+
+    @property
+    def board(self) -> Board:
+        """The public record every seat shares, as it was when this view was made."""
+        board = self._board
+        if board is None:
+            board = self._board = Board(
+                self._round, self._bid, self._bidder, self._over, self._opening,
+                self._visible, self._rolling, self._known, self._penalties,
+                self._target, self._poker_dice, self._poker_rolls,
+            )  # fmt: skip
+        return board
 
     @property
     def _observed(self) -> tuple[list[Event], int]:
@@ -98,37 +137,37 @@ class BlufpokerView(SharedLogView, View):
     @property
     def bid(self) -> Roll | None:
         """The bid to beat (None before the first)."""
-        return _ROLL_OR_NONE[self.board.bid + 1]
+        return _ROLL_OR_NONE[self._bid + 1]
 
     @property
     def bidder(self) -> int:
         """Who made the bid to beat (-1 before the first)."""
-        return self.board.bidder
+        return self._bidder
 
     @property
     def over(self) -> Roll | None:
         """The bid that the current bid beat (None for an opening bid)."""
-        return _ROLL_OR_NONE[self.board.over + 1]
+        return _ROLL_OR_NONE[self._over + 1]
 
     @property
     def visible(self) -> Dice:
         """The dice outside the cup, high to low."""
-        return self.board.visible
+        return self._visible
 
     @property
     def penalties(self) -> tuple[int, ...]:
         """Every seat's penalties."""
-        return self.board.penalties
+        return self._penalties
 
     @property
     def poker_dice(self) -> Dice:
         """The open dice of the poker phase."""
-        return self.board.poker_dice
+        return self._poker_dice
 
     @property
     def poker_target(self) -> Roll | None:
         """The poker chased in the poker phase, else None."""
-        return _ROLL_OR_NONE[self.board.poker_target + 1]
+        return _ROLL_OR_NONE[self._target + 1]
 
     @property
     def untouched(self) -> Dice:
@@ -161,9 +200,8 @@ class BlufpokerView(SharedLogView, View):
             if self._current_player != self._seat:
                 legal = ()
             else:
-                board = self.board
                 legal = legal_choices(
-                    self._phase, board.bid, self.untouched, self.fresh, board.poker_dice
+                    self._phase, self._bid, self.untouched, self.fresh, self._poker_dice
                 )
             self._legal = legal
         return legal

@@ -1,9 +1,17 @@
-"""The shared frame of Blufpoker strategies: one method per decision, the fixed poker phase."""
+"""The shared frame of Blufpoker strategies: one method per decision, the fixed poker phase.
+
+Compiled with mypyc (`epigames.native`) with the `knowledge` and naive strategies: a
+strategy is then a native class whose fields are C slots and whose decisions are native
+method calls. Interpreted subclasses (`bayes`, and any outside the package) stay allowed.
+"""
 
 from __future__ import annotations
 
 import abc
-from typing import TYPE_CHECKING
+import random
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import mypyc_attr
 
 from epigames.cards.slots import slot_maker
 from epigames.games.blufpoker.actions import (
@@ -26,23 +34,36 @@ _CHASE = "Poker phase: I keep {} (to chase {})."
 _SHORT = "Poker phase: I keep {} (nothing reaches {})."
 
 
+# The phases `choose` tells apart, as final globals: compiled, each is one C static read
+# instead of a lookup in the module's dictionary.
+_ROLL: Final = ROLL
+_DECIDE: Final = DECIDE
+_BID: Final = BID
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BlufpokerStrategy(Strategy):
     """A Blufpoker player: `decide` (call or believe), `roll`, `bid`; the poker phase is fixed.
 
     Every player follows the same poker-phase procedure (`tables.poker_keep`), as in the
-    report; subclasses implement the three decisions of a normal turn.
+    report; subclasses implement the three decisions of a normal turn. Compiled, it is a
+    native class: a strategy registered by name is registered after its class statement
+    (a class decorator would make mypyc leave the class to plain Python).
     """
+
+    # Declared here as well as in `Strategy`: compiled, it is then a slot of this class.
+    rng: random.Random
 
     def choose(self, view: View) -> Decision:
         """Dispatch on the phase of the game."""
         if TYPE_CHECKING:  # only ever given a Blufpoker view: not checked per decision
             assert isinstance(view, BlufpokerView)
         phase = view._phase
-        if phase == ROLL:
+        if phase == _ROLL:
             return self.roll(view)
-        if phase == DECIDE:
+        if phase == _DECIDE:
             return self.decide(view)
-        if phase == BID:
+        if phase == _BID:
             return self.bid(view)
         return self.poker_keep(view)
 
@@ -60,12 +81,12 @@ class BlufpokerStrategy(Strategy):
 
     def poker_keep(self, view: BlufpokerView) -> Decision:
         """The report's fixed procedure: keep a useful pair, else a useful high die."""
-        board = view.board
-        key = (board.poker_dice, board.poker_target)
+        dice = view._poker_dice
+        key = (dice, view._target)
         decision = _KEEPS.get(key)
         if decision is None:
-            target = ROLLS[board.poker_target]
-            kept = poker_keep(board.poker_dice, target.high)
+            target = ROLLS[view._target]
+            kept = poker_keep(dice, target.high)
             why = _CHASE if kept else _SHORT
             decision = _KEEPS[key] = decided(KEEPS[kept], why, dice_text(kept), target)
         return decision
@@ -99,8 +120,8 @@ def bid(roll: Roll, why: str, *args: object) -> Decision:
 # Decisions are immutable values, and most repeat (the same dice, bids and reasons):
 # strategies keep them in tables keyed by ints and dice, made on first use. Those made
 # every time skip the frozen dataclass's and the named tuple's Python-level constructors.
-_new_decision = tuple.__new__
+_new_decision: Final = tuple.__new__
 #: `Thought(template, concluded, args)`, made through its slots.
-thought = slot_maker(Thought)
+thought: Final = slot_maker(Thought)
 #: The poker phase's decisions, by (open dice, rank of the poker chased).
-_KEEPS: dict[tuple[Dice, int], Decision] = {}
+_KEEPS: Final[dict[tuple[Dice, int], Decision]] = {}

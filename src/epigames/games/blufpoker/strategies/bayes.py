@@ -86,7 +86,7 @@ class BayesAgent(BlufpokerStrategy):
         known = view.knowledge.known
         if known is not None:
             return {known.rank: 1.0}
-        visible, b, b0 = view.visible, current.rank, view.board.over
+        visible, b, b0 = view.visible, current.rank, view._over
         beta = self.bluff_rate(view.bidder)
         above = RANKS - 1 - b0
         steps = min(3, above)
@@ -123,7 +123,7 @@ class BayesAgent(BlufpokerStrategy):
         plan = planner(b)
         risk = sum(p * (1.0 - plan.turn_value(RANK_DICE[w])) for w, p in post.items())
         args: tuple[object, ...]
-        if view.board.opening:
+        if view._opening:
             why, args = _OPENING, (risk,)
         else:
             bluffs = self.bluff_rate(view.bidder)

@@ -15,34 +15,21 @@ Bidding: the roll if it beats the bid; the planned poker bluff; else one of the 
 lowest bids above the bid that the visible dice allow, at random.
 
 Every decision but a believe-or-call by threshold is a function of a few dice and ranks,
-so each is made once (`_said`) and shared by every agent after that.
+so each is made once (in the tables below the constants) and shared by every agent after
+that. Compiled with mypyc (`epigames.native`), as plain Python it plays the same games.
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
+from typing import Final
 
-from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import (
-    RANK_OF,
-    RANKS,
-    ROLLS,
-    SORTED,
-    Dice,
-    Roll,
-    contains,
-    dice_text,
-)
-from epigames.games.blufpoker.strategies.base import (
-    BlufpokerStrategy,
-    bid,
-    decided,
-    roll,
-    stop,
-    thought,
-)
-from epigames.games.blufpoker.tables import CONSISTENT, P_AT_LEAST, PATTERNS
+from epigames.games.blufpoker import actions as _actions, dice as _dice, tables as _tables
+from epigames.games.blufpoker.dice import Dice, Roll, contains, dice_text
+from epigames.games.blufpoker.strategies import base as _base
+from epigames.games.blufpoker.strategies.base import BlufpokerStrategy, bid, decided, roll, stop
 from epigames.games.blufpoker.views import BlufpokerView
 from epigames.games.strategy import Decision, register_strategy
 
@@ -52,38 +39,48 @@ THRESHOLD_SD = 1 / 12
 THRESHOLD_SCALE = (0.5, 0.75, 1.0)
 POKER_BLUFF_CHANCE = 1 / 6
 
+# What a decision reads, as final globals: compiled, each is one C static read instead
+# of a lookup in the module's dictionary.
+BELIEVE: Final = _actions.BELIEVE
+CALL: Final = _actions.CALL
+RANK_DICE: Final = _dice.RANK_DICE
+RANK_OF: Final = _dice.RANK_OF
+RANKS: Final = _dice.RANKS
+ROLLS: Final = _dice.ROLLS
+SORTED: Final = _dice.SORTED
+CONSISTENT: Final = _tables.CONSISTENT
+P_AT_LEAST: Final = _tables.P_AT_LEAST
+PATTERNS: Final = _tables.PATTERNS
+_MEAN: Final = THRESHOLD_MEAN
+_SD: Final = THRESHOLD_SD
+_SCALE: Final = THRESHOLD_SCALE
+_POKER_BLUFF: Final = POKER_BLUFF_CHANCE
+_DECISION: Final = Decision
+_thought: Final = _base.thought
+_TWO_PI: Final = 2.0 * math.pi
+
 #: How a thought names the visible dice, by pattern.
-_SHOWN = {v: f"{dice_text(v)} shown" if v else "nothing shown" for v in PATTERNS}
-_BELIEVE = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
-_CALL = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
+_SHOWN: Final = {v: f"{dice_text(v)} shown" if v else "nothing shown" for v in PATTERNS}
+_BELIEVE: Final = "P(cup ≥ {} | {}) = {:.2f} ≥ threshold {:.2f}: I believe."
+_CALL: Final = "P(cup ≥ {} | {}) = {:.2f} < threshold {:.2f}: I call."
 #: Decisions made once, by (branch, the dice and ranks they depend on); the most
 #: frequent in tables of their own, keyed by ints, looked up without a call.
-_MADE: dict[Hashable, Decision] = {}
-_LOWEST_FIRST: dict[int, Decision] = {}
-_BEATS: dict[int, Decision] = {}
-_TRUE_BIDS: dict[int, Decision] = {}
-_SIX_STOPS: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
-_LAST_DIE: dict[int, Decision] = {}  # by bid to beat * 7 + the last die
-_SHORT: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
-_NO_SIX: dict[int, Decision] = {}  # by bid to beat * 7 + the die to roll
-_new_decision = tuple.__new__
+_MADE: Final[dict[Hashable, Decision]] = {}
+_LOWEST_FIRST: Final[dict[int, Decision]] = {}
+_BEATS: Final[dict[int, Decision]] = {}
+_TRUE_BIDS: Final[dict[int, Decision]] = {}
+_SIX_STOPS: Final[dict[int, Decision]] = {}  # by cup * RANKS + bid to beat
+_LAST_DIE: Final[dict[int, Decision]] = {}  # by bid to beat * 7 + the last die
+_SHORT: Final[dict[int, Decision]] = {}  # by cup * RANKS + bid to beat
+_NO_SIX: Final[dict[int, Decision]] = {}  # by bid to beat * 7 + the die to roll
+_new_decision: Final = tuple.__new__
 
 
-def _said(key: Hashable, make: Callable[[], Decision]) -> Decision:
-    decision = _MADE.get(key)
-    if decision is None:
-        decision = _MADE[key] = make()
-    return decision
-
-
-@register_strategy(
-    "blufpoker",
-    "knowledge",
-    about="The 2020 report's agent: calls a bid the open dice make unlikely, rolls its lowest "
-    "dice first and sometimes bluffs a poker.",
-)
 class KnowledgeAgent(BlufpokerStrategy):
-    """The report's knowledge-based agent (see the module docs)."""
+    """The report's knowledge-based agent (see the module docs).
+
+    Registered as `knowledge` below the class (see `BlufpokerStrategy`).
+    """
 
     def __init__(self, rng: random.Random) -> None:
         super().__init__(rng)
@@ -92,25 +89,21 @@ class KnowledgeAgent(BlufpokerStrategy):
 
     def decide(self, view: BlufpokerView) -> Decision:
         """Call an impossible bid; else compare P(cup ≥ bid | visible) with a random threshold."""
-        board = view.board
-        visible, rank = board.visible, board.bid
+        visible, rank = view._visible, view._bid
         p = P_AT_LEAST[visible][rank]
         if p == 0.0:
-            return _said(
-                ("impossible", visible, rank),
-                lambda: decided(
-                    CALL,
-                    "No world with {} reaches {}: a bluff, I call.",
-                    _SHOWN[visible],
-                    ROLLS[rank],
-                ),
-            )
-        threshold = self.rng.gauss(THRESHOLD_MEAN, THRESHOLD_SD) * THRESHOLD_SCALE[len(visible)]
+            key = ("impossible", visible, rank)
+            decision = _MADE.get(key)
+            if decision is None:
+                why = "No world with {} reaches {}: a bluff, I call."
+                decision = _MADE[key] = decided(CALL, why, _SHOWN[visible], ROLLS[rank])
+            return decision
+        threshold = gauss(self.rng, _MEAN, _SD) * _SCALE[len(visible)]
         args = (ROLLS[rank], _SHOWN[visible], p, threshold)
         if p >= threshold:
             self._plan, self._path = None, ""
-            return _new_decision(Decision, (BELIEVE, thought(_BELIEVE, (), args)))
-        return _new_decision(Decision, (CALL, thought(_CALL, (), args)))
+            return _new_decision(_DECISION, (BELIEVE, _thought(_BELIEVE, (), args)))
+        return _new_decision(_DECISION, (CALL, _thought(_CALL, (), args)))
 
     def roll(self, view: BlufpokerView) -> Decision:
         """The report's rolling procedure (module docs), one die at a time."""
@@ -119,14 +112,13 @@ class KnowledgeAgent(BlufpokerStrategy):
         left, fresh = note
         if not fresh:
             self._plan, self._path = None, ""
-            decision = _LOWEST_FIRST.get(left[-1])
+            low = left[-1]
+            decision = _LOWEST_FIRST.get(low)
             if decision is None:
-                low = left[-1]
-                decision = _LOWEST_FIRST[low] = roll(
-                    (low,), "I roll my lowest die first: the {}.", low
-                )
+                why = "I roll my lowest die first: the {}."
+                decision = _LOWEST_FIRST[low] = roll((low,), why, low)
             return decision
-        bid_rank = view.board.bid
+        bid_rank = view._bid
         cup = RANK_OF[SORTED[left + fresh]]
         if cup > bid_rank:
             key = cup * RANKS + bid_rank
@@ -162,52 +154,54 @@ class KnowledgeAgent(BlufpokerStrategy):
 
     def _after_first(self, bid_rank: int, left: Dice) -> Decision:
         a, b = left
-        current = ROLLS[bid_rank]
         if a == b:
             poker = ROLLS[-7 + a]  # pokers are the top six ranks, 111 first
-            if poker.rank > bid_rank and self.rng.random() < POKER_BLUFF_CHANCE:
+            if poker.rank > bid_rank and self.rng.random() < _POKER_BLUFF:
                 self._plan = poker
-                return _said(
-                    ("poker", a),
-                    lambda: stop(
-                        "{} {} stay outside: I stop to bluff poker {} (a 1/6 choice).", a, a, poker
-                    ),
-                )
-        sixes = current.dice.count(6)
+                made: Hashable = ("poker", a)
+                decision = _MADE.get(made)
+                if decision is None:
+                    why = "{} {} stay outside: I stop to bluff poker {} (a 1/6 choice)."
+                    decision = _MADE[made] = stop(why, a, a, poker)
+                return decision
+        sixes = RANK_DICE[bid_rank].count(6)
         if sixes == 0:
             self._path = "no-six"
             key = bid_rank * 7 + b
             decision = _NO_SIX.get(key)
             if decision is None:
                 why = "{} has no 6: I roll the {} hoping for a 6."
-                decision = _NO_SIX[key] = roll((b,), why, current, b)
+                decision = _NO_SIX[key] = roll((b,), why, ROLLS[bid_rank], b)
             return decision
         if sixes == 1:
             p = (6 - b) / 6
             if self.rng.random() < p:
                 self._path = "one-six"
-                return _said(
-                    ("one-six", b),
-                    lambda: roll((b,), "The {} rolls higher with chance {:.2f}: I roll it.", b, p),
-                )
-            return _said(
-                ("one-six stop", b),
-                lambda: stop(
-                    "The {} rolls higher only with chance {:.2f}: I stop and bluff.", b, p
-                ),
-            )
+                made = ("one-six", b)
+                decision = _MADE.get(made)
+                if decision is None:
+                    why = "The {} rolls higher with chance {:.2f}: I roll it."
+                    decision = _MADE[made] = roll((b,), why, b, p)
+                return decision
+            made = ("one-six stop", b)
+            decision = _MADE.get(made)
+            if decision is None:
+                why = "The {} rolls higher only with chance {:.2f}: I stop and bluff."
+                decision = _MADE[made] = stop(why, b, p)
+            return decision
         self._plan = ROLLS[-1]
-        return _said(
-            ("two-six", bid_rank),
-            lambda: stop("{} has two 6s: I stop and bluff poker 666.", current),
-        )
+        made = ("two-six", bid_rank)
+        decision = _MADE.get(made)
+        if decision is None:
+            why = "{} has two 6s: I stop and bluff poker 666."
+            decision = _MADE[made] = stop(why, ROLLS[bid_rank])
+        return decision
 
     def bid(self, view: BlufpokerView) -> Decision:
         """Truthful if possible; the planned poker bluff; else a plausible low bluff."""
         note = view._note
         assert note is not None
-        board = view.board
-        bid_rank = board.bid
+        bid_rank = view._bid
         cup = RANK_OF[SORTED[note[0] + note[1]]]
         if cup > bid_rank:
             key = cup * RANKS + bid_rank
@@ -219,20 +213,48 @@ class KnowledgeAgent(BlufpokerStrategy):
             return decision
         plan = self._plan
         if plan is not None and plan.rank > bid_rank:
-            return _said(
-                ("plan", plan.rank),
-                lambda: bid(plan, "I bluff poker {}: its dice lie outside the cup.", plan),
-            )
-        visible = board.visible
+            planned: Hashable = ("plan", plan.rank)
+            decision = _MADE.get(planned)
+            if decision is None:
+                why = "I bluff poker {}: its dice lie outside the cup."
+                decision = _MADE[planned] = bid(plan, why, plan)
+            return decision
+        visible = view._visible
         allowed = _allowed(visible, bid_rank)
         choice = allowed[int(self.rng.random() * len(allowed))]
-        return _said(
-            ("bluff", cup, bid_rank, choice, visible),
-            lambda: _bluff(ROLLS[cup], ROLLS[bid_rank], ROLLS[choice], len(allowed), visible),
-        )
+        bluff: Hashable = ("bluff", cup, bid_rank, choice, visible)
+        decision = _MADE.get(bluff)
+        if decision is None:
+            decision = _MADE[bluff] = _bluff(
+                ROLLS[cup], ROLLS[bid_rank], ROLLS[choice], len(allowed), visible
+            )
+        return decision
 
 
-_ALLOWED: dict[tuple[Dice, int], tuple[int, ...]] = {}
+register_strategy(
+    "blufpoker",
+    "knowledge",
+    about="The 2020 report's agent: calls a bid the open dice make unlikely, rolls its lowest "
+    "dice first and sometimes bluffs a poker.",
+)(KnowledgeAgent)
+_ALLOWED: Final[dict[tuple[Dice, int], tuple[int, ...]]] = {}
+
+
+def gauss(rng: random.Random, mu: float, sigma: float) -> float:
+    """`rng.gauss(mu, sigma)`: the same value, leaving `rng` in the same state.
+
+    CPython's `Random.gauss` draws normals two at a time and keeps the second in the
+    generator's `gauss_next` for its next call; this takes the same steps, compiled (the
+    interpreted method costs as much as the rest of a decision). A test compares them.
+    """
+    spare: float | None = rng.gauss_next  # type: ignore[attr-defined]
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    if spare is None:
+        angle = rng.random() * _TWO_PI
+        radius = math.sqrt(-2.0 * math.log(1.0 - rng.random()))
+        spare = math.cos(angle) * radius
+        rng.gauss_next = math.sin(angle) * radius  # type: ignore[attr-defined]
+    return mu + spare * sigma
 
 
 def _allowed(visible: Dice, rank: int) -> tuple[int, ...]:

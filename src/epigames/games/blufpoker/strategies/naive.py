@@ -7,17 +7,19 @@
 - bid: `truthful` (the roll if it beats the bid, else 1–3 ranks above the bid),
   `overbid` (1–3 ranks above the bid, whatever the roll).
 
-A naive player rolls its chosen dice at once, then stops.
+A naive player rolls its chosen dice at once, then stops. Compiled with mypyc
+(`epigames.native`), as plain Python it plays the same games.
 """
 
 from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
+from typing import Final
 
-from epigames.games.blufpoker.actions import BELIEVE, CALL
-from epigames.games.blufpoker.dice import RANK_OF, RANKS, ROLLS, SORTED, Dice, dice_text
+from epigames.games.blufpoker import actions as _actions, dice as _dice
+from epigames.games.blufpoker.dice import Dice, dice_text
 from epigames.games.blufpoker.strategies.base import (
     BlufpokerStrategy,
     above,
@@ -35,9 +37,21 @@ BIDS_ = ("truthful", "overbid")
 CALL_CHANCE = 0.2
 """How often the `random` call option calls."""
 
+# What a decision reads, as final globals: compiled, each is one C static read instead
+# of a lookup in the module's dictionary.
+BELIEVE: Final = _actions.BELIEVE
+CALL: Final = _actions.CALL
+RANK_OF: Final = _dice.RANK_OF
+RANKS: Final = _dice.RANKS
+ROLLS: Final = _dice.ROLLS
+SORTED: Final = _dice.SORTED
+_CALL_CHANCE: Final = CALL_CHANCE
+
 
 class Naive(BlufpokerStrategy):
     """A naive player: one option for rolling, one for bidding, one for calling.
+
+    Registered by its `roll/bid/call` names by `_register` (see `BlufpokerStrategy`).
 
     Attributes:
         rolling: one of `ROLLS_`.
@@ -51,7 +65,7 @@ class Naive(BlufpokerStrategy):
 
     def decide(self, view: BlufpokerView) -> Decision:
         """Call or believe by the call option alone."""
-        rank = view.board.bid
+        rank = view._bid
         calling = self.calling
         if calling == "believe":
             decision = _BELIEVED.get(rank)
@@ -60,16 +74,22 @@ class Naive(BlufpokerStrategy):
                 decision = _BELIEVED[rank] = decided(BELIEVE, why, ROLLS[rank])
             return decision
         if calling == "never":
-            return _said(
-                ("never", rank),
-                lambda: decided(CALL, "I never believe a bid: I call {}.", ROLLS[rank]),
-            )
+            key: Hashable = ("never", rank)
+            decision = _MADE.get(key)
+            if decision is None:
+                why = "I never believe a bid: I call {}."
+                decision = _MADE[key] = decided(CALL, why, ROLLS[rank])
+            return decision
         if rank == 55:
-            return _said("666", lambda: decided(CALL, "Nobody can beat 666: I call it."))
+            decision = _MADE.get("666")
+            if decision is None:
+                decision = _MADE["666"] = decided(CALL, "Nobody can beat 666: I call it.")
+            return decision
         draw = self.rng.random()
-        if draw < CALL_CHANCE:
-            return decided(CALL, "I call {} (draw {:.2f} < {}).", ROLLS[rank], draw, CALL_CHANCE)
-        return decided(BELIEVE, "I believe {} (draw {:.2f} ≥ {}).", ROLLS[rank], draw, CALL_CHANCE)
+        if draw < _CALL_CHANCE:
+            return decided(CALL, "I call {} (draw {:.2f} < {}).", ROLLS[rank], draw, _CALL_CHANCE)
+        why = "I believe {} (draw {:.2f} ≥ {})."
+        return decided(BELIEVE, why, ROLLS[rank], draw, _CALL_CHANCE)
 
     def roll(self, view: BlufpokerView) -> Decision:
         """Roll the chosen dice at once; stop after that."""
@@ -90,16 +110,20 @@ class Naive(BlufpokerStrategy):
                 decision = _ONE_DIE[die] = roll((die,), why, die)
             return decision
         if rolling == "lowest":
-            return _said(
-                ("lowest", dice),
-                lambda: roll(dice[-1:], "I roll the lowest die: the {}.", dice[-1]),
-            )
+            key: Hashable = ("lowest", dice)
+            decision = _MADE.get(key)
+            if decision is None:
+                why = "I roll the lowest die: the {}."
+                decision = _MADE[key] = roll(dice[-1:], why, dice[-1])
+            return decision
         if rolling == "random-lowest":
             n = 1 + int(self.rng.random() * len(dice))
-            return _said(
-                ("lowest n", dice, n),
-                lambda: roll(dice[-n:], "I roll the {} lowest dice: {}.", n, dice_text(dice[-n:])),
-            )
+            key = ("lowest n", dice, n)
+            decision = _MADE.get(key)
+            if decision is None:
+                why = "I roll the {} lowest dice: {}."
+                decision = _MADE[key] = roll(dice[-n:], why, n, dice_text(dice[-n:]))
+            return decision
         decision = _GREEDY.get(dice)
         if decision is None:
             decision = _GREEDY[dice] = _greedy(dice)
@@ -109,7 +133,7 @@ class Naive(BlufpokerStrategy):
         """Bid the roll if it is high enough (truthful), else 1–3 ranks above the bid."""
         note = view._note
         assert note is not None
-        rank = view.board.bid
+        rank = view._bid
         cup = RANK_OF[SORTED[note[0] + note[1]]]
         key = cup * RANKS + rank
         if self.bidding == "truthful" and cup > rank:
@@ -150,21 +174,14 @@ def _step(cup: int, rank: int, steps: int) -> Decision:
 
 #: Decisions made once, by (branch, the dice and ranks they depend on); the frequent
 #: ones in tables of their own, keyed by ints or dice, looked up without a call.
-_MADE: dict[Hashable, Decision] = {}
-_BELIEVED: dict[int, Decision] = {}  # by the rank believed
-_ROLLED: dict[Dice, Decision] = {}  # by the faces rolled
-_ONE_DIE: dict[int, Decision] = {}  # by the die rolled
-_GREEDY: dict[Dice, Decision] = {}  # by the dice under the cup
-_TRUE_BIDS: dict[int, Decision] = {}  # by cup * RANKS + bid to beat
-_OVERBIDS: dict[int, Decision] = {}  # by bid to beat * 4 + steps
-_STEPS: dict[int, Decision] = {}  # by (cup * RANKS + bid to beat) * 4 + steps
-
-
-def _said(key: Hashable, make: Callable[[], Decision]) -> Decision:
-    decision = _MADE.get(key)
-    if decision is None:
-        decision = _MADE[key] = make()
-    return decision
+_MADE: Final[dict[Hashable, Decision]] = {}
+_BELIEVED: Final[dict[int, Decision]] = {}  # by the rank believed
+_ROLLED: Final[dict[Dice, Decision]] = {}  # by the faces rolled
+_ONE_DIE: Final[dict[int, Decision]] = {}  # by the die rolled
+_GREEDY: Final[dict[Dice, Decision]] = {}  # by the dice under the cup
+_TRUE_BIDS: Final[dict[int, Decision]] = {}  # by cup * RANKS + bid to beat
+_OVERBIDS: Final[dict[int, Decision]] = {}  # by bid to beat * 4 + steps
+_STEPS: Final[dict[int, Decision]] = {}  # by (cup * RANKS + bid to beat) * 4 + steps
 
 
 #: Each option in words, for the sentence that describes a `roll/bid/call` strategy.
