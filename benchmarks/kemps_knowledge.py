@@ -25,6 +25,10 @@ import subprocess
 import sys
 import tempfile
 
+# The sibling script's environment for a steady count (run as a script, its folder is on
+# the path).
+from instructions import _quiet_env
+
 GAME = "kemps(max_turns=10000)"
 PLAYERS = ("blocking", "blocking", "greedy")
 
@@ -64,12 +68,6 @@ print(sum(len(play_match(game, players, seed).transcript) for seed in range(n + 
 _TOTAL = re.compile(r"^\s*([\d,]+)\s+\(100\.0+%\)\s+PROGRAM TOTALS", re.MULTILINE)
 
 
-def _env() -> dict[str, str]:
-    # One thread for numpy's libraries and a fixed hash seed: the same count each run.
-    quiet = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
-    return {**os.environ, **quiet}
-
-
 def _profile(python: str, n: int, folder: str) -> tuple[int, dict[str, int]]:
     """The run's total instructions and each function's inclusive instructions."""
     out = os.path.join(folder, f"callgrind.{n}")
@@ -78,7 +76,7 @@ def _profile(python: str, n: int, folder: str) -> tuple[int, dict[str, int]]:
         "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
         python, "-c", _CHILD, GAME, ",".join(PLAYERS), str(n),
     ]  # fmt: skip
-    subprocess.run(command, capture_output=True, text=True, env=_env(), check=True)
+    subprocess.run(command, capture_output=True, text=True, env=_quiet_env(), check=True)
     annotated = subprocess.run(
         ["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
         capture_output=True,
@@ -106,7 +104,7 @@ def _decisions(python: str, n: int) -> int:
         [python, "-c", _CHILD, GAME, ",".join(PLAYERS), str(n)],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=_quiet_env(),
         check=True,
     )
     return int(done.stdout.split()[-1])
