@@ -24,6 +24,7 @@ PACKAGE = ROOT / "src" / "epigames"
 TRACED = (
     ("kwartet(players=3,kinds=4,ask_own=true)", ("greedy", "silent", "mixed")),
     ("kwartet(players=4,kinds=6,ask_own=false)", ("owner", "defensive", "aggressive", "random")),
+    ("kwartet(players=3,kinds=5,ask_own=true)", ("expert", "greedy", "expert")),
     ("klaverjas(ranks=4,deals=2)", ("tactics", "tactics2017", "tactics", "random")),
     ("kemps(ranks=5,max_turns=30)", ("kbgreedy", "blocking", "tom")),
     ("kemps(teams=true,ranks=6,max_turns=30)", ("tom", "kbgreedy", "tom", "kbgreedy")),

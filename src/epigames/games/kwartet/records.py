@@ -4,9 +4,14 @@
 laid-down kinds) follows the public announcements; `hands[s]` is seat `s`'s own record of
 its hand, following its private `Dealt` observation and the public moves that involve it.
 Views are built from these records, so a view cannot contain what its seat never saw.
+
+mypyc compiles this module (`epigames.native.COMPILED`): every event of a game is absorbed
+here, in C.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from epigames.cards import CardLayout
 from epigames.games.events import Event
@@ -82,18 +87,6 @@ class Records:
         tracker: folds `announcements` into card knowledge when a view asks for it.
     """
 
-    __slots__ = (
-        "announcements",
-        "ask_own",
-        "askable",
-        "down",
-        "hands",
-        "scores",
-        "sizes",
-        "targets",
-        "tracker",
-    )
-
     def __init__(self, players: int, ask_own: bool, layout: CardLayout) -> None:
         self.ask_own = ask_own
         self.announcements: list[Event] = []
@@ -101,20 +94,27 @@ class Records:
         self.hands: list[tuple[int, ...]] = [()] * players
         self.askable: list[tuple[Card, ...]] = [()] * players
         self.sizes: tuple[int, ...] = (0,) * players
+        # The seats with cards, as a bitmask: `targets` changes only when this does.
+        self._with_cards = 0
         self.targets: tuple[tuple[int, ...], ...] = ((),) * players
         self.scores: tuple[int, ...] = (0,) * players
         self.down: tuple[tuple[int, int], ...] = ()
 
     def copy(self) -> Records:
         """An independent copy (the tuples are shared: they never change)."""
-        other = Records.__new__(Records)
-        other.ask_own = self.ask_own
-        other.announcements = list(self.announcements)
-        other.tracker = self.tracker.copy()
-        other.hands, other.askable = list(self.hands), list(self.askable)
-        other.sizes, other.targets = self.sizes, self.targets
-        other.scores, other.down = self.scores, self.down
-        return other
+        return _records(
+            self.ask_own,
+            self.tracker.copy(),
+            list(self.announcements),
+            (list(self.hands), list(self.askable)),
+            (self.sizes, self._with_cards, self.targets, self.scores, self.down),
+        )
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # By its parts: pickle's default would call the compiled class's `__init__` bare.
+        public = (self.sizes, self._with_cards, self.targets, self.scores, self.down)
+        parts = (self.hands, self.askable)
+        return _records, (self.ask_own, self.tracker, self.announcements, parts, public)
 
     def _set_hand(self, seat: int, hand: tuple[int, ...]) -> None:
         self.hands[seat] = hand
@@ -123,16 +123,25 @@ class Records:
         if cards is None:
             if len(_BY_MASK) >= _BY_MASK_LIMIT:
                 _BY_MASK.clear()
-            cards = _BY_MASK[mask] = tuple(
-                [CARDS[c] for c in range(mask.bit_length()) if mask >> c & 1]
-            )
+            found: list[Card] = []
+            rest = mask
+            while rest:
+                low = rest & -rest
+                found.append(CARDS[low.bit_length() - 1])
+                rest ^= low
+            cards = _BY_MASK[mask] = tuple(found)
         self.askable[seat] = cards
 
     def _set_sizes(self, sizes: tuple[int, ...]) -> None:
         # Targets change only when a seat runs out of cards (or gets its first ones).
-        if [n > 0 for n in sizes] != [n > 0 for n in self.sizes]:
+        with_cards = 0
+        for s in range(len(sizes)):
+            if sizes[s]:
+                with_cards |= 1 << s
+        if with_cards != self._with_cards:
+            self._with_cards = with_cards
             seats = range(len(sizes))
-            self.targets = tuple(tuple(t for t in seats if t != s and sizes[t]) for s in seats)
+            self.targets = tuple([tuple([t for t in seats if t != s and sizes[t]]) for s in seats])
         self.sizes = sizes
 
     def absorb(self, event: Event) -> None:
@@ -166,3 +175,24 @@ class Records:
         elif kind is DealDone:
             assert isinstance(event, DealDone)
             self._set_sizes(event.hand_sizes)
+
+
+def _records(
+    ask_own: bool,
+    tracker: PublicTracker,
+    announcements: list[Event],
+    private: tuple[list[tuple[int, ...]], list[tuple[Card, ...]]],
+    public: tuple[
+        tuple[int, ...],
+        int,
+        tuple[tuple[int, ...], ...],
+        tuple[int, ...],
+        tuple[tuple[int, int], ...],
+    ],
+) -> Records:
+    """Records made of these parts (`Records.copy` and unpickling)."""
+    records = Records(0, ask_own, tracker._layout)
+    records.tracker, records.announcements = tracker, announcements
+    records.hands, records.askable = private
+    records.sizes, records._with_cards, records.targets, records.scores, records.down = public
+    return records

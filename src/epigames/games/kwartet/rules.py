@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from epigames.cards import CardLayout
 from epigames.games import core
-from epigames.games.core import CHANCE, TERMINAL
+from epigames.games.core import CHANCE, TERMINAL, UniformOutcomes
 from epigames.games.dealing import redeal
 from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import (
@@ -147,6 +147,7 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
         self.game: KwartetGame = game
         self._names = game.seat_names
         self._undealt: list[int] = list(range(kinds * MEMBERS))
+        self._undealt_cards: list[Card] = list(CARDS[: kinds * MEMBERS])  # the same, as cards
         self._dealt = 0
         self._hands: list[set[int]] = [set() for _ in range(n)]
         self._counts: list[list[int]] = [[0] * kinds for _ in range(n)]  # cards per kind
@@ -174,12 +175,12 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
         records = self._records
         return list(legal_asks(records.targets[p], records.askable[p]))
 
-    def chance_outcomes(self) -> list[tuple[Hashable, float]]:
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
         """During the deal: each undealt card, equally likely, goes to the next seat."""
         if self._player != CHANCE:
             return []
-        p = 1.0 / len(self._undealt)
-        return [(CARDS[c], p) for c in self._undealt]
+        # Drawn by index, without making the pairs (a tuple: the list changes as cards go).
+        return UniformOutcomes(tuple(self._undealt_cards))
 
     def apply(self, action: Hashable) -> None:
         """Deal a card (chance) or play an ask.
@@ -221,6 +222,7 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
         other = KwartetState.__new__(KwartetState)
         other.game, other._names = self.game, self._names
         other._undealt = list(self._undealt)
+        other._undealt_cards = list(self._undealt_cards)
         other._dealt = self._dealt
         other._hands = [set(h) for h in self._hands]
         other._counts = [list(c) for c in self._counts]
@@ -280,7 +282,10 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
 
     def _deal(self, card: int) -> None:
         seat = self._dealt % len(self._sizes)
-        self._undealt.remove(card)
+        # By position: removing the card itself would compare cards in Python.
+        i = self._undealt.index(card)
+        del self._undealt[i]
+        del self._undealt_cards[i]
         self._dealt += 1
         self._take(seat, card)
         if self._undealt:

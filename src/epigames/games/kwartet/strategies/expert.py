@@ -1,6 +1,13 @@
-"""`expert`: our strategy, built on exact probabilities."""
+"""`expert`: our strategy, built on exact probabilities.
+
+Compiled with mypyc (`epigames.native`), as the reports' strategies are (`report.py`).
+"""
 
 from __future__ import annotations
+
+import random
+
+from mypy_extensions import mypyc_attr
 
 from epigames.games.core import View
 from epigames.games.kwartet.strategies.reading import Reading, pick
@@ -13,7 +20,7 @@ _BEST_CHANCE = (
 )
 
 
-@register_strategy("kwartet", "expert")
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Expert(Strategy):
     """Sure asks first (kinds it can finish before others); else the closest kind's surest ask.
 
@@ -26,6 +33,9 @@ class Expert(Strategy):
        consistent with what it knows. Equal chances go to the opponent with most points:
        a card taken from the leader counts twice.
     """
+
+    # Declared here as well as in `Strategy`: compiled, it is then a slot of this class.
+    rng: random.Random
 
     def choose(self, view: View) -> Decision:
         """A certain ask if there is one, else the surest ask of the closest kind."""
@@ -57,3 +67,11 @@ class Expert(Strategy):
         need = "1 card" if -best[0] == 1 else f"{-best[0]} cards"
         name = read.names[target]
         return read.ask(target, card, _BEST_CHANCE, card.kind, need, name, card, best[1])
+
+
+register_strategy(
+    "kwartet",
+    "expert",
+    about="Sure asks first (kinds it can finish before others); else the closest kind's "
+    "surest ask.",
+)(Expert)

@@ -1,17 +1,22 @@
-"""What a knowledge-based strategy reads from its view, worked out once per decision."""
+"""What a knowledge-based strategy reads from its view, worked out once per decision.
+
+Compiled with mypyc (`epigames.native`) with the reports' strategies and `expert`: a
+`Reading` is then a native object whose answers are C fields filled on first use.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from epigames.cards import CardKnowledge, Holds
-from epigames.games.core import View, cached_property
+from epigames.cards.slots import rebuilt
+from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
 from epigames.games.kwartet.rules import KwartetGame
 from epigames.games.kwartet.views import KwartetView
@@ -33,76 +38,102 @@ class Reading:
         missing: the cards the seat may ask for and does not hold, by kind (ascending).
     """
 
-    __slots__ = ("__dict__", "game", "missing", "names", "seat", "view")
-
     def __init__(self, view: View) -> None:
         assert isinstance(view, KwartetView)
         self.view: KwartetView = view
         game = view.game
         assert isinstance(game, KwartetGame)
         self.game = game
-        self.seat = view.seat
-        self.names = view.game.seat_names
+        self.seat: int = view.seat
+        self.names: tuple[str, ...] = view.game.seat_names
         own = 0
         for c in view.hand_indices:
             own |= 1 << c
         self.missing: tuple[Card, ...] = tuple(
             [c for c in view.askable_cards if not own >> c.index & 1]
         )
+        # Each answer is worked out on first use (a strategy pays only for what it reads).
+        self._knowledge: CardKnowledge | None = None
+        self._known: tuple[tuple[Card, int], ...] | None = None
+        self._missing_by_kind: dict[int, tuple[Card, ...]] | None = None
+        self._complete_kinds: tuple[int, ...] | None = None
+        self._marginals: npt.NDArray[np.float64] | None = None
+        self._needed: dict[int, int] | None = None
 
-    @cached_property
+    @property
     def knowledge(self) -> CardKnowledge:
         """The seat's exact card knowledge."""
-        return self.view.knowledge
+        got = self._knowledge
+        if got is None:
+            got = self._knowledge = self.view.knowledge
+        return got
 
-    @cached_property
+    @property
     def known(self) -> tuple[tuple[Card, int], ...]:
         """`(card, holder)` for every missing card whose holder the seat knows."""
+        got = self._known
+        if got is None:
+            got = self._known = self._known_pairs()
+        return got
+
+    def _known_pairs(self) -> tuple[tuple[Card, int], ...]:
         # Card indices are the layout's indices (the layout is built from the deck in order).
         if not self.missing:
             return ()
         where = self.knowledge.known_holders()
-        return tuple((card, where[card.index]) for card in self.missing if where[card.index] >= 0)
+        return tuple([(card, where[card.index]) for card in self.missing if where[card.index] >= 0])
 
-    @cached_property
+    @property
     def missing_by_kind(self) -> dict[int, tuple[Card, ...]]:
         """The missing cards of each kind the seat holds (kind -> cards)."""
-        kinds: dict[int, list[Card]] = {}
-        for card in self.missing:
-            kinds.setdefault(card.kind, []).append(card)
-        return {k: tuple(v) for k, v in kinds.items()}
+        got = self._missing_by_kind
+        if got is None:
+            kinds: dict[int, list[Card]] = {}
+            for card in self.missing:
+                kinds.setdefault(card.kind, []).append(card)
+            got = self._missing_by_kind = {k: tuple(v) for k, v in kinds.items()}
+        return got
 
-    @cached_property
+    @property
     def complete_kinds(self) -> tuple[int, ...]:
         """Kinds whose every missing card has a known holder (asking them all completes it)."""
-        known = 0  # card indices: a set of cards would hash each in Python
-        for card, _ in self.known:
-            known |= 1 << card.index
-        return tuple(
-            [
-                k
-                for k, cards in self.missing_by_kind.items()
-                if all([known >> c.index & 1 for c in cards])
-            ]
-        )
+        got = self._complete_kinds
+        if got is None:
+            known = 0  # card indices: a set of cards would hash each in Python
+            for card, _ in self.known:
+                known |= 1 << card.index
+            got = self._complete_kinds = tuple(
+                [
+                    k
+                    for k, cards in self.missing_by_kind.items()
+                    if all([known >> c.index & 1 for c in cards])
+                ]
+            )
+        return got
 
     def possible(self, card: Card) -> tuple[int, ...]:
         """The seats that may hold `card`, as far as this seat knows (ascending)."""
         return tuple(sorted(self.knowledge.possible_holders(card)))
 
-    @cached_property
+    @property
     def marginals(self) -> npt.NDArray[np.float64]:
         """Exact probabilities, `[card index, seat]`, every consistent deal equally likely."""
-        return self.knowledge.marginals()
+        got = self._marginals
+        if got is None:
+            got = self._marginals = self.knowledge.marginals()
+        return got
 
-    @cached_property
+    @property
     def needed(self) -> dict[int, int]:
         """How many cards each kind the seat holds still needs to be complete."""
-        held: dict[int, int] = {}
-        for c in self.view.hand_indices:
-            kind = c // MEMBERS + 1
-            held[kind] = held.get(kind, 0) + 1
-        return {k: MEMBERS - n for k, n in held.items()}
+        got = self._needed
+        if got is None:
+            held: dict[int, int] = {}
+            for c in self.view.hand_indices:
+                kind = c // MEMBERS + 1
+                held[kind] = held.get(kind, 0) + 1
+            got = self._needed = {k: MEMBERS - n for k, n in held.items()}
+        return got
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -152,6 +183,9 @@ class KnownHolder:
     name: str
     card: Card
     seen: bool
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuilt(self)
 
     def __str__(self) -> str:
         name, card = self.name, self.card

@@ -12,13 +12,26 @@ equally good asks are broken uniformly at random with the strategy's own generat
 
 from __future__ import annotations
 
+import random
+
+from mypy_extensions import mypyc_attr
+
 from epigames.games.core import View
 from epigames.games.kwartet.strategies.reading import Reading, pick
 from epigames.games.strategy import Decision, Strategy, register_strategy
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ReadingStrategy(Strategy):
-    """A strategy that decides on its seat's `Reading` of the view (built once per move)."""
+    """A strategy that decides on its seat's `Reading` of the view (built once per move).
+
+    Compiled with mypyc (`epigames.native`): the strategies are native classes, registered
+    after their class statements (a class decorator would leave a class to plain Python,
+    and a compiled class keeps no docstring, so each says what it does in `about`).
+    """
+
+    # Declared here as well as in `Strategy`: compiled, it is then a slot of this class.
+    rng: random.Random
 
     def choose(self, view: View) -> Decision:
         """Read the view, then `decide`."""
@@ -29,6 +42,7 @@ class ReadingStrategy(Strategy):
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class KnownFirst(ReadingStrategy):
     """The 2023 report's rules: ask for a card whose holder is known, else `otherwise`."""
 
@@ -71,7 +85,6 @@ def _silent(self: Strategy, read: Reading) -> Decision:
     return read.ask_random(rng, "I know no whole kind yet")
 
 
-@register_strategy("kwartet", "greedy")
 class Greedy(ReadingStrategy):
     """2020: ask for a card whose holder it knows (a random such one), else a random request."""
 
@@ -80,7 +93,6 @@ class Greedy(ReadingStrategy):
         return _greedy(self, read)
 
 
-@register_strategy("kwartet", "silent")
 class Silent(ReadingStrategy):
     """2020: ask for known cards only when it knows where all missing cards of the kind are.
 
@@ -94,7 +106,6 @@ class Silent(ReadingStrategy):
         return _silent(self, read)
 
 
-@register_strategy("kwartet", "mixed")
 class Mixed(ReadingStrategy):
     """2020: each request, a fair coin picks the greedy or the silent rule."""
 
@@ -105,7 +116,6 @@ class Mixed(ReadingStrategy):
         return _silent(self, read)
 
 
-@register_strategy("kwartet", "owner")
 class Owner(KnownFirst):
     """2023: known holder first; else a random needed card, asked of one of its possible holders."""
 
@@ -120,7 +130,6 @@ class Owner(KnownFirst):
         return read.ask(target, card, why, card, others, read.names[target])
 
 
-@register_strategy("kwartet", "defensive")
 class Defensive(KnownFirst):
     """2023: known holder first; else the kinds needing fewest cards, then the surest card.
 
@@ -146,7 +155,6 @@ class Defensive(KnownFirst):
         )
 
 
-@register_strategy("kwartet", "aggressive")
 class Aggressive(KnownFirst):
     """2023: known holder first; else ask the leading opponent for its most probable card.
 
@@ -171,3 +179,36 @@ class Aggressive(KnownFirst):
                 name = read.names[target]
                 return read.ask(target, card, why, name, lead, scores[target], card, best)
         raise AssertionError("some opponent holds a card the seat needs")  # pragma: no cover
+
+
+register_strategy(
+    "kwartet",
+    "greedy",
+    about="2020: ask for a card whose holder it knows (a random such one), else a random request.",
+)(Greedy)
+register_strategy(
+    "kwartet",
+    "silent",
+    about="2020: ask for known cards only when it knows where all missing cards of the kind are.",
+)(Silent)
+register_strategy(
+    "kwartet",
+    "mixed",
+    about="2020: each request, a fair coin picks the greedy or the silent rule.",
+)(Mixed)
+register_strategy(
+    "kwartet",
+    "owner",
+    about="2023: known holder first; else a random needed card, asked of one of its possible "
+    "holders.",
+)(Owner)
+register_strategy(
+    "kwartet",
+    "defensive",
+    about="2023: known holder first; else the kinds needing fewest cards, then the surest card.",
+)(Defensive)
+register_strategy(
+    "kwartet",
+    "aggressive",
+    about="2023: known holder first; else ask the leading opponent for its most probable card.",
+)(Aggressive)
