@@ -226,6 +226,10 @@ def test_c_counting_reads_other_shapes_through_python() -> None:
     assert c.count_deals((1, 1), (3,), 3, (), (), COUNTS) is NotImplemented
     with pytest.raises(ValueError):
         c.count_deals((1, 1), (3, 3), 3, (), (), 3)
+    # Up to 256 facts (at-least-one and not-all together).
+    cons, excl = ((0, 0b11),) * 200, ((1, 0b11),) * 56
+    assert c.count_deals((1, 1), (3, 3), 3, cons, excl, COUNTS) == (2, {0: (1, 1), 1: (1, 1)})
+    assert c.count_deals((1, 1), (3, 3), 3, cons, (*excl, (1, 3)), COUNTS) is NotImplemented
 
 
 def test_c_counting_runs_wherever_the_compiled_modules_do() -> None:

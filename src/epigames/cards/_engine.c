@@ -951,6 +951,7 @@ typedef unsigned __int128 u128;
 #define COUNT_MAX_LEAVES ((u64)1 << 20)   /* assignments enumerated, all blocks */
 #define COUNT_MAX_OPTIONS ((u64)1 << 16)  /* options of one item */
 #define COUNT_MAX_TALLY ((u64)1 << 22)    /* a block's tally entries (options x cards x holders) */
+#define COUNT_MAX_FACTS 256               /* at-least-one and not-all facts */
 
 /* binom[n][k] for n <= 64: C(64, 32) < 2**63, so every entry fits. */
 static u64 binom[65][65];
@@ -1132,8 +1133,8 @@ typedef struct {
     int allowed[64][MAX_HOLDERS];
     int n_allowed[64];
     int n_checks, n_bans;
-    int check_at[64], ban_at[64]; /* active positions */
-    u64 checks[64], bans[64];     /* masks over the block's positions */
+    int check_at[COUNT_MAX_FACTS], ban_at[COUNT_MAX_FACTS]; /* active positions */
+    u64 checks[COUNT_MAX_FACTS], bans[COUNT_MAX_FACTS];     /* masks over its positions */
     int choice[64];
     u64 held[MAX_HOLDERS];
     long used[MAX_HOLDERS];
@@ -1688,7 +1689,7 @@ static int read_facts(PyObject *value, int nh, u64 free_cards, Pair *out, int *n
     Items items;
     if (items_of(value, &items, "expected a sequence of facts")) return -1;
     int status = 0;
-    if (*n_out + items.n > 64) status = UNSUPPORTED; /* more than 64 blocks' worth */
+    if (*n_out + items.n > COUNT_MAX_FACTS) status = UNSUPPORTED;
     for (Py_ssize_t i = 0; i < items.n && !status; i++) {
         long h;
         PyObject *cards_obj;
@@ -1778,7 +1779,7 @@ static PyObject *count_deals(PyObject *self, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     Counter *k = PyMem_Malloc(sizeof(Counter));
-    Pair *pairs = PyMem_Malloc(sizeof(Pair) * 64);
+    Pair *pairs = PyMem_Malloc(sizeof(Pair) * COUNT_MAX_FACTS);
     if (!k || !pairs) {
         PyMem_Free(k);
         PyMem_Free(pairs);
