@@ -1,17 +1,23 @@
-/* Two hot paths of the card engine in C: the reduction of the facts
- * (`epigames.cards.problem.reduce_facts`) and the flow's possible holders
- * (`epigames.cards.flow.possible_from_facts`).
+/* Three hot paths of the card engine in C: the reduction of the facts
+ * (`epigames.cards.problem.reduce_facts`), the flow's possible holders
+ * (`epigames.cards.flow.possible_from_facts`) and the exact counting of the deals and
+ * marginals of a reduced problem (`epigames.cards.counting.CountTable`, used by
+ * `epigames.cards.knowledge._Solved`).
  *
  * The same algorithms as the Python modules (read their docstrings for the why). Here a
  * mask is one machine word, so they answer only problems of at most 64 cards (and, for
- * the flow, 64 nodes: groups and holders); for any other, and for facts that contradict
- * each other, they return NotImplemented and the Python code answers (and words the
- * error). Built beside the mypyc modules and used only where they are
+ * the flow, 64 nodes: groups and holders; for the counting, tables of bounded size and
+ * counts below 2**128); for any other, and for facts that contradict each other, they
+ * return NotImplemented (the counting: a total of 0) and the Python code answers (and
+ * words the error). Built beside the mypyc modules and used only where they are
  * (`epigames.native.c_module`).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef uint64_t u64;
 
@@ -932,12 +938,966 @@ static PyObject *reduce_facts(PyObject *self, PyObject *const *args, Py_ssize_t 
     return result;
 }
 
+/* ---- counting (see counting.py: _Packing, _items, _forward, _backward) ---- */
+
+#if defined(__SIZEOF_INT128__)
+
+typedef unsigned __int128 u128;
+
+/* Limits of the tables; past them `count_deals` returns NotImplemented (Python counts). */
+#define COUNT_MAX_STATES (1 << 18)        /* dense index space of the capacity states */
+#define COUNT_MAX_ENTRIES (1 << 21)       /* states the forward pass keeps, all steps */
+#define COUNT_MAX_WORK ((u64)1 << 28)     /* state-option visits of the forward pass */
+#define COUNT_MAX_LEAVES ((u64)1 << 20)   /* assignments enumerated, all blocks */
+#define COUNT_MAX_OPTIONS ((u64)1 << 16)  /* options of one item */
+#define COUNT_MAX_TALLY ((u64)1 << 22)    /* a block's tally entries (options x cards x holders) */
+#define COUNT_MAX_FACTS 256               /* at-least-one and not-all facts */
+
+/* binom[n][k] for n <= 64: C(64, 32) < 2**63, so every entry fits. */
+static u64 binom[65][65];
+
+static void make_binom(void) {
+    for (int n = 0; n <= 64; n++) {
+        binom[n][0] = binom[n][n] = 1;
+        for (int k = 1; k < n; k++) binom[n][k] = binom[n - 1][k - 1] + binom[n - 1][k];
+    }
+}
+
+/* ---- memory: one arena per call, freed at once ---- */
+
+#define CHUNK_SIZE ((size_t)1 << 16)
+#define CHUNK_HEADER ((size_t)32) /* keeps the data 16-aligned, as u128 wants */
+
+typedef struct Chunk {
+    struct Chunk *prev;
+    size_t size, used;
+} Chunk;
+
+typedef struct {
+    Chunk *last;
+} Arena;
+
+static void *arena_alloc(Arena *arena, size_t n) {
+    n = (n + 15) & ~(size_t)15;
+    Chunk *c = arena->last;
+    if (!c || c->size - c->used < n) {
+        size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
+        c = PyMem_Malloc(CHUNK_HEADER + size);
+        if (!c) return NULL;
+        c->prev = arena->last;
+        c->size = size;
+        c->used = 0;
+        arena->last = c;
+    }
+    void *p = (char *)c + CHUNK_HEADER + c->used;
+    c->used += n;
+    return p;
+}
+
+static void *arena_zeros(Arena *arena, size_t n) {
+    void *p = arena_alloc(arena, n);
+    if (p) memset(p, 0, n);
+    return p;
+}
+
+static void arena_free(Arena *arena) {
+    while (arena->last) {
+        Chunk *prev = arena->last->prev;
+        PyMem_Free(arena->last);
+        arena->last = prev;
+    }
+}
+
+/* Packed deltas (never 0) to small indices: open addressing, 0 marks a free slot. */
+typedef struct {
+    u64 *keys;
+    int *values;
+    u64 mask;
+    int shift;
+} DeltaMap;
+
+static int map_init(Arena *arena, DeltaMap *m, u64 entries) {
+    int bits = 1;
+    while (((u64)1 << bits) < 2 * entries) bits++;
+    m->mask = ((u64)1 << bits) - 1;
+    m->shift = 64 - bits;
+    m->keys = arena_zeros(arena, sizeof(u64) << bits);
+    m->values = arena_alloc(arena, sizeof(int) << bits);
+    return m->keys && m->values ? 0 : -1;
+}
+
+/* The slot of `key`: where it is, or the free slot where it goes. */
+static u64 map_slot(const DeltaMap *m, u64 key) {
+    u64 i = (key * 0x9E3779B97F4A7C15ULL) >> m->shift;
+    while (m->keys[i] && m->keys[i] != key) i = (i + 1) & m->mask;
+    return i;
+}
+
+static int map_get(const DeltaMap *m, u64 key) {
+    u64 i = map_slot(m, key);
+    return m->keys[i] ? m->values[i] : -1;
+}
+
+/* ---- the problem, its items and the capacity states ---- */
+
+/* A step of the passes: a block (its assignments grouped by usage) or a class of
+ * interchangeable cards (its ways to share them among its holders). */
+typedef struct {
+    int n_opts;
+    u64 *delta;    /* per option: the capacities it takes, packed */
+    int64_t *step; /* per option: the same as an offset of the dense state index */
+    u128 *weight;  /* per option: its ways to place the item's cards */
+    /* Per option: the sum over the states before the item of forward * backward after
+     * the option, i.e. the deals through the option over its weight. */
+    u128 *through;
+    DeltaMap map; /* delta -> option, for the last item (and a block's grouping) */
+    int n_cards;  /* a block's cards, in order; 0 for a class */
+    int *cards;
+    uint32_t *tally; /* a block's: per option, card, active holder: assignments there */
+    u64 class_cards; /* a class's cards */
+    u128 *column;    /* a class's: per option and active holder, the ways with one given
+                        card of the class there (weight * n / k) */
+} Item;
+
+typedef struct {
+    int nh, n_active;
+    int active[MAX_HOLDERS];   /* per position: the holder */
+    int position[MAX_HOLDERS]; /* per holder: its position, or -1 without room */
+    long caps[MAX_HOLDERS];    /* per position */
+    u64 may[MAX_HOLDERS];      /* per position */
+    u64 free_cards;
+    u64 unit[MAX_HOLDERS];   /* per position: one card there, packed */
+    int64_t stride[MAX_HOLDERS]; /* per position: one card there, as an index offset */
+    u64 start, goal;
+    int64_t start_index, n_states;
+    Item items[64];
+    int n_items;
+    u64 leaves;
+    Arena arena;
+} Counter;
+
+/* The multinomial of `counts` (n of them), or 0 past 128 bits (never for options
+ * within the capacities once `count_deals` has bounded the whole deal). */
+static u128 multinomial(const long *counts, int n) {
+    u128 ways = 1;
+    long total = 0;
+    for (int j = 0; j < n; j++) {
+        total += counts[j];
+        if (__builtin_mul_overflow(ways, (u128)binom[total][counts[j]], &ways)) return 0;
+    }
+    return ways;
+}
+
+/* Capacities packed one field per active holder with a guard bit on top (`_Packing`),
+ * and a dense index over all the holders but the one with the most room: within one
+ * step of the passes every state has the same number of cards left, so that holder's
+ * field follows from the others. */
+static int make_states(Counter *k) {
+    long largest = 0;
+    int dropped = 0;
+    for (int a = 0; a < k->n_active; a++) {
+        if (k->caps[a] > largest) {
+            largest = k->caps[a];
+            dropped = a;
+        }
+    }
+    int width = 1;
+    while ((1L << width) <= largest) width++;
+    width++; /* the guard */
+    if (width * k->n_active > 64) return UNSUPPORTED;
+    u64 guard = (u64)1 << (width - 1);
+    int64_t states = 1;
+    k->start = k->goal = 0;
+    k->start_index = 0;
+    for (int a = 0; a < k->n_active; a++) {
+        k->unit[a] = (u64)1 << (width * a);
+        k->start += ((u64)k->caps[a] + guard) << (width * a);
+        k->goal += guard << (width * a);
+        if (a == dropped) {
+            k->stride[a] = 0;
+            continue;
+        }
+        k->stride[a] = states;
+        k->start_index += k->caps[a] * states;
+        states *= k->caps[a] + 1;
+        if (states > COUNT_MAX_STATES) return UNSUPPORTED;
+    }
+    k->n_states = states;
+    return 0;
+}
+
+typedef struct {
+    Counter *k;
+    Item *item;
+    int n;                /* cards */
+    int allowed[64][MAX_HOLDERS];
+    int n_allowed[64];
+    int n_checks, n_bans;
+    int check_at[COUNT_MAX_FACTS], ban_at[COUNT_MAX_FACTS]; /* active positions */
+    u64 checks[COUNT_MAX_FACTS], bans[COUNT_MAX_FACTS];     /* masks over its positions */
+    int choice[64];
+    u64 held[MAX_HOLDERS];
+    long used[MAX_HOLDERS];
+    u64 bound; /* groups room */
+} Enumeration;
+
+/* Every assignment of the block's cards from position `p` on, grouped by usage. */
+static int enumerate(Enumeration *e, int p, u64 delta) {
+    Counter *k = e->k;
+    Item *item = e->item;
+    if (p == e->n) {
+        for (int i = 0; i < e->n_checks; i++)
+            if (!(e->held[e->check_at[i]] & e->checks[i])) return 0;
+        for (int i = 0; i < e->n_bans; i++)
+            if ((e->held[e->ban_at[i]] & e->bans[i]) == e->bans[i]) return 0;
+        u64 slot = map_slot(&item->map, delta);
+        int g;
+        if (item->map.keys[slot]) {
+            g = item->map.values[slot];
+        } else {
+            if ((u64)item->n_opts >= e->bound) return UNSUPPORTED; /* cannot happen */
+            g = item->n_opts++;
+            item->map.keys[slot] = delta;
+            item->map.values[slot] = g;
+            item->delta[g] = delta;
+            int64_t step = 0;
+            for (int a = 0; a < k->n_active; a++) step += e->used[a] * k->stride[a];
+            item->step[g] = step;
+            item->weight[g] = 0;
+            memset(item->tally + (size_t)g * e->n * k->n_active, 0,
+                   sizeof(uint32_t) * (size_t)e->n * k->n_active);
+        }
+        item->weight[g]++;
+        uint32_t *row = item->tally + (size_t)g * e->n * k->n_active;
+        for (int q = 0; q < e->n; q++) row[q * k->n_active + e->choice[q]]++;
+        return 0;
+    }
+    for (int i = 0; i < e->n_allowed[p]; i++) {
+        int a = e->allowed[p][i];
+        if (e->used[a] >= k->caps[a]) continue;
+        e->choice[p] = a;
+        e->used[a]++;
+        e->held[a] |= BIT(p);
+        int status = enumerate(e, p + 1, delta + k->unit[a]);
+        e->used[a]--;
+        e->held[a] &= ~BIT(p);
+        if (status) return status;
+    }
+    return 0;
+}
+
+/* The block of cards `cards` with the facts `pairs` (at-least-one ones first) that lie
+ * in it; NO_DEAL where none of its assignments fits. */
+static int make_block(Counter *k, u64 cards, const Pair *pairs, int n_pairs, int n_cons) {
+    Enumeration *e = PyMem_Malloc(sizeof(Enumeration));
+    if (!e) return -1;
+    Item *item = &k->items[k->n_items++];
+    memset(item, 0, sizeof(Item));
+    e->k = k;
+    e->item = item;
+    e->n = popc(cards);
+    item->n_cards = e->n;
+    item->cards = arena_alloc(&k->arena, sizeof(int) * (size_t)e->n);
+    int status = item->cards ? 0 : -1;
+    int pos_of[64];
+    u64 leaves = 1;
+    u64 rest = cards;
+    for (int p = 0; p < e->n && !status; p++) {
+        int c = low_index(rest);
+        rest &= rest - 1;
+        item->cards[p] = c;
+        pos_of[c] = p;
+        e->n_allowed[p] = 0;
+        for (int a = 0; a < k->n_active; a++)
+            if (k->may[a] & BIT(c)) e->allowed[p][e->n_allowed[p]++] = a;
+        if (!e->n_allowed[p]) status = NO_DEAL;
+        leaves *= (u64)e->n_allowed[p];
+        if (leaves > COUNT_MAX_LEAVES) status = UNSUPPORTED;
+    }
+    k->leaves += leaves;
+    if (!status && k->leaves > COUNT_MAX_LEAVES) status = UNSUPPORTED;
+    e->n_checks = e->n_bans = 0;
+    for (int i = 0; i < n_pairs && !status; i++) {
+        if (!(pairs[i].cards & cards)) continue;
+        u64 local = 0, m = pairs[i].cards;
+        while (m) {
+            local |= BIT(pos_of[low_index(m)]);
+            m &= m - 1;
+        }
+        int a = k->position[pairs[i].h];
+        if (i < n_cons) {
+            if (a < 0) status = NO_DEAL; /* a holder without room gets none of them */
+            e->check_at[e->n_checks] = a;
+            e->checks[e->n_checks++] = local;
+        } else if (a >= 0) { /* a holder without room never gets all of them */
+            e->ban_at[e->n_bans] = a;
+            e->bans[e->n_bans++] = local;
+        }
+    }
+    /* Room for every usage: at most the leaves, and at most the usages within the caps. */
+    u64 usages = 1;
+    for (int a = 0; a < k->n_active && usages < leaves; a++) {
+        long most = k->caps[a] < e->n ? k->caps[a] : e->n;
+        usages *= (u64)most + 1;
+    }
+    e->bound = usages < leaves ? usages : leaves;
+    if (!status && e->bound * (u64)e->n * (u64)k->n_active > COUNT_MAX_TALLY) status = UNSUPPORTED;
+    if (!status) {
+        size_t g = (size_t)e->bound;
+        item->delta = arena_alloc(&k->arena, sizeof(u64) * g);
+        item->step = arena_alloc(&k->arena, sizeof(int64_t) * g);
+        item->weight = arena_alloc(&k->arena, sizeof(u128) * g);
+        item->tally = arena_alloc(&k->arena, sizeof(uint32_t) * g * (size_t)e->n * k->n_active);
+        if (!item->delta || !item->step || !item->weight || !item->tally) status = -1;
+        if (!status && map_init(&k->arena, &item->map, e->bound)) status = -1;
+    }
+    if (!status) {
+        for (int a = 0; a < k->n_active; a++) {
+            e->held[a] = 0;
+            e->used[a] = 0;
+        }
+        status = enumerate(e, 0, 0);
+    }
+    if (!status && !item->n_opts) status = NO_DEAL;
+    PyMem_Free(e);
+    return status;
+}
+
+typedef struct {
+    Counter *k;
+    Item *item;
+    int r;                   /* the class's holders */
+    int holders[MAX_HOLDERS]; /* their positions */
+    long most[MAX_HOLDERS];   /* their caps, at most k */
+    long counts[MAX_HOLDERS];
+    long k_cards;
+} Spread;
+
+/* Every way to give `left` cards to the class's holders from `j` on (`_spreads`). */
+static int spread(Spread *s, int j, long left) {
+    if (j == s->r - 1) {
+        if (left > s->most[j]) return 0;
+        s->counts[j] = left;
+        Counter *k = s->k;
+        Item *item = s->item;
+        int o = item->n_opts++;
+        u64 delta = 0;
+        int64_t step = 0;
+        for (int i = 0; i < s->r; i++) {
+            delta += (u64)s->counts[i] * k->unit[s->holders[i]];
+            step += s->counts[i] * k->stride[s->holders[i]];
+        }
+        item->delta[o] = delta;
+        item->step[o] = step;
+        item->weight[o] = multinomial(s->counts, s->r);
+        if (!item->weight[o]) return UNSUPPORTED;
+        u128 *column = item->column + (size_t)o * k->n_active;
+        for (int a = 0; a < k->n_active; a++) column[a] = 0;
+        for (int i = 0; i < s->r; i++) {
+            if (!s->counts[i]) continue;
+            s->counts[i]--; /* one given card there: the others spread over k - 1 */
+            column[s->holders[i]] = multinomial(s->counts, s->r);
+            s->counts[i]++;
+            if (!column[s->holders[i]]) return UNSUPPORTED;
+        }
+        u64 slot = map_slot(&item->map, delta);
+        item->map.keys[slot] = delta;
+        item->map.values[slot] = o;
+        return 0;
+    }
+    long room = 0;
+    for (int i = j + 1; i < s->r; i++) room += s->most[i];
+    long from = left - room > 0 ? left - room : 0;
+    long to = left < s->most[j] ? left : s->most[j];
+    for (long n = from; n <= to; n++) {
+        s->counts[j] = n;
+        int status = spread(s, j + 1, left - n);
+        if (status) return status;
+    }
+    return 0;
+}
+
+/* The class of cards `cards`, allowed with the active holders of mask `allowed`. */
+static int make_class(Counter *k, u64 cards, u64 allowed) {
+    Spread s;
+    Item *item = &k->items[k->n_items++];
+    memset(item, 0, sizeof(Item));
+    s.k = k;
+    s.item = item;
+    s.k_cards = popc(cards);
+    s.r = 0;
+    /* The number of options: ways[t], the spreads of t cards over the holders so far
+     * (past the limit, only that it is past). */
+    u64 ways[65] = {1};
+    for (int a = 0; a < k->n_active; a++) {
+        if (!(allowed & BIT(a))) continue;
+        s.holders[s.r] = a;
+        long most = s.most[s.r] = k->caps[a] < s.k_cards ? k->caps[a] : s.k_cards;
+        for (long t = s.k_cards; t > 0; t--)
+            for (long n = 1; n <= most && n <= t; n++)
+                if ((ways[t] += ways[t - n]) > COUNT_MAX_OPTIONS) ways[t] = COUNT_MAX_OPTIONS + 1;
+        s.r++;
+    }
+    u64 options = ways[s.k_cards];
+    if (options > COUNT_MAX_OPTIONS) return UNSUPPORTED;
+    if (!options) return NO_DEAL;
+    item->class_cards = cards;
+    size_t n = (size_t)options;
+    item->delta = arena_alloc(&k->arena, sizeof(u64) * n);
+    item->step = arena_alloc(&k->arena, sizeof(int64_t) * n);
+    item->weight = arena_alloc(&k->arena, sizeof(u128) * n);
+    item->column = arena_alloc(&k->arena, sizeof(u128) * n * (size_t)k->n_active);
+    if (!item->delta || !item->step || !item->weight || !item->column) return -1;
+    if (map_init(&k->arena, &item->map, options)) return -1;
+    int status = spread(&s, 0, s.k_cards);
+    if (!status && !item->n_opts) status = NO_DEAL;
+    return status;
+}
+
+/* The blocks (cards tied by the facts, `decompose`) and the classes of the other cards. */
+static int make_items(Counter *k, const Pair *pairs, int n_pairs, int n_cons) {
+    u64 blocks[64];
+    int n_blocks = 0;
+    for (int i = 0; i < n_pairs; i++) {
+        u64 joined = pairs[i].cards;
+        int kept = 0;
+        for (int b = 0; b < n_blocks; b++) {
+            if (blocks[b] & joined)
+                joined |= blocks[b];
+            else
+                blocks[kept++] = blocks[b];
+        }
+        blocks[kept++] = joined;
+        n_blocks = kept;
+    }
+    u64 in_blocks = 0;
+    for (int b = 0; b < n_blocks; b++) {
+        in_blocks |= blocks[b];
+        int status = make_block(k, blocks[b], pairs, n_pairs, n_cons);
+        if (status) return status;
+    }
+    /* Per card outside the blocks, its active holders; a class per set of holders. */
+    u64 rest = k->free_cards & ~in_blocks;
+    while (rest) {
+        int c = low_index(rest);
+        u64 allowed = 0;
+        for (int a = 0; a < k->n_active; a++)
+            if (k->may[a] & BIT(c)) allowed |= BIT(a);
+        if (!allowed) return UNSUPPORTED; /* Python's classes leave such a card out */
+        u64 cards = 0;
+        for (u64 more = rest; more; more &= more - 1) {
+            int d = low_index(more);
+            u64 also = 0;
+            for (int a = 0; a < k->n_active; a++)
+                if (k->may[a] & BIT(d)) also |= BIT(a);
+            if (also == allowed) cards |= BIT(d);
+        }
+        rest &= ~cards;
+        int status = make_class(k, cards, allowed);
+        if (status) return status;
+    }
+    /* The last step is one lookup per state (only the goal finishes a deal): the item
+     * with the most options goes there. */
+    int last = 0;
+    for (int i = 1; i < k->n_items; i++)
+        if (k->items[i].n_opts > k->items[last].n_opts) last = i;
+    if (k->n_items) {
+        Item t = k->items[last];
+        k->items[last] = k->items[k->n_items - 1];
+        k->items[k->n_items - 1] = t;
+    }
+    return 0;
+}
+
+/* ---- the passes ---- */
+
+/* The states the forward pass reaches, all steps one after the other: step i's are
+ * entries first[i] .. first[i + 1] - 1. */
+typedef struct {
+    u64 *state;
+    int64_t *index;
+    u128 *ways;
+    size_t n, room;
+    size_t first[65];
+} Reached;
+
+static int reached_room(Reached *r, size_t more) {
+    if (r->n + more <= r->room) return 0;
+    size_t room = r->room ? r->room : 256;
+    while (room < r->n + more) room *= 2;
+    u64 *state = PyMem_Realloc(r->state, sizeof(u64) * room);
+    if (state) r->state = state;
+    int64_t *index = PyMem_Realloc(r->index, sizeof(int64_t) * room);
+    if (index) r->index = index;
+    u128 *ways = PyMem_Realloc(r->ways, sizeof(u128) * room);
+    if (ways) r->ways = ways;
+    if (!state || !index || !ways) return -1;
+    r->room = room;
+    return 0;
+}
+
+/* The forward pass over all items but the last, then the deals (the last item's option
+ * that reaches the goal from each state); `*total` gets them. */
+static int forward(Counter *k, Reached *r, int *pos, u128 *total) {
+    u64 work = 0;
+    r->n = 0;
+    if (reached_room(r, 1)) return -1;
+    r->state[0] = k->start;
+    r->index[0] = k->start_index;
+    r->ways[0] = 1;
+    r->n = 1;
+    r->first[0] = 0;
+    u64 goal = k->goal;
+    for (int i = 0; i < k->n_items - 1; i++) {
+        const Item *item = &k->items[i];
+        size_t from = r->first[i], to = r->n;
+        r->first[i + 1] = to;
+        u64 most = (u64)(to - from) * (u64)item->n_opts;
+        work += most;
+        if (work > COUNT_MAX_WORK) return UNSUPPORTED;
+        if (most > (u64)k->n_states) most = (u64)k->n_states;
+        if (r->n + most > COUNT_MAX_ENTRIES) return UNSUPPORTED;
+        if (reached_room(r, (size_t)most)) return -1;
+        for (size_t e = from; e < to; e++) {
+            u64 x = r->state[e];
+            int64_t ix = r->index[e];
+            u128 f = r->ways[e];
+            for (int o = 0; o < item->n_opts; o++) {
+                u64 y = x - item->delta[o];
+                if ((y & goal) != goal) continue;
+                int64_t j = ix - item->step[o];
+                u128 v = f * item->weight[o];
+                int p = pos[j];
+                if (p) {
+                    r->ways[p - 1] += v;
+                } else {
+                    size_t n = r->n++;
+                    r->state[n] = y;
+                    r->index[n] = j;
+                    r->ways[n] = v;
+                    pos[j] = (int)n + 1;
+                }
+            }
+        }
+        for (size_t e = to; e < r->n; e++) pos[r->index[e]] = 0;
+    }
+    const Item *last = &k->items[k->n_items - 1];
+    size_t from = r->first[k->n_items - 1];
+    r->first[k->n_items] = r->n;
+    u128 found = 0;
+    for (size_t e = from; e < r->n; e++) {
+        int o = map_get(&last->map, r->state[e] - goal);
+        if (o >= 0) found += r->ways[e] * last->weight[o];
+    }
+    *total = found;
+    return 0;
+}
+
+/* The backward pass: per item and option, `through` (see Item). */
+static void backward(Counter *k, const Reached *r, u128 *later, u128 *here) {
+    int n = k->n_items;
+    u64 goal = k->goal;
+    for (int i = 0; i < n; i++)
+        for (int o = 0; o < k->items[i].n_opts; o++) k->items[i].through[o] = 0;
+    /* The last item: from each state, the one option to the goal (one way on from it). */
+    const Item *last = &k->items[n - 1];
+    for (size_t e = r->first[n - 1]; e < r->first[n]; e++) {
+        int o = map_get(&last->map, r->state[e] - goal);
+        if (o >= 0) {
+            last->through[o] += r->ways[e];
+            later[r->index[e]] = last->weight[o];
+        }
+    }
+    for (int i = n - 2; i >= 0; i--) {
+        const Item *item = &k->items[i];
+        for (size_t e = r->first[i]; e < r->first[i + 1]; e++) {
+            u64 x = r->state[e];
+            int64_t ix = r->index[e];
+            u128 f = r->ways[e], ways = 0;
+            for (int o = 0; o < item->n_opts; o++) {
+                u64 y = x - item->delta[o];
+                if ((y & goal) != goal) continue;
+                u128 rest = later[ix - item->step[o]];
+                if (rest) {
+                    ways += item->weight[o] * rest;
+                    item->through[o] += f * rest;
+                }
+            }
+            here[ix] = ways;
+        }
+        for (size_t e = r->first[i + 1]; e < r->first[i + 2]; e++) later[r->index[e]] = 0;
+        u128 *t = later;
+        later = here;
+        here = t;
+    }
+}
+
+/* Per free card (in order) and active holder: the deals that put it there. */
+static void tally_cards(const Counter *k, u128 *counts) {
+    int na = k->n_active;
+    for (int i = 0; i < k->n_items; i++) {
+        const Item *item = &k->items[i];
+        if (item->n_cards) {
+            for (int o = 0; o < item->n_opts; o++) {
+                u128 z = item->through[o];
+                if (!z) continue;
+                const uint32_t *row = item->tally + (size_t)o * item->n_cards * na;
+                for (int q = 0; q < item->n_cards; q++) {
+                    u128 *into = counts + (size_t)popc(k->free_cards & (BIT(item->cards[q]) - 1)) * na;
+                    for (int a = 0; a < na; a++) into[a] += z * row[q * na + a];
+                }
+            }
+            continue;
+        }
+        u128 shared[MAX_HOLDERS];
+        for (int a = 0; a < na; a++) shared[a] = 0;
+        for (int o = 0; o < item->n_opts; o++) {
+            u128 z = item->through[o];
+            if (!z) continue;
+            const u128 *column = item->column + (size_t)o * na;
+            for (int a = 0; a < na; a++) shared[a] += z * column[a];
+        }
+        for (u64 rest = item->class_cards; rest; rest &= rest - 1) {
+            u128 *into = counts + (size_t)popc(k->free_cards & (LOW_BIT(rest) - 1)) * na;
+            for (int a = 0; a < na; a++) into[a] = shared[a];
+        }
+    }
+}
+
+/* ---- the answers as Python objects ---- */
+
+static int bit_length(u128 x) {
+    u64 hi = (u64)(x >> 64), lo = (u64)x;
+    if (hi) return 128 - __builtin_clzll(hi);
+    return lo ? 64 - __builtin_clzll(lo) : 0;
+}
+
+/* `a / b` rounded to the nearest double, ties to even, for 0 <= a <= b, b > 0: the
+ * correctly rounded quotient, which is what Python's int / int gives. */
+static double ratio(u128 a, u128 b) {
+    if (!a) return 0.0;
+#if FLT_EVAL_METHOD == 0
+    /* Both exact as doubles, and one IEEE division rounds once. */
+    if (!(b >> 53)) return (double)(u64)a / (double)(u64)b;
+#endif
+    int la = bit_length(a), lb = bit_length(b);
+    /* q = floor(a * 2**s / b) lies in [2**54, 2**56): the 53 bits kept, two or three
+     * below them, and whether anything is left (`sticky`) decide the rounding. */
+    int s = lb - la + 55;
+    u128 q;
+    int sticky;
+    if (lb + 55 <= 128) {
+        u128 n = a << s;
+        q = n / b;
+        sticky = n % b != 0;
+    } else {
+        /* a * 2**s overflows: long division, from a aligned with b (a quotient bit of
+         * 0 or 1), then one bit a step. */
+        u128 rest = a << (lb - la);
+        q = rest >= b;
+        if (q) rest -= b;
+        for (int i = 0; i < 55; i++) {
+            int top = (int)(rest >> 127);
+            rest <<= 1; /* modulo 2**128: with the top bit set, 2 * rest > b anyway */
+            q <<= 1;
+            if (top || rest >= b) {
+                rest -= b;
+                q |= 1;
+            }
+        }
+        sticky = rest != 0;
+    }
+    int extra = bit_length(q) - 53;
+    u64 mant = (u64)(q >> extra);
+    u64 low = (u64)q & (((u64)1 << extra) - 1), half = (u64)1 << (extra - 1);
+    if (low > half || (low == half && (sticky || (mant & 1)))) mant++;
+    return ldexp((double)mant, extra - s);
+}
+
+static PyObject *long_of(u128 v) {
+    if (!(v >> 64)) return PyLong_FromUnsignedLongLong((u64)v);
+    PyObject *high = PyLong_FromUnsignedLongLong((u64)(v >> 64));
+    PyObject *low = PyLong_FromUnsignedLongLong((u64)v);
+    PyObject *shift = PyLong_FromLong(64);
+    PyObject *moved = high && shift ? PyNumber_Lshift(high, shift) : NULL;
+    PyObject *out = moved && low ? PyNumber_Or(moved, low) : NULL;
+    Py_XDECREF(high);
+    Py_XDECREF(low);
+    Py_XDECREF(shift);
+    Py_XDECREF(moved);
+    return out;
+}
+
+/* Per free card, its row of probabilities: one bytes of doubles, and the cards as
+ * Py_ssize_t (numpy's intp), for numpy to read without a Python object per entry. */
+static PyObject *rows_of(const Counter *k, const u128 *counts, u128 total) {
+    int n = popc(k->free_cards), nh = k->nh;
+    PyObject *rows = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(double) * n * nh);
+    PyObject *cards = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)sizeof(Py_ssize_t) * n);
+    PyObject *out = NULL;
+    if (rows && cards) {
+        double *row = (double *)PyBytes_AS_STRING(rows);
+        Py_ssize_t *card = (Py_ssize_t *)PyBytes_AS_STRING(cards);
+        int i = 0;
+        for (u64 rest = k->free_cards; rest; rest &= rest - 1, i++) {
+            card[i] = low_index(rest);
+            for (int h = 0; h < nh; h++) {
+                int a = k->position[h];
+                row[i * nh + h] = a < 0 ? 0.0 : ratio(counts[(size_t)i * k->n_active + a], total);
+            }
+        }
+        PyObject *total_obj = long_of(total);
+        if (total_obj) out = PyTuple_Pack(3, total_obj, rows, cards);
+        Py_XDECREF(total_obj);
+    }
+    Py_XDECREF(rows);
+    Py_XDECREF(cards);
+    return out;
+}
+
+/* Per free card, its counts per holder: {card: (int, ...)}, as `CountTable.marginals`. */
+static PyObject *counts_of(const Counter *k, const u128 *counts, u128 total) {
+    PyObject *found = PyDict_New(), *out = NULL;
+    int i = 0, failed = !found;
+    for (u64 rest = k->free_cards; rest && !failed; rest &= rest - 1, i++) {
+        PyObject *row = PyTuple_New(k->nh), *card = NULL;
+        failed = !row;
+        for (int h = 0; h < k->nh && !failed; h++) {
+            int a = k->position[h];
+            PyObject *n = long_of(a < 0 ? 0 : counts[(size_t)i * k->n_active + a]);
+            if (n)
+                PyTuple_SET_ITEM(row, h, n);
+            else
+                failed = 1;
+        }
+        if (!failed) card = PyLong_FromLong(low_index(rest));
+        if (!card || PyDict_SetItem(found, card, row)) failed = 1;
+        Py_XDECREF(card);
+        Py_XDECREF(row);
+    }
+    if (!failed) {
+        PyObject *total_obj = long_of(total);
+        if (total_obj) out = PyTuple_Pack(2, total_obj, found);
+        Py_XDECREF(total_obj);
+    }
+    Py_XDECREF(found);
+    return out;
+}
+
+/* Reads `(holder, cards)` pairs of holders below `nh` and cards among `free_cards`. */
+static int read_facts(PyObject *value, int nh, u64 free_cards, Pair *out, int *n_out) {
+    Items items;
+    if (items_of(value, &items, "expected a sequence of facts")) return -1;
+    int status = 0;
+    if (*n_out + items.n > COUNT_MAX_FACTS) status = UNSUPPORTED;
+    for (Py_ssize_t i = 0; i < items.n && !status; i++) {
+        long h;
+        PyObject *cards_obj;
+        u64 cards;
+        status = pair_of(items.items[i], &h, &cards_obj);
+        if (!status) status = exact_mask(cards_obj, &cards);
+        if (!status && (h < 0 || h >= nh || !cards || cards & ~free_cards)) status = UNSUPPORTED;
+        if (status) break;
+        out[*n_out].h = (int)h;
+        out[*n_out].cards = cards;
+        (*n_out)++;
+    }
+    Py_DECREF(items.seq);
+    return status;
+}
+
+/* Reads the problem into `k`; the facts into `pairs` (at-least-one ones first). */
+static int read_problem(Counter *k, PyObject *const *args, Pair *pairs, int *n_pairs,
+                        int *n_cons) {
+    Items caps, may;
+    int status = exact_mask(args[2], &k->free_cards);
+    if (status) return status;
+    if (items_of(args[0], &caps, "caps must be a sequence")) return -1;
+    if (items_of(args[1], &may, "may must be a sequence")) {
+        Py_DECREF(caps.seq);
+        return -1;
+    }
+    if (caps.n > MAX_HOLDERS || may.n != caps.n) status = UNSUPPORTED;
+    k->nh = (int)caps.n;
+    k->n_active = 0;
+    long room = 0;
+    for (int h = 0; h < k->nh && !status; h++) {
+        long cap;
+        u64 cards;
+        if (small_int(caps.items[h], &cap)) {
+            status = -1;
+            break;
+        }
+        status = exact_mask(may.items[h], &cards);
+        if (!status && (cap < 0 || cap > 64)) status = UNSUPPORTED;
+        if (status) break;
+        k->position[h] = -1;
+        if (!cap) continue;
+        int a = k->n_active++;
+        k->position[h] = a;
+        k->active[a] = h;
+        k->caps[a] = cap;
+        k->may[a] = cards & k->free_cards;
+        room += cap;
+    }
+    Py_DECREF(caps.seq);
+    Py_DECREF(may.seq);
+    if (status) return status;
+    if (room != popc(k->free_cards)) return NO_DEAL;
+    *n_pairs = 0;
+    status = read_facts(args[3], k->nh, k->free_cards, pairs, n_pairs);
+    *n_cons = *n_pairs;
+    if (!status) status = read_facts(args[4], k->nh, k->free_cards, pairs, n_pairs);
+    return status;
+}
+
+/* The multinomial of the free cards over the caps, the number of deals without the
+ * facts: every count of the passes (a state's ways in or out, a product of them through
+ * an option) counts some placements of some cards within the caps, so it is at most
+ * this. Below 2**128, no u128 sum or product of the passes overflows. */
+static int bounded(const Counter *k) {
+    u128 deals = 1;
+    long placed = 0;
+    for (int a = 0; a < k->n_active; a++) {
+        placed += k->caps[a];
+        if (__builtin_mul_overflow(deals, (u128)binom[placed][k->caps[a]], &deals))
+            return UNSUPPORTED;
+    }
+    return 0;
+}
+
+static PyObject *count_deals(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "count_deals takes 6 arguments");
+        return NULL;
+    }
+    long mode;
+    if (small_int(args[5], &mode)) return NULL;
+    if (mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "count_deals: mode is 0, 1 or 2");
+        return NULL;
+    }
+    Counter *k = PyMem_Malloc(sizeof(Counter));
+    Pair *pairs = PyMem_Malloc(sizeof(Pair) * COUNT_MAX_FACTS);
+    if (!k || !pairs) {
+        PyMem_Free(k);
+        PyMem_Free(pairs);
+        return PyErr_NoMemory();
+    }
+    k->arena.last = NULL;
+    k->n_items = 0;
+    k->leaves = 0;
+    Reached r = {NULL, NULL, NULL, 0, 0, {0}};
+    int *pos = NULL;
+    u128 *later = NULL, *here = NULL, *counts = NULL;
+    u128 total = 0;
+    int n_pairs = 0, n_cons = 0;
+    int status = read_problem(k, args, pairs, &n_pairs, &n_cons);
+    if (!status) status = bounded(k);
+    if (!status) status = make_states(k);
+    if (!status) status = make_items(k, pairs, n_pairs, n_cons);
+    if (!status && !k->n_items) total = 1; /* no free card, no room left: one deal */
+    if (!status && k->n_items) {
+        pos = PyMem_Calloc((size_t)k->n_states, sizeof(int));
+        status = pos ? forward(k, &r, pos, &total) : -1;
+    }
+    if (!status && total && mode && k->n_items) {
+        later = PyMem_Calloc((size_t)k->n_states, sizeof(u128));
+        here = PyMem_Calloc((size_t)k->n_states, sizeof(u128));
+        for (int i = 0; i < k->n_items && !status; i++) {
+            k->items[i].through = arena_alloc(&k->arena, sizeof(u128) * k->items[i].n_opts);
+            if (!k->items[i].through) status = -1;
+        }
+        if (!later || !here) status = -1;
+        if (!status) backward(k, &r, later, here);
+    }
+    if (!status && total && mode) {
+        counts = arena_zeros(&k->arena, sizeof(u128) * (size_t)(popc(k->free_cards) + 1) *
+                                            (size_t)(k->n_active + 1));
+        if (!counts) status = -1;
+        if (!status) tally_cards(k, counts);
+    }
+    PyObject *result = NULL;
+    if (status == NO_DEAL || (!status && !total)) {
+        result = Py_BuildValue("(i)", 0);
+    } else if (status == UNSUPPORTED) {
+        Py_INCREF(Py_NotImplemented);
+        result = Py_NotImplemented;
+    } else if (status < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        result = python_answers();
+    } else if (mode == 0) {
+        PyObject *total_obj = long_of(total);
+        if (total_obj) result = PyTuple_Pack(1, total_obj);
+        Py_XDECREF(total_obj);
+    } else if (mode == 1) {
+        result = rows_of(k, counts, total);
+    } else {
+        result = counts_of(k, counts, total);
+    }
+    PyMem_Free(r.state);
+    PyMem_Free(r.index);
+    PyMem_Free(r.ways);
+    PyMem_Free(pos);
+    PyMem_Free(later);
+    PyMem_Free(here);
+    arena_free(&k->arena);
+    PyMem_Free(k);
+    PyMem_Free(pairs);
+    return result;
+}
+
+/* `ratio` for tests: `n / total` as `count_deals` rounds it, for 0 <= n <= total < 2**128. */
+static PyObject *count_ratio(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    u128 v[2];
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "count_ratio takes 2 arguments");
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        PyObject *shift = PyLong_FromLong(64);
+        PyObject *high = shift ? PyNumber_Rshift(args[i], shift) : NULL;
+        Py_XDECREF(shift);
+        if (!high) return NULL;
+        unsigned long long hi = PyLong_AsUnsignedLongLong(high);
+        Py_DECREF(high);
+        unsigned long long lo = PyLong_AsUnsignedLongLongMask(args[i]);
+        if (PyErr_Occurred()) return NULL;
+        v[i] = (u128)hi << 64 | lo;
+    }
+    if (!v[1] || v[0] > v[1]) {
+        PyErr_SetString(PyExc_ValueError, "count_ratio needs 0 <= n <= total, total > 0");
+        return NULL;
+    }
+    return PyFloat_FromDouble(ratio(v[0], v[1]));
+}
+
+#define COUNTING_METHODS                                                                   \
+    {"count_deals", (PyCFunction)(void (*)(void))count_deals, METH_FASTCALL,               \
+     "count_deals(caps, may, free, constraints, exclusions, mode): the consistent deals "  \
+     "of a reduced problem, exactly. mode 0: (total,); 1: (total, rows, cards), rows "     \
+     "the probabilities as float64 bytes (free card x holder) and cards the free cards "   \
+     "as intp bytes; 2: (total, {card: counts per holder}). (0,) for no deal; "            \
+     "NotImplemented past the tables' limits."},                                           \
+    {"count_ratio", (PyCFunction)(void (*)(void))count_ratio, METH_FASTCALL,               \
+     "n / total as count_deals rounds it (for tests)."},
+
+#else /* no 128-bit integers: Python counts */
+
+static void make_binom(void) {}
+#define COUNTING_METHODS
+
+#endif
+
 static PyMethodDef methods[] = {
     {"reduce_facts", (PyCFunction)(void (*)(void))reduce_facts, METH_FASTCALL,
      "The fields of problem.reduce_facts's Problem, from the layout's card count and the "
      "facts, for at most 64 cards; NotImplemented otherwise or on a contradiction."},
     {"possible_from_facts", (PyCFunction)(void (*)(void))possible_from_facts, METH_FASTCALL,
      "flow.possible_from_facts for at most 64 cards and 64 nodes; NotImplemented otherwise."},
+    COUNTING_METHODS
     {NULL, NULL, 0, NULL},
 };
 
@@ -946,4 +1906,7 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__engine(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__engine(void) {
+    make_binom();
+    return PyModule_Create(&module);
+}

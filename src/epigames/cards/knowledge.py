@@ -15,7 +15,10 @@ what it needs once and caches it on the object:
    reduced problem, reachability over constraint blocks plus Hall's condition over the
    interchangeable classes (`epigames.cards.feasibility`). No counting.
 3. *counting* (`worlds_count`, `probability`, `marginals`, `sample_world`): forward and
-   backward tables over packed capacity states (`epigames.cards.counting`).
+   backward tables over packed capacity states (`epigames.cards.counting`); where the
+   compiled modules run, the same passes in C (`_engine.c` `count_deals`) count the
+   deals and marginals of problems within its limits, and the Python tables are built
+   only for the others and to sample.
 
 Steps 2 and 3 depend only on the reduced problem (free cards with allowed holders,
 capacities, live constraints), so their results are shared through a bounded memo across
@@ -28,16 +31,17 @@ No step enumerates deals.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import reduce
 from operator import or_
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from epigames import native
 from epigames.cards.blocks import Decomposition, decompose
 from epigames.cards.counting import CountTable, Rng
 from epigames.cards.errors import InconsistentCardsError, UnknownCardError
@@ -63,6 +67,18 @@ from epigames.logic.picture import KripkePicture
 _MEMO_SIZE = 512
 _HOLDER_SETS: dict[int, frozenset[int]] = {}
 
+# The C counting (`_engine.c` `count_deals`), where the compiled modules run: the total
+# and every marginal of a reduced problem of up to 64 cards, exactly, without the Python
+# tables. Past its limits, and where no deal is consistent, it leaves the problem to
+# `CountTable` (NotImplemented, or a total of 0: the Python path words the error).
+_C_MODULE = native.c_module("epigames.cards._engine")
+_C_COUNT: Final[Callable[..., Any] | None] = None if _C_MODULE is None else _C_MODULE.count_deals
+# `count_deals` modes: the total; with the probabilities (float64 rows and the cards, as
+# bytes); with the counts ({card: counts per holder}, as `CountTable.marginals`).
+_TOTAL: Final = 0
+_FLOATS: Final = 1
+_COUNTS: Final = 2
+
 
 def mask_columns(masks: Sequence[int], n: int) -> npt.NDArray[np.float64]:
     """Shape (n, len(masks)): 1.0 where card ``i`` is in ``masks[h]``, else 0.0.
@@ -86,7 +102,10 @@ def _holder_set(mask: int) -> frozenset[int]:
 class _Solved:
     """Answers that depend only on a reduced problem (shared through the memo)."""
 
-    __slots__ = ("_dec", "_matrix", "_names", "_possible", "_rows", "_table", "problem")
+    __slots__ = (
+        "_counts", "_dec", "_matrix", "_names", "_possible", "_rows", "_table", "_total",
+        "problem",
+    )  # fmt: skip
 
     def __init__(self, problem: Problem, names: tuple[str, ...]) -> None:
         self.problem = problem
@@ -94,6 +113,8 @@ class _Solved:
         self._dec: Decomposition | None = None
         self._possible: tuple[int, ...] | None = None
         self._table: CountTable | None = None
+        self._total: int | None = None
+        self._counts: dict[int, tuple[int, ...]] | None = None
         self._matrix: tuple[tuple[int, ...], npt.NDArray[np.float64]] | None = None
         self._rows: tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None = None
 
@@ -126,6 +147,36 @@ class _Solved:
             self._possible = tuple(got)
         return self._possible
 
+    def _c_count(self, mode: int) -> tuple[Any, ...] | None:
+        """The C counting's answer in ``mode`` (see `_C_COUNT`), or None where the Python
+        tables answer: no C module, past its limits, or no consistent deal."""
+        if _C_COUNT is None:
+            return None
+        p = self.problem
+        got: Any = _C_COUNT(p.caps, p.may, p.free, p.constraints, p.exclusions, mode)
+        if got is NotImplemented or not got[0]:
+            return None
+        found: tuple[Any, ...] = got
+        return found
+
+    def total(self) -> int:
+        """The number of consistent deals of the free cards (at least 1)."""
+        if self._total is None:
+            got = self._c_count(_TOTAL)
+            self._total = self.table().total if got is None else got[0]
+        return self._total
+
+    def counts(self) -> dict[int, tuple[int, ...]]:
+        """Per free card, per holder, the consistent deals putting it there."""
+        if self._counts is None:
+            got = self._c_count(_COUNTS)
+            if got is None:
+                table = self.table()
+                self._total, self._counts = table.total, table.marginals()
+            else:
+                self._total, self._counts = got[0], got[1]
+        return self._counts
+
     def table(self) -> CountTable:
         if self._table is None:
             table = CountTable(self.dec(), len(self.problem.caps))
@@ -155,6 +206,14 @@ class _Solved:
         once to float64), made once: they do not depend on where the known cards are."""
         got = self._rows
         if got is None:
+            found = self._c_count(_FLOATS)
+            if found is not None:
+                # Rounded in C as `n / total` rounds (`ratio` in `_engine.c`).
+                self._total = found[0]
+                rows = np.frombuffer(found[1], dtype=np.float64)
+                rows = rows.reshape(-1, len(self.problem.caps))
+                got = self._rows = (np.frombuffer(found[2], dtype=np.intp), rows)
+                return got
             table = self.table()
             total = table.total
             counts = table.marginals()
@@ -557,7 +616,7 @@ class CardKnowledge:
         """The number of consistent deals of the cards whose holder is not known."""
         if not self._reduced().free:
             return 1
-        return self._solved().table().total
+        return self._solved().total()
 
     def probability(self, card: Hashable, holder: HolderRef) -> Fraction:
         """Exact probability that ``holder`` has ``card``, consistent deals equally likely."""
@@ -566,8 +625,8 @@ class CardKnowledge:
         problem = self._reduced()
         if not problem.free >> c & 1:
             return Fraction(int(problem.where(c) == h))
-        table = self._solved().table()
-        return Fraction(table.marginals()[c][h], table.total)
+        solved = self._solved()
+        return Fraction(solved.counts()[c][h], solved.total())
 
     def probability_holds_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> Fraction:
         """Exact probability that ``holder`` has every one of ``cards`` (consistent deals
