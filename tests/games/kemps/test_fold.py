@@ -22,6 +22,7 @@ from epigames.games.kemps import (
     Swapped,
     TableCleared,
     TableDealt,
+    TurnEnded,
 )
 from epigames.games.kemps.knowledge import PublicKemps, PublicTracker
 
@@ -164,3 +165,34 @@ def test_a_run_of_moves_folds_and_raises_as_its_facts() -> None:
     for made in ((*cards[:3], cards[0]), (*cards[:3], gone)):
         runs.append(([*events[:at_kemps], Kemps(seat, made, 1, False, players)], "error"))
     assert [_folded_both_ways(layout, log)[0] for log, _ in runs] == [way for _, way in runs]
+
+
+def test_swaps_of_the_cards_of_a_not_all_fact_fold_and_raise_as_their_facts() -> None:
+    # A seat announced not to hold all of a rank puts that rank's cards down, one swap at a
+    # time: the last one contradicts the fact (`PublicTracker._swap` with named cards).
+    events = _announcements("kemps", ("blocking", "blocking", "greedy"), 0)
+    layout = load_game("kemps").card_layout
+    assert layout is not None
+    for end in range(1, len(events)):
+        tracker = PublicTracker(layout)
+        public = tracker.at(events, end)
+        whole = [
+            (seat, cards)
+            for seat, cards in public.not_all
+            if cards.bit_count() == 4 and not public.public.holding[seat]
+        ]
+        if whole and type(events[end - 1]) is TurnEnded:
+            break
+    else:
+        raise AssertionError("no seat with a not-all fact of a whole rank and no known card")
+    seat, cards = whole[0]
+    table = [
+        c for c in layout.cards if public.public.holding[tracker._table] >> layout.card_index(c) & 1
+    ]
+    rank = [c for c in layout.cards if cards >> layout.card_index(c) & 1]
+    log = events[:end]
+    ways = []
+    for taken, put in zip(table, rank, strict=False):
+        log = [*log, Swapped(seat, 0, taken, put, len(layout.players))]
+        ways.append(_folded_both_ways(layout, log)[0])
+    assert ways == ["value", "value", "value", "error"]

@@ -466,7 +466,6 @@ def _hall_parts(
     """`_by_hall` over the parts (`rooms`: each holder's count less its known cards;
     `elsewhere`: the cards known to be off the agent's hand), as the tracker keeps them:
     nothing made but the answer."""
-    n = len(counts)
     if (
         popcount(hand) != counts[agent]
         or hand & (elsewhere | lacking[agent])
@@ -477,6 +476,22 @@ def _hall_parts(
     extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
     if extra is None:
         return None
+    return _hall_masks(counts, holding, lacking, rooms, agent, hand, free, extra)
+
+
+def _hall_masks(
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    agent: int,
+    hand: int,
+    free: int,
+    extra: list[int],
+) -> tuple[int, ...] | None:
+    """`_hall_parts` once its checks pass: `free`, the cards of unknown place off the
+    agent's hand; `extra`, the lacks the not-all facts add (`_fact_lacks`)."""
+    n = len(counts)
     # Where no holder with room is kept off a free card (the usual case), each may take
     # every free card: nothing is tight (`possible_by_hall`'s first case), and no list
     # of what each may take is made.
@@ -568,9 +583,7 @@ def _hall_elsewhere(
                     return None
                 with_room += 1
                 if free & (lacking[h] | extra[h] if extra else lacking[h]):
-                    masks = _hall_parts(
-                        ranks, every, counts, holding, lacking, rooms, facts, agent, hand, elsewhere
-                    )
+                    masks = _hall_masks(counts, holding, lacking, rooms, agent, hand, free, extra)
                     return None if masks is None else elsewhere_of(masks, agent, players)
     if free and not with_room:
         return None
@@ -1197,16 +1210,15 @@ class PublicTracker:
     def _swap(self, seat: int, taken: Hashable, put: Hashable) -> bool:
         """`_move(taken, table, seat)`, then `_move(put, seat, table)`.
 
-        In one step where the table holds the card taken and no not-all fact names either
-        card (most swaps): each of the two masks is stored once, and the counts do not
-        change.
+        In one step where the table holds the card taken (every swap of a game): each of
+        the two masks is stored once, and the counts do not change.
         """
         table, bits = self._table, self._bits
         took, gave = bits[taken], bits[put]
         holding = self._holding
         on_table = holding[table]
         both = took | gave
-        if took == gave or seat == table or not on_table & took or self._named & both:
+        if took == gave or seat == table or not on_table & took:
             return self._move(taken, table, seat) and self._move(put, seat, table)
         lacked = self._lacked & both
         if lacked:
@@ -1222,6 +1234,14 @@ class PublicTracker:
                 return False
             self._known |= gave
             rooms[seat] = room - 1
+        if self._named & both:
+            # Refused where a fact of the seat loses its last card: the facts raise.
+            kept = _moved_mask(self._not_all, table, took)
+            kept = None if kept is None else _moved_mask(kept, seat, gave)
+            if kept is None:
+                return False
+            self._not_all = kept
+            self._named = _named(kept)
         holding[table] = on_table & ~took | gave
         holding[seat] = (held | took) & ~gave
         if lacked:
@@ -1286,12 +1306,13 @@ class PublicTracker:
             was_there = holding[deck]
             unknown = ((1 << len(self._bits)) - 1) & ~self._known
             lacked = lacking[deck]
+            # Assignments, not `|=` on an item: compiled, that is a generic operation.
             for h in range(len(lacking)):
-                lacking[h] |= was_there
-            lacking[deck] &= ~was_there
+                lacking[h] = lacking[h] | was_there
+            lacking[deck] = lacking[deck] & ~was_there
             lacking[seat] = lacked & unknown
             holding[deck] = 0
-            counts[deck] -= n
+            counts[deck] = counts[deck] - n
             counts[seat] = n
             rooms = self._rooms
             rooms[deck] = counts[deck]
