@@ -196,7 +196,7 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
                     return None
                 lacking[h] = lacking[h] | bit
                 lacked |= bit
-                if constraints:
+                if _names(constraints, bit):
                     constraints = public._strike(constraints, c, h)
             elif kind is fact_types.HoldsAtLeastOne:  # `at_least_one_mask`
                 h = _index(fact.holder, n_holders)
@@ -213,10 +213,9 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
                 live = mask & ~known & ~lacking[h]
                 if not live:
                     return None
-                pair = (h, live)
-                if pair in constraints:
+                if _has_constraint(constraints, h, live):
                     continue
-                constraints = (*constraints, pair)
+                constraints = (*constraints, (h, live))
             elif kind is fact_types.Holds:  # `holds_index`
                 holder, card = fact.holder, fact.card
                 if i < end:
@@ -241,7 +240,7 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
                 known |= bit
                 if lacked & bit:
                     lacked = _unlacked(lacking, bit)
-                if constraints:
+                if _names(constraints, bit):
                     constraints = public._place(constraints, c, h)
             elif kind is fact_types.Moved:  # `move_indices`
                 c = ids.get(id(fact.card), -1)
@@ -263,7 +262,7 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
                 counts[d] = counts[d] + 1
                 if lacked & bit:
                     lacked = _unlacked(lacking, bit)
-                if constraints:
+                if _names(constraints, bit):
                     constraints = public._place(constraints, c, s)
             elif kind is fact_types.Removed:  # `remove` of each card from its known holder
                 for card in fact.cards:
@@ -279,7 +278,7 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
                     removed |= bit
                     if lacked & bit:
                         lacked = _unlacked(lacking, bit)
-                    if constraints:
+                    if _names(constraints, bit):
                         constraints = public._place(constraints, c, s)
                     if groups:
                         groups = tuple([g for g in groups if not g & bit])
@@ -300,6 +299,16 @@ def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
     return public_info(
         layout, tuple(counts), tuple(holding), tuple(lacking), removed, constraints, groups
     )
+
+
+def _names(constraints: tuple[tuple[int, int], ...], bit: int) -> bool:
+    """Whether a constraint has the card `bit` (`_place` and `_strike` keep the others)."""
+    return any(mask & bit for _, mask in constraints)
+
+
+def _has_constraint(constraints: tuple[tuple[int, int], ...], h: int, cards: int) -> bool:
+    """`(h, cards) in constraints`, compared as ints (compiled: no tuple made and compared)."""
+    return any(g == h and mask == cards for g, mask in constraints)
 
 
 def _others_may_hold(lacking: list[int], h: int, bit: int) -> bool:

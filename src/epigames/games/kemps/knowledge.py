@@ -1234,10 +1234,14 @@ class PublicTracker:
                 return False
             self._known |= gave
             rooms[seat] = room - 1
-        if self._named & both:
+        named = self._named
+        if named & both:
             # Refused where a fact of the seat loses its last card: the facts raise.
-            kept = _moved_mask(self._not_all, table, took)
-            kept = None if kept is None else _moved_mask(kept, seat, gave)
+            kept: list[NotAll] | None = self._not_all
+            if named & took:
+                kept = _moved_mask(self._not_all, table, took)
+            if kept is not None and named & gave:
+                kept = _moved_mask(kept, seat, gave)
             if kept is None:
                 return False
             self._not_all = kept
