@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
 from epigames.cards import fact_types
 from epigames.cards.draws import draw_unseen
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.layout import CardLayout
-from epigames.cards.public import PublicInfo
+from epigames.cards.public import PublicInfo, popcount, public_info
 
 # `X | Y` in `isinstance` builds a union object on every call; a tuple of types does not.
 _SEQUENCES = (tuple, list)
@@ -27,6 +28,13 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
         ValueError: something that is not a card fact.
     """
     listed = facts if isinstance(facts, _SEQUENCES) else tuple(facts)
+    # Most events' facts are folded as one step; the rest, and any that would raise, one
+    # fact after another below.
+    folded = _folded(public, listed)
+    if folded is not None:
+        if folded.layout.public:
+            folded.check_public_locations()
+        return folded
     i, end = 0, len(listed)  # not `n`: the `Count` case below binds that name
     layout = public.layout
     # The common facts go to `PublicInfo`'s index methods, with cards and holders looked
@@ -136,6 +144,197 @@ def apply_facts(public: PublicInfo, facts: Iterable[object]) -> PublicInfo:
     if public.layout.public:
         public.check_public_locations()
     return public
+
+
+def _folded(public: PublicInfo, listed: Sequence[object]) -> PublicInfo | None:
+    """`apply_facts`'s value made as one step, or None where the loop must make it.
+
+    The facts' effects are made on lists of masks, and one `PublicInfo` at the end: an ask
+    of Kwartet gives three or four facts, a laydown five. Each step does what the
+    `PublicInfo` method the loop calls does (or skips, as the loop skips a `Holds` that a
+    move from the holder follows). None for a fact of another kind, one with a holder or
+    card not given as the layout's, and one that would raise: the loop then applies the
+    facts from the start and raises the method's error.
+    """
+    layout = public.layout
+    ids = layout.ids
+    n_holders = len(layout.holders)
+    counts = list(public.counts)
+    holding = list(public.holding)
+    lacking = list(public.lacking)
+    removed = public.removed
+    constraints = public.constraints
+    groups = public.groups
+    known = removed  # the cards of known place: removed, or with a known holder
+    for mask in holding:
+        known |= mask
+    lacked = 0
+    for mask in lacking:
+        lacked |= mask
+    changed = False
+    i, end = 0, len(listed)
+    try:
+        while i < end:
+            # Read as the kind just told apart (`Any`): a fact's fields are read as objects,
+            # whatever their annotations say (a holder may be given by name).
+            fact: Any = listed[i]
+            i += 1
+            kind = type(fact)
+            if kind is fact_types.Lacks:  # `PublicInfo.lacks_index` (or `lacks_all`)
+                h = _index(fact.holder, n_holders)
+                c = ids.get(id(fact.card), -1)
+                if h < 0 or c < 0:
+                    return None
+                bit = 1 << c
+                if known & bit:
+                    if holding[h] & bit:
+                        return None  # the holder is known to have it
+                    continue
+                if lacking[h] & bit:
+                    continue
+                if not _others_may_hold(lacking, h, bit):
+                    return None
+                lacking[h] = lacking[h] | bit
+                lacked |= bit
+                if _names(constraints, bit):
+                    constraints = public._strike(constraints, c, h)
+            elif kind is fact_types.HoldsAtLeastOne:  # `at_least_one_mask`
+                h = _index(fact.holder, n_holders)
+                if h < 0:
+                    return None
+                mask = 0
+                for card in fact.cards:
+                    c = ids.get(id(card), -1)
+                    if c < 0:
+                        return None
+                    mask |= 1 << c
+                if mask & holding[h]:
+                    continue
+                live = mask & ~known & ~lacking[h]
+                if not live:
+                    return None
+                if _has_constraint(constraints, h, live):
+                    continue
+                constraints = (*constraints, (h, live))
+            elif kind is fact_types.Holds:  # `holds_index`
+                holder, card = fact.holder, fact.card
+                if i < end:
+                    other = listed[i]
+                    if type(other) is fact_types.Moved:
+                        moved: Any = other
+                        if moved.card is card and moved.src == holder:
+                            continue  # as the loop skips it
+                h = _index(holder, n_holders)
+                c = ids.get(id(card), -1)
+                if h < 0 or c < 0:
+                    return None
+                bit = 1 << c
+                held = holding[h]
+                if held & bit:
+                    continue
+                # `_check_can_hold(c, h, "holds")`: in play, with no other holder, not
+                # lacked, and room for it.
+                if known & bit or lacking[h] & bit or popcount(held) >= counts[h]:
+                    return None
+                holding[h] = held | bit
+                known |= bit
+                if lacked & bit:
+                    lacked = _unlacked(lacking, bit)
+                if _names(constraints, bit):
+                    constraints = public._place(constraints, c, h)
+            elif kind is fact_types.Moved:  # `move_indices`
+                c = ids.get(id(fact.card), -1)
+                s = _index(fact.src, n_holders)
+                d = _index(fact.dst, n_holders)
+                if c < 0 or s < 0 or d < 0 or s == d:
+                    return None
+                bit = 1 << c
+                held = holding[s]
+                if (removed | lacking[s]) & bit:
+                    return None
+                if not held & bit:
+                    if known & bit or popcount(held) >= counts[s]:
+                        return None
+                    known |= bit
+                holding[s] = held & ~bit
+                holding[d] = holding[d] | bit
+                counts[s] = counts[s] - 1
+                counts[d] = counts[d] + 1
+                if lacked & bit:
+                    lacked = _unlacked(lacking, bit)
+                if _names(constraints, bit):
+                    constraints = public._place(constraints, c, s)
+            elif kind is fact_types.Removed:  # `remove` of each card from its known holder
+                for card in fact.cards:
+                    c = ids.get(id(card), -1)
+                    if c < 0:
+                        return None
+                    bit = 1 << c
+                    s = -1 if removed & bit else _holder_of(holding, bit)
+                    if s < 0 or lacking[s] & bit:
+                        return None
+                    holding[s] = holding[s] & ~bit
+                    counts[s] = counts[s] - 1
+                    removed |= bit
+                    if lacked & bit:
+                        lacked = _unlacked(lacking, bit)
+                    if _names(constraints, bit):
+                        constraints = public._place(constraints, c, s)
+                    if groups:
+                        groups = tuple([g for g in groups if not g & bit])
+                    changed = True
+                continue
+            elif kind is fact_types.Count:  # checked, not added
+                h = _index(fact.holder, n_holders)
+                if h < 0 or counts[h] != fact.n:
+                    return None
+                continue
+            else:
+                return None
+            changed = True
+    except InconsistentCardsError:
+        return None  # from `_strike` or `_place`: the loop raises it again
+    if not changed:
+        return public
+    return public_info(
+        layout, tuple(counts), tuple(holding), tuple(lacking), removed, constraints, groups
+    )
+
+
+def _names(constraints: tuple[tuple[int, int], ...], bit: int) -> bool:
+    """Whether a constraint has the card `bit` (`_place` and `_strike` keep the others)."""
+    return any(mask & bit for _, mask in constraints)
+
+
+def _has_constraint(constraints: tuple[tuple[int, int], ...], h: int, cards: int) -> bool:
+    """`(h, cards) in constraints`, compared as ints (compiled: no tuple made and compared)."""
+    return any(g == h and mask == cards for g, mask in constraints)
+
+
+def _others_may_hold(lacking: list[int], h: int, bit: int) -> bool:
+    """Whether a holder other than `h` is not known to lack the card `bit`."""
+    return any(g != h and not lacking[g] & bit for g in range(len(lacking)))
+
+
+def _unlacked(lacking: list[int], bit: int) -> int:
+    """Strike the card `bit` from every holder's lacks (it is known where it is now); the
+    union of the lacks left."""
+    lacked = 0
+    for g in range(len(lacking)):
+        mask = lacking[g]
+        if mask & bit:
+            mask &= ~bit
+            lacking[g] = mask
+        lacked |= mask
+    return lacked
+
+
+def _holder_of(holding: list[int], bit: int) -> int:
+    """The holder whose known cards have `bit`, or -1."""
+    for h in range(len(holding)):
+        if holding[h] & bit:
+            return h
+    return -1
 
 
 def _index(holder: object, n_holders: int) -> int:

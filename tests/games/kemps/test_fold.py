@@ -9,11 +9,21 @@ from collections import Counter
 
 import pytest
 
+from epigames.cards import CardLayout
 from epigames.cards.errors import InconsistentCardsError
 from epigames.cards.facts import start_from_counts
 from epigames.games import load_game, play_match
 from epigames.games.events import Event
-from epigames.games.kemps import GameDealt, KempsGame, KempsState, Swapped
+from epigames.games.kemps import (
+    GameDealt,
+    Kemps,
+    KempsGame,
+    KempsState,
+    Swapped,
+    TableCleared,
+    TableDealt,
+    TurnEnded,
+)
 from epigames.games.kemps.knowledge import PublicKemps, PublicTracker
 
 SETTINGS = (
@@ -104,3 +114,85 @@ def test_the_tracker_folds_as_the_facts_at_any_point(
             assert tracker.at(events, n) == public
             asked += 1
     assert asked > 50
+
+
+def _folded_both_ways(layout: CardLayout, log: list[Event]) -> tuple[str, object]:
+    """The log folded by the tracker and through the facts: the value, or the error's
+    message, which must be the same both ways."""
+    found: list[tuple[str, object]] = []
+    for fold in ("facts", "tracker"):
+        try:
+            if fold == "tracker":
+                value = PublicTracker(layout).at(log, len(log))
+            else:
+                value = PublicKemps(start_from_counts(layout, log[0].facts))
+                for event in log[1:]:
+                    value = value.apply(event)
+        except InconsistentCardsError as error:
+            found.append(("error", str(error)))
+        else:
+            found.append(("value", value))
+    assert found[0] == found[1]
+    return found[0]
+
+
+def test_a_run_of_moves_folds_and_raises_as_its_facts() -> None:
+    # A table dealt or cleared and a Kemps are folded as one step (`PublicTracker._move_all`,
+    # `_holds_all`): made-up runs that repeat a card or do not fit go as their facts do.
+    events = _announcements("kemps", ("blocking", "blocking", "greedy"), 0)
+    layout = load_game("kemps").card_layout
+    assert layout is not None
+    cleared = next(i for i, e in enumerate(events) if type(e) is TableCleared)
+    dealt = next(i for i, e in enumerate(events) if i > cleared and type(e) is TableDealt)
+    at_kemps = next(i for i, e in enumerate(events) if type(e) is Kemps)
+    old, new, kemps = events[cleared], events[dealt], events[at_kemps]
+    assert isinstance(old, TableCleared) and isinstance(new, TableDealt)
+    assert isinstance(kemps, Kemps)
+    players, gone = new.players, old.cards[0]  # on the discard pile from `cleared` on
+    before, after = events[:dealt], events[: dealt + 1]
+    runs: list[tuple[list[Event], str]] = [
+        ([*before, new], "value"),
+        # A card of the old table dealt again, a card dealt twice.
+        ([*before, TableDealt((*new.cards[:-1], gone), players)], "error"),
+        ([*before, TableDealt((*new.cards[:-1], new.cards[0]), players)], "error"),
+        ([*after, TableCleared(new.cards, False, players)], "value"),
+        ([*after, TableCleared((*new.cards[:-1], gone), False, players)], "error"),
+        ([*after, TableCleared((*new.cards[:-1], new.cards[0]), False, players)], "error"),
+        # Table cards called as a Kemps; a Kemps with a card twice, or one not the seat's.
+        ([*after, Kemps(0, new.cards[:4], 1, False, players)], "error"),
+    ]
+    cards, seat = kemps.cards, kemps.seat
+    for made in ((*cards[:3], cards[0]), (*cards[:3], gone)):
+        runs.append(([*events[:at_kemps], Kemps(seat, made, 1, False, players)], "error"))
+    assert [_folded_both_ways(layout, log)[0] for log, _ in runs] == [way for _, way in runs]
+
+
+def test_swaps_of_the_cards_of_a_not_all_fact_fold_and_raise_as_their_facts() -> None:
+    # A seat announced not to hold all of a rank puts that rank's cards down, one swap at a
+    # time: the last one contradicts the fact (`PublicTracker._swap` with named cards).
+    events = _announcements("kemps", ("blocking", "blocking", "greedy"), 0)
+    layout = load_game("kemps").card_layout
+    assert layout is not None
+    for end in range(1, len(events)):
+        tracker = PublicTracker(layout)
+        public = tracker.at(events, end)
+        whole = [
+            (seat, cards)
+            for seat, cards in public.not_all
+            if cards.bit_count() == 4 and not public.public.holding[seat]
+        ]
+        if whole and type(events[end - 1]) is TurnEnded:
+            break
+    else:
+        raise AssertionError("no seat with a not-all fact of a whole rank and no known card")
+    seat, cards = whole[0]
+    table = [
+        c for c in layout.cards if public.public.holding[tracker._table] >> layout.card_index(c) & 1
+    ]
+    rank = [c for c in layout.cards if cards >> layout.card_index(c) & 1]
+    log = events[:end]
+    ways = []
+    for taken, put in zip(table, rank, strict=False):
+        log = [*log, Swapped(seat, 0, taken, put, len(layout.players))]
+        ways.append(_folded_both_ways(layout, log)[0])
+    assert ways == ["value", "value", "value", "error"]

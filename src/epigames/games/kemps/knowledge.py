@@ -186,27 +186,32 @@ def _no_kemps_in(
     known: Sequence[NotAll],
 ) -> list[NotAll]:
     """`_no_kemps` over the public information's parts."""
-    ranks = rank_masks(layout)
-    return _no_kemps_masks(ranks, list(holding), list(lacking), removed, seat, list(known))
-
-
-def _no_kemps_masks(
-    ranks: tuple[int, ...],
-    holding: list[int],
-    lacking: list[int],
-    removed: int,
-    seat: int,
-    known: list[NotAll],
-) -> list[NotAll]:
-    """`_no_kemps_in` with the layout's `rank_masks` (concrete types: compiled, a
-    `Sequence` is iterated and indexed through generic calls)."""
     elsewhere = removed
     for h, mask in enumerate(holding):
         if h != seat:
             elsewhere |= mask
-    elsewhere |= lacking[seat]
-    held = holding[seat]
     found: list[NotAll] = []
+    _no_kemps_facts(
+        rank_masks(layout), holding[seat], elsewhere | lacking[seat], seat, list(known), found
+    )
+    return found
+
+
+def _no_kemps_facts(
+    ranks: tuple[int, ...],
+    held: int,
+    elsewhere: int,
+    seat: int,
+    known: list[NotAll],
+    found: list[NotAll],
+) -> int:
+    """Append to `found` the not-all facts a turn of `seat` ended without a Kemps adds
+    (none of `known`); the cards they name, as one mask.
+
+    `held`: the seat's known cards; `elsewhere`: the cards known to be off its hand
+    (elsewhere, out of play or lacked by it). `found` may be `known` itself: it is read
+    before anything is appended.
+    """
     # A rank with a card the seat is known not to have says nothing new.
     # So does one when the seat is known to hold a card of another rank: with a known
     # card, only that card's rank (the layout lists the deck rank by rank, four each).
@@ -214,7 +219,8 @@ def _no_kemps_masks(
         mask = ranks[((held & -held).bit_length() - 1) // _KIND]
         if not held & ~mask and not mask & elsewhere and not _has(known, seat, mask):
             found.append((seat, mask))
-        return found
+            return mask
+        return 0
     # The whole ranks the seat's facts already name, found in one pass over the facts
     # (rank masks are disjoint: a rank is kept iff it lies in this union).
     kept = 0
@@ -222,10 +228,12 @@ def _no_kemps_masks(
         if h == seat and cards == ranks[((cards & -cards).bit_length() - 1) // _KIND]:
             kept |= cards
     elsewhere |= kept
+    named = 0
     for mask in ranks:
         if not mask & elsewhere:
             found.append((seat, mask))
-    return found
+            named |= mask
+    return named
 
 
 def _has(facts: list[NotAll], seat: int, cards: int) -> bool:
@@ -458,7 +466,6 @@ def _hall_parts(
     """`_by_hall` over the parts (`rooms`: each holder's count less its known cards;
     `elsewhere`: the cards known to be off the agent's hand), as the tracker keeps them:
     nothing made but the answer."""
-    n = len(counts)
     if (
         popcount(hand) != counts[agent]
         or hand & (elsewhere | lacking[agent])
@@ -469,6 +476,22 @@ def _hall_parts(
     extra = _fact_lacks(ranks, counts, holding, lacking, rooms, agent, hand, free, facts)
     if extra is None:
         return None
+    return _hall_masks(counts, holding, lacking, rooms, agent, hand, free, extra)
+
+
+def _hall_masks(
+    counts: list[int],
+    holding: list[int],
+    lacking: list[int],
+    rooms: list[int],
+    agent: int,
+    hand: int,
+    free: int,
+    extra: list[int],
+) -> tuple[int, ...] | None:
+    """`_hall_parts` once its checks pass: `free`, the cards of unknown place off the
+    agent's hand; `extra`, the lacks the not-all facts add (`_fact_lacks`)."""
+    n = len(counts)
     # Where no holder with room is kept off a free card (the usual case), each may take
     # every free card: nothing is tight (`possible_by_hall`'s first case), and no list
     # of what each may take is made.
@@ -560,9 +583,7 @@ def _hall_elsewhere(
                     return None
                 with_room += 1
                 if free & (lacking[h] | extra[h] if extra else lacking[h]):
-                    masks = _hall_parts(
-                        ranks, every, counts, holding, lacking, rooms, facts, agent, hand, elsewhere
-                    )
+                    masks = _hall_masks(counts, holding, lacking, rooms, agent, hand, free, extra)
                     return None if masks is None else elsewhere_of(masks, agent, players)
     if free and not with_room:
         return None
@@ -1110,31 +1131,94 @@ class PublicTracker:
             self._unlack(bit)
         return True
 
+    def _move_all(self, cards: tuple[Hashable, ...], src: int, dst: int) -> bool:
+        """`_move` of each card in turn, made as one step (a table dealt or cleared, a
+        Kemps's cards going out): each part is stored once, not once a card.
+
+        The steps' checks read nothing an earlier card of the run changes (the cards
+        differ), so they are made on the whole run at once; a run with a repeated or
+        unknown card goes card by card, and a check that fails, or a not-all fact left
+        without cards, refuses the step (the facts then say what is wrong).
+        """
+        bits, mask = self._bits, 0
+        for card in cards:
+            mask |= bits.get(card, 0)
+        n = len(cards)
+        if src == dst or popcount(mask) != n:
+            return self._move_each(cards, src, dst)
+        lacked = self._lacked & mask
+        if lacked and self._lacking[src] & mask:
+            return False
+        holding, rooms = self._holding, self._rooms
+        held = holding[src]
+        unseen = mask & ~held  # cards not known to be with `src`: each takes up its room
+        size = popcount(unseen)
+        room = rooms[src]
+        if self._known & unseen or room < size:
+            return False
+        if self._named & mask:
+            kept = _moved_mask(self._not_all, src, mask)
+            if kept is None:
+                return False
+            self._not_all = kept
+            self._named = _named(kept)
+        if size:
+            self._known |= unseen
+            rooms[src] = room - size
+        holding[src] = held & ~mask
+        holding[dst] = holding[dst] | mask
+        counts = self._counts
+        counts[src] = counts[src] - n
+        counts[dst] = counts[dst] + n
+        if lacked:
+            self._unlack(lacked)
+        return True
+
     # `all` of a generator over a typed tuple, not of a list: compiled, that is a loop,
     # where a list is made and `all` called generically. (Stopping at a refused step is as
     # good as going on: the caller folds again.)
 
-    def _move_all(self, cards: tuple[Hashable, ...], src: int, dst: int) -> bool:
+    def _move_each(self, cards: tuple[Hashable, ...], src: int, dst: int) -> bool:
         """`_move` of each card in turn."""
         return all(self._move(card, src, dst) for card in cards)
 
     def _holds_all(self, cards: tuple[Hashable, ...], holder: int) -> bool:
-        """`_holds` of each card in turn."""
-        return all(self._holds(card, holder) for card in cards)
+        """`_holds` of each card in turn, made as one step as `_move_all` makes moves."""
+        bits, mask = self._bits, 0
+        for card in cards:
+            mask |= bits.get(card, 0)
+        if popcount(mask) != len(cards):
+            return all(self._holds(card, holder) for card in cards)
+        holding = self._holding
+        held = holding[holder]
+        new = mask & ~held
+        if not new:
+            return True
+        rooms = self._rooms
+        room = rooms[holder]
+        size = popcount(new)
+        if self._known & new or self._lacking[holder] & new or room < size:
+            return False
+        holding[holder] = held | new
+        rooms[holder] = room - size
+        self._known |= new
+        lacked = self._lacked & new
+        if lacked:
+            self._unlack(lacked)
+        return True
 
     def _swap(self, seat: int, taken: Hashable, put: Hashable) -> bool:
         """`_move(taken, table, seat)`, then `_move(put, seat, table)`.
 
-        In one step where the table holds the card taken and no not-all fact names either
-        card (most swaps): each of the two masks is stored once, and the counts do not
-        change.
+        In one step where the table holds the card taken (every swap of a game): each of
+        the two masks is stored once, and the counts do not change.
         """
         table, bits = self._table, self._bits
         took, gave = bits[taken], bits[put]
         holding = self._holding
         on_table = holding[table]
         both = took | gave
-        if took == gave or seat == table or not on_table & took or self._named & both:
+        if took == gave or seat == table or not on_table & took:
             return self._move(taken, table, seat) and self._move(put, seat, table)
         lacked = self._lacked & both
         if lacked:
@@ -1150,6 +1234,18 @@ class PublicTracker:
                 return False
             self._known |= gave
             rooms[seat] = room - 1
+        named = self._named
+        if named & both:
+            # Refused where a fact of the seat loses its last card: the facts raise.
+            kept: list[NotAll] | None = self._not_all
+            if named & took:
+                kept = _moved_mask(self._not_all, table, took)
+            if kept is not None and named & gave:
+                kept = _moved_mask(kept, seat, gave)
+            if kept is None:
+                return False
+            self._not_all = kept
+            self._named = _named(kept)
         holding[table] = on_table & ~took | gave
         holding[seat] = (held | took) & ~gave
         if lacked:
@@ -1214,12 +1310,13 @@ class PublicTracker:
             was_there = holding[deck]
             unknown = ((1 << len(self._bits)) - 1) & ~self._known
             lacked = lacking[deck]
+            # Assignments, not `|=` on an item: compiled, that is a generic operation.
             for h in range(len(lacking)):
-                lacking[h] |= was_there
-            lacking[deck] &= ~was_there
+                lacking[h] = lacking[h] | was_there
+            lacking[deck] = lacking[deck] & ~was_there
             lacking[seat] = lacked & unknown
             holding[deck] = 0
-            counts[deck] -= n
+            counts[deck] = counts[deck] - n
             counts[seat] = n
             rooms = self._rooms
             rooms[deck] = counts[deck]
@@ -1231,10 +1328,11 @@ class PublicTracker:
         return True
 
     def _no_kemps(self, seat: int) -> None:
-        not_all = self._not_all
-        for fact in _no_kemps_masks(self._ranks, self._holding, self._lacking, 0, seat, not_all):
-            not_all.append(fact)
-            self._named |= fact[1]
+        # The cards off the seat's hand: the others' known cards are the known ones less
+        # its own (nothing leaves play here).
+        held, not_all = self._holding[seat], self._not_all
+        elsewhere = self._known & ~held | self._lacking[seat]
+        self._named |= _no_kemps_facts(self._ranks, held, elsewhere, seat, not_all, not_all)
 
     def _checked(self) -> bool:
         """`PublicInfo.check_public_locations` passes."""
@@ -1254,6 +1352,23 @@ _CALLED: Final = Called
 _TEAM_TURN_ENDED: Final = TeamTurnEnded
 _PASSED: Final = Passed
 _GAME_OVER: Final = GameOver
+
+
+def _moved_mask(facts: list[NotAll], src: int, cards: int) -> list[NotAll] | None:
+    """The not-all facts after public moves of `cards` from `src`, one card after another
+    (`_moved_bit` of each), or None where a fact of `src` would lose its last card."""
+    kept: list[NotAll] = []
+    for fact in facts:
+        h, mask = fact
+        if not mask & cards:
+            kept.append(fact)
+        elif h == src:
+            rest = mask & ~cards
+            if not rest:
+                return None
+            kept.append((h, rest))
+        # Moved to h, or between others: satisfied (as in `_moved_bit`).
+    return kept
 
 
 def _named(facts: Iterable[NotAll]) -> int:
