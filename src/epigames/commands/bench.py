@@ -64,6 +64,10 @@ def bench(
     options: dict[str, object] = {"quick": quick}
     if "seed_programs" in inspect.signature(module.run).parameters:
         options["seed_programs"] = seed_programs
+    # Ours plays as a tournament's workers do, with their collector settings.
+    from epigames.tournament.backend import tune_collector
+
+    tune_collector()
     module.run(console, **options)
     # Compiled or not moves every figure above by a factor: say which ran.
     console.print(f"[dim]card engine: {native.status()}[/dim]")

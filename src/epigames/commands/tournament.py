@@ -154,6 +154,7 @@ def _play(
         run_tournament,
         summarize,
     )
+    from epigames.tournament.backend import tune_collector
 
     if ray_address and backend != "ray":
         raise InputError("--address needs --backend ray")
@@ -178,6 +179,8 @@ def _play(
         f"({backend}).",
         highlight=False,
     )
+    if workers == 1 and backend == "local":
+        tune_collector()  # this process plays the games (workers tune their own)
     with TournamentStore.open(db) as store:
         bar = _Bar(config.name)
         try:

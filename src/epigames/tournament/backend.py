@@ -8,6 +8,7 @@ This module imports no backend, so each backend and the runner can import it.
 from __future__ import annotations
 
 import abc
+import gc
 import time
 import traceback
 from collections.abc import Sequence
@@ -22,6 +23,37 @@ from epigames.tournament.seeds import FIXED, game_seed, seat_strategies, seed_in
 
 class MatchFailedError(EpigamesError):
     """A game raised an exception; the message names the game so it can be replayed."""
+
+
+#: The cyclic collector's thresholds in a process that plays games (`tune_collector`).
+GAME_THRESHOLDS = (20_000, 20, 100)
+
+
+def tune_collector() -> None:
+    """Set up the cyclic garbage collector for a process that plays many games.
+
+    A game makes many short-lived objects (views, readings, knowledge values) and almost
+    no reference cycles; at Python's default first threshold (700 new objects) the
+    collector scans each of them before it dies. Everything alive now (modules, classes,
+    the engines' tables) is moved out of its scans (`gc.freeze`), and it runs about thirty
+    times less often. Reference counting frees the games' objects as before; only cycles
+    wait longer. Called by tournament workers and by the `tournament` and `bench` commands,
+    never by the library on its own: it changes the whole process.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GAME_THRESHOLDS)
+
+
+def play_games_in_worker(
+    config: TournamentConfig,
+    indices: Sequence[int] | np.ndarray[Any, Any],
+    match: MatchFunction,
+) -> list[GameRow]:
+    """`play_games` in a worker process: its collector tuned (`tune_collector`) first."""
+    if gc.get_threshold() != GAME_THRESHOLDS:
+        tune_collector()
+    return play_games(config, indices, match)
 
 
 def play_games(

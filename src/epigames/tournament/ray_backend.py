@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from epigames.errors import EpigamesError, InputError
-from epigames.tournament.backend import Backend, play_games
+from epigames.tournament.backend import Backend, play_games_in_worker
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
 from epigames.tournament.extras import import_extra
 
@@ -52,7 +52,7 @@ class RayBackend(Backend):
                 ) from None
         cpus = int(ray.cluster_resources().get("CPU", jobs))
         self.workers = max(1, cpus if address or not self._owned else jobs)
-        self._task = ray.remote(num_cpus=1, max_retries=0)(play_games)
+        self._task = ray.remote(num_cpus=1, max_retries=0)(play_games_in_worker)
         self._config: TournamentConfig | None = None
         self._shared: tuple[Any, Any] = (None, None)
         self._running: set[Any] = set()

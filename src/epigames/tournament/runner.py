@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from epigames.errors import InputError
-from epigames.tournament.backend import Backend, play_games
+from epigames.tournament.backend import Backend, play_games, play_games_in_worker
 from epigames.tournament.config import GameRow, MatchFunction, TournamentConfig
 from epigames.tournament.store import TournamentStore
 
@@ -156,7 +156,7 @@ class ProcessBackend(Backend):
         )
 
     def submit(self, config: TournamentConfig, indices: np.ndarray[Any, Any]) -> object:
-        return self._pool.submit(play_games, config, indices, self._match)
+        return self._pool.submit(play_games_in_worker, config, indices, self._match)
 
     def wait(self, handles: set[object], timeout: float) -> list[tuple[object, list[GameRow]]]:
         futures: set[cf.Future[list[GameRow]]] = handles  # type: ignore[assignment]
