@@ -37,9 +37,10 @@ __all__ = [
 #: The hot modules, compiled together: the card engine's counting and bitmask loops, and
 #: the games' hot paths: Kemps's knowledge, moves and turn planner, the Klaverjas tactics
 #: with the card play they read, the Blufpoker state with its rules and its views and
-#: the report's strategies (`knowledge` and the naive ones), Kwartet's records of what
-#: the seats observed and its knowledge-based strategies with the reading of the view
-#: they share, the table games' location table, and the agents' play loop.
+#: the report's strategies (`knowledge` and the naive ones), Kwartet's state, views, public
+#: fold, records of what the seats observed and knowledge-based strategies with the
+#: reading of the view they share, the table games' location table, and the agents' play
+#: loop.
 COMPILED = (
     "epigames.cards.blocks",
     "epigames.cards.counting",
@@ -65,10 +66,13 @@ COMPILED = (
     "epigames.games.klaverjas.records",
     "epigames.games.klaverjas.state",
     "epigames.games.klaverjas.strategies.tactics",
+    "epigames.games.kwartet.knowledge",
     "epigames.games.kwartet.records",
+    "epigames.games.kwartet.state",
     "epigames.games.kwartet.strategies.expert",
     "epigames.games.kwartet.strategies.reading",
     "epigames.games.kwartet.strategies.report",
+    "epigames.games.kwartet.views",
     "epigames.games.loop",
 )
 #: Extensions written in C, built with `COMPILED` and used only where those are (each has

@@ -318,6 +318,12 @@ def check(game: Game, rng: random.Random, agent: int | None) -> None:
             assert know.knows_holds(card, h) == (p == 1)
             assert know.knows_lacks(card, h) == (p == 0)
     assert fixed <= lay.n_cards
+    everything = range(lay.n_cards)
+    for h in range(lay.n_holders):
+        # A holder's column, no matrix made: each exact fraction correctly rounded, as in it.
+        chances = know.chances(h, everything)
+        assert chances == [float(Fraction(tally[c][h], len(worlds))) for c in everything]
+        assert chances == matrix[:, h].tolist()
     for _ in range(3):
         formula = random_formula(rng, game, 2)
         expected = all(evaluate(formula, game, d) for d in worlds)

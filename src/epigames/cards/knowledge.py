@@ -628,6 +628,27 @@ class CardKnowledge:
         solved = self._solved()
         return Fraction(solved.counts()[c][h], solved.total())
 
+    def chances(self, holder: int, cards: Sequence[int]) -> list[float]:
+        """``marginals()[c, holder]`` for each card index ``c`` of ``cards``, no array made.
+
+        The same floats as `marginals` (each exact fraction correctly rounded): a strategy
+        that weighs a few cards for one holder reads the exact counts, not a whole matrix.
+        """
+        problem = self._reduced()
+        free, mine = problem.free, problem.known[holder]
+        found: list[float] = []
+        counts: dict[int, tuple[int, ...]] | None = None
+        total = 1
+        for c in cards:
+            if free >> c & 1:
+                if counts is None:
+                    solved = self._solved()
+                    counts, total = solved.counts(), solved.total()
+                found.append(counts[c][holder] / total)
+            else:
+                found.append(1.0 if mine >> c & 1 else 0.0)
+        return found
+
     def probability_holds_all(self, holder: HolderRef, cards: Iterable[Hashable]) -> Fraction:
         """Exact probability that ``holder`` has every one of ``cards`` (consistent deals
         equally likely): the deals that give them all to it, over all deals."""

@@ -10,11 +10,11 @@ type checking: the rules import the views to build them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Generic, Protocol, Self, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Generic, Protocol, Self, TypeVar
 
 from epigames.cards import CardLayout
-from epigames.games.core import EventLog, Game, View
+from epigames.games.core import EventLog, View
 from epigames.games.events import Event
 
 T = TypeVar("T")
@@ -79,22 +79,16 @@ class PublicFold(Generic[T]):
 class RecordView(View, Generic[T]):
     """A seat's view that keeps the records' announcements so far and their tracker.
 
-    Subclasses keep the rest of what they show in `_keep` (the records' values are
-    replaced, never changed, so keeping them is a snapshot), and implement `hand`.
+    A game's view sets `_announcements` (the records' list, append-only), `_announced`
+    (its length when the view is made) and `_tracker` in its own `__init__`, written out
+    with `View.__init__`'s fields because a view is made per move, and keeps the rest of
+    what it shows (the records' values are replaced, never changed, so keeping them is a
+    snapshot). It implements `hand`.
     """
 
-    def __init__(
-        self, game: Game, seat: int, current: int, log: list[Event], records: _PublicRecords[T]
-    ) -> None:
-        View.__init__(self, game, seat, current, log, len(log))
-        announcements = records.announcements
-        self._announcements = announcements
-        self._announced = len(announcements)
-        self._tracker: T = records.tracker
-        self._keep(records)
-
-    def _keep(self, records: Any) -> None:
-        """Keep what the view shows of the game's records (nothing here)."""
+    _announcements: list[Event]
+    _announced: int
+    _tracker: T
 
     @property
     def hand(self) -> tuple[Hashable, ...]:
@@ -120,27 +114,14 @@ class RecordedViews(EventLog, Generic[R, V]):
     """Mixin for a `State` (listed before it) whose views come from shared public records.
 
     The game keeps `_records` (public values, replaced and never changed, plus each
-    seat's private part) and names its view class in `view_class`; a view is built from
-    the game, the seat, the player to move, the seat's events and the records.
+    seat's private part). Its compiled state publishes an event in one step, as
+    `EventLog._deliver` and then `_records.absorb`; its `observation(seat)` builds the
+    seat's view from the game, the seat, the player to move, the state (for the seat's
+    log, `SharedLogView`) and the records.
     """
 
-    view_class: Callable[[Any, int, int, list[Event], R], V]
     _player: int
     _records: R
-
-    def observation(self, seat: int) -> V:
-        """The seat's view, built from its observation records.
-
-        Raises:
-            SeatError: no such seat.
-        """
-        log = self._seat_log(seat)
-        return self.view_class(self.game, seat, self._player, log, self._records)
-
-    def _publish(self, event: Event) -> None:
-        """Log an event, hand it to the seats that observe it, update the records."""
-        self._deliver(event)
-        self._records.absorb(event)
 
     def _clone_records(self, other: RecordedViews[R, V]) -> None:
         """Give `other` copies of the log and the records (for `clone`)."""

@@ -259,7 +259,7 @@ class KlaverjasState(RecordedViews[Records, KlaverjasView], State, HasPictures):
     # --- the rules -------------------------------------------------------------
 
     def _publish(self, event: Event) -> None:
-        # `RecordedViews._publish` and `EventLog._deliver` in one compiled call: a hand
+        # `EventLog._deliver` and the records' `absorb` in one compiled call: a hand
         # publishes some fifty events.
         self._events.append(event)
         self._audience.append(-1 if event.public else event.audience())

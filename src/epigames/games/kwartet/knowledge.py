@@ -8,11 +8,16 @@ Besides the announced facts, the rules give one public invariant: a completed ki
 laid down at once, so whenever a seat chooses a move, no seat holds all four cards of a
 kind still in play. The kinds are the `PublicInfo` *groups*; a kind leaves the invariant
 when it is laid down.
+
+mypyc compiles this module (`epigames.native.COMPILED`): every view's knowledge folds
+the new announcements here.
 """
 
 from __future__ import annotations
 
 import functools
+
+from mypy_extensions import mypyc_attr
 
 from epigames.cards import CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
@@ -34,6 +39,7 @@ def kinds_of(layout: CardLayout) -> tuple[tuple[Card, ...], ...]:
     return tuple(kind_cards(k) for k in range(1, kinds + 1))
 
 
+@mypyc_attr(native_class=False)  # its base is plain Python
 class PublicTracker(PublicFold[PublicInfo]):
     """Folds a log's public events into `PublicInfo`, on demand and incrementally.
 

@@ -20,17 +20,16 @@ from epigames.games.kwartet.events import Asked, DealDone, Dealt, LaidDown
 from epigames.games.kwartet.knowledge import PublicTracker
 
 
-def _askable_mask(hand: tuple[int, ...], ask_own: bool) -> int:
-    """The card indices, as a bitmask, that a player holding `hand` may ask for: its
-    kinds, less its own cards unless `ask_own`."""
+def _askable_mask(held: int, ask_own: bool) -> int:
+    """The card indices, as a bitmask, that a player holding the cards of `held` (a
+    bitmask) may ask for: its kinds, less its own cards unless `ask_own`."""
     kinds = 0
-    for c in hand:
-        kinds |= _KIND_BITS[c]
-    if ask_own:
-        return kinds
-    for c in hand:
-        kinds &= ~(1 << c)
-    return kinds
+    rest = held
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        kinds |= _KIND_BITS[low.bit_length() - 1]
+    return kinds if ask_own else kinds & ~held
 
 
 #: Per card index, the bitmask of its kind's cards.
@@ -78,6 +77,7 @@ class Records:
 
     Attributes:
         hands: `hands[s]` = the card indices seat `s` knows it holds, sorted.
+        hand_masks: `hand_masks[s]` = the same cards as a bitmask over card indices.
         askable: `askable[s]` = the cards seat `s` may ask for, derived from `hands[s]`.
         sizes: public hand sizes.
         targets: `targets[s]` = the seats other than `s` that have cards (public).
@@ -92,6 +92,7 @@ class Records:
         self.announcements: list[Event] = []
         self.tracker = PublicTracker(layout)
         self.hands: list[tuple[int, ...]] = [()] * players
+        self.hand_masks: list[int] = [0] * players
         self.askable: list[tuple[Card, ...]] = [()] * players
         self.sizes: tuple[int, ...] = (0,) * players
         # The seats with cards, as a bitmask: `targets` changes only when this does.
@@ -106,19 +107,23 @@ class Records:
             self.ask_own,
             self.tracker.copy(),
             list(self.announcements),
-            (list(self.hands), list(self.askable)),
+            (list(self.hands), list(self.hand_masks), list(self.askable)),
             (self.sizes, self._with_cards, self.targets, self.scores, self.down),
         )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # By its parts: pickle's default would call the compiled class's `__init__` bare.
         public = (self.sizes, self._with_cards, self.targets, self.scores, self.down)
-        parts = (self.hands, self.askable)
+        parts = (self.hands, self.hand_masks, self.askable)
         return _records, (self.ask_own, self.tracker, self.announcements, parts, public)
 
     def _set_hand(self, seat: int, hand: tuple[int, ...]) -> None:
         self.hands[seat] = hand
-        mask = _askable_mask(hand, self.ask_own)
+        held = 0
+        for c in hand:
+            held |= 1 << c
+        self.hand_masks[seat] = held
+        mask = _askable_mask(held, self.ask_own)
         cards = _BY_MASK.get(mask)
         if cards is None:
             if len(_BY_MASK) >= _BY_MASK_LIMIT:
@@ -181,7 +186,7 @@ def _records(
     ask_own: bool,
     tracker: PublicTracker,
     announcements: list[Event],
-    private: tuple[list[tuple[int, ...]], list[tuple[Card, ...]]],
+    private: tuple[list[tuple[int, ...]], list[int], list[tuple[Card, ...]]],
     public: tuple[
         tuple[int, ...],
         int,
@@ -193,6 +198,6 @@ def _records(
     """Records made of these parts (`Records.copy` and unpickling)."""
     records = Records(0, ask_own, tracker._layout)
     records.tracker, records.announcements = tracker, announcements
-    records.hands, records.askable = private
+    records.hands, records.hand_masks, records.askable = private
     records.sizes, records._with_cards, records.targets, records.scores, records.down = public
     return records

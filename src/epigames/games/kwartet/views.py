@@ -1,11 +1,16 @@
-"""`KwartetView`: what one seat sees of Kwartet, and the knowledge it derives from that."""
+"""`KwartetView`: what one seat sees of Kwartet, and the knowledge it derives from that.
+
+mypyc compiles this module (`epigames.native.COMPILED`): a view is made per decision.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+from mypy_extensions import mypyc_attr
 
 from epigames.cards import CardKnowledge
-from epigames.games.core import cached_property
+from epigames.games.core import SharedLogView, cached_property
 from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import CARDS, Ask, Card
 from epigames.games.kwartet.knowledge import PublicTracker
@@ -13,10 +18,17 @@ from epigames.games.kwartet.records import Records, legal_asks
 from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
+if TYPE_CHECKING:
+    from epigames.games.core import EventLog
+    from epigames.games.kwartet.rules import KwartetGame
 
-class KwartetView(RecordView[PublicTracker]):
+
+@mypyc_attr(native_class=False)  # its bases are plain Python
+class KwartetView(SharedLogView, RecordView[PublicTracker]):
     """A seat's view of Kwartet: own hand, public hand sizes, scores, laid-down kinds, log."""
 
+    #: The seat's own cards as a bitmask over card indices (`hand_indices`).
+    hand_mask: int
     #: The cards this seat may ask for: its kinds (minus its own cards unless `ask_own`).
     askable_cards: tuple[Card, ...]
     #: The opponents this seat may ask: those that still have cards.
@@ -28,12 +40,34 @@ class KwartetView(RecordView[PublicTracker]):
     #: `(kind, seat)` for every kind laid down so far, in order.
     laid_down: tuple[tuple[int, int], ...]
 
-    def _keep(self, records: Records) -> None:
-        seat = self._seat
-        # The card indices of the seat's own cards (`hand` makes the cards).
+    def __init__(
+        self, game: KwartetGame, seat: int, current: int, state: EventLog, records: Records
+    ) -> None:
+        # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
+        self._game = game
+        self._seat = seat
+        self._current_player = current
+        # The seat's log is read from the shared one only if asked for (`log`): up to the
+        # shared log's length now (`SharedLogView`).
+        self._source = state
+        self._stop = len(state._events)
+        announcements = records.announcements
+        self._announcements = announcements
+        self._announced = len(announcements)
+        self._tracker = records.tracker
+        # The records' values are replaced, never changed: keeping them is a snapshot.
+        # The card indices of the seat's own cards (`hand` makes the cards), and their mask.
         self._hand_ids = records.hands[seat]
+        self.hand_mask = records.hand_masks[seat]
         self.askable_cards, self.targets = records.askable[seat], records.targets[seat]
         self.hand_sizes, self.scores, self.laid_down = records.sizes, records.scores, records.down
+
+    @property
+    def game(self) -> KwartetGame:
+        """The game being played (its parameters: `kinds`, `ask_own`, …)."""
+        # Not declared on the class: compiled, a class annotation is looked up at import,
+        # and the rules module imports this one.
+        return cast("KwartetGame", self._game)
 
     @cached_property
     def knowledge(self) -> CardKnowledge:
@@ -43,10 +77,7 @@ class KwartetView(RecordView[PublicTracker]):
         """
         public = self._tracker.at(self._announcements, self._announced)
         # Card indices are the layout's indices (the layout is made from the deck in order).
-        mask = 0
-        for c in self._hand_ids:
-            mask |= 1 << c
-        return CardKnowledge.of_hand_mask(public, self.seat, mask)
+        return CardKnowledge.of_hand_mask(public, self._seat, self.hand_mask)
 
     @property
     def hand_indices(self) -> tuple[int, ...]:

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from epigames.cards import CardKnowledge, Holds
 from epigames.cards.slots import rebuilt
 from epigames.games.core import View
-from epigames.games.kwartet.cards import ASKS, MEMBERS, Card
+from epigames.games.kwartet.cards import ASKS, CARDS, MEMBERS, Card
 from epigames.games.kwartet.rules import KwartetGame
 from epigames.games.kwartet.views import KwartetView
 from epigames.games.strategy import Decision, Thought
@@ -46,9 +46,7 @@ class Reading:
         self.game = game
         self.seat: int = view.seat
         self.names: tuple[str, ...] = view.game.seat_names
-        own = 0
-        for c in view.hand_indices:
-            own |= 1 << c
+        own = view.hand_mask
         self.missing: tuple[Card, ...] = tuple(
             [c for c in view.askable_cards if not own >> c.index & 1]
         )
@@ -142,10 +140,16 @@ class Reading:
 
         The thought is a template over `args` (see `Thought`).
         """
-        sure = self.knowledge.known_holders()[card.index] == target
-        concluded = (Holds(target, card),) if sure else ()
+        c = card.index
+        concluded: tuple[Holds, ...] = ()
+        if self.knowledge.known_holders()[c] == target:
+            key = target * len(CARDS) + c
+            sure = _HOLDS.get(key)
+            if sure is None:
+                sure = _HOLDS[key] = (Holds(target, card),)
+            concluded = sure
         said = Thought(thought, concluded, args)
-        return Decision(ASKS[target][card.index], said)
+        return Decision(ASKS[target][c], said)
 
     def why_known(self, card: Card, holder: int) -> KnownHolder:
         """Why the seat knows `holder` has `card`: a phrase, made into words when read."""
@@ -165,6 +169,11 @@ class Reading:
         card = cards[int(rng.random() * len(cards))]
         lead = f"{why}; " if why else ""
         return self.ask(target, card, lead + "I ask {} for {} at random.", self.names[target], card)
+
+
+#: `(Holds(target, card),)` by `target * len(CARDS) + card.index`: a fact is a value, and
+#: a sure ask's thought concludes one (made in Python, a frozen dataclass costs a call).
+_HOLDS: dict[int, tuple[Holds]] = {}
 
 
 @dataclass(frozen=True, slots=True)

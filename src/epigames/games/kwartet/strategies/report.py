@@ -168,12 +168,14 @@ class Aggressive(KnownFirst):
         rng = self.rng
         scores = read.view.scores
         order = sorted(read.view.targets, key=lambda t: (-scores[t], rng.random()))
-        probs = read.marginals
+        knowledge, missing = read.knowledge, read.missing
+        indices = [c.index for c in missing]
         for target in order:
-            chances = [(float(probs[c.index, target]), c) for c in read.missing]
-            best = max(p for p, _ in chances)
+            # The target's column alone, from the exact counts (`marginals` has the same).
+            chances = knowledge.chances(target, indices)
+            best = max(chances)
             if best > 0:
-                card = pick(rng, [c for p, c in chances if p == best])
+                card = pick(rng, [missing[i] for i, p in enumerate(chances) if p == best])
                 lead = "leads" if scores[target] == max(scores[t] for t in order) else "is next"
                 why = "{} {} with {} points; it holds {} with probability {:.0%}, so I ask for it."
                 name = read.names[target]
