@@ -10,70 +10,13 @@ type checking: the rules import the views to build them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Generic, Protocol, Self, TypeVar
 
-from epigames.cards import CardLayout
 from epigames.games.core import EventLog, View
 from epigames.games.events import Event
 
 T = TypeVar("T")
-T_co = TypeVar("T_co", covariant=True)
-
-
-class _PublicRecords(Protocol[T_co]):
-    @property
-    def announcements(self) -> list[Event]: ...
-
-    @property
-    def tracker(self) -> T_co: ...
-
-
-class PublicFold(Generic[T]):
-    """Folds a log's public announcements into one immutable value, on demand and incrementally.
-
-    Every seat observes the same public announcements in the same order, so one fold
-    serves all seats of a state; private observations never reach it. A game says how the
-    first value is made (`_start`, None while the announcement is not the deal) and how an
-    announcement changes it (`_step`).
-    """
-
-    __slots__ = ("_done", "_layout", "_public")
-
-    def __init__(self, layout: CardLayout) -> None:
-        self._layout = layout
-        self._done = 0
-        self._public: T | None = None
-
-    def copy(self) -> Self:
-        """An independent fold at the same point (the folded value is immutable)."""
-        other = type(self)(self._layout)
-        other._done, other._public = self._done, self._public
-        return other
-
-    def _start(self, event: Event) -> T | None:
-        """The first value, made from the deal's announcement (None for an earlier one)."""
-        raise NotImplementedError
-
-    def _step(self, folded: T, event: Event) -> T:
-        """The value after one more public announcement."""
-        raise NotImplementedError
-
-    def at(self, events: Sequence[Event], n: int) -> T:
-        """The folded value after the first `n` public announcements.
-
-        Raises:
-            ValueError: before the deal is announced.
-        """
-        if n < self._done or self._public is None:
-            self._done, self._public = 0, None
-        folded = self._public
-        for event in events[self._done : n]:
-            folded = self._start(event) if folded is None else self._step(folded, event)
-        if folded is None:
-            raise ValueError("there is no card knowledge before the deal is over")
-        self._done, self._public = n, folded
-        return folded
 
 
 class RecordView(View, Generic[T]):

@@ -16,14 +16,12 @@ the new announcements here.
 from __future__ import annotations
 
 import functools
-
-from mypy_extensions import mypyc_attr
+from collections.abc import Sequence
 
 from epigames.cards import CardLayout, PublicInfo
 from epigames.cards.facts import apply_facts, start_from_counts
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import CARDS, MEMBERS, Card, kind_cards
-from epigames.games.recorded import PublicFold
 
 
 @functools.cache
@@ -39,20 +37,49 @@ def kinds_of(layout: CardLayout) -> tuple[tuple[Card, ...], ...]:
     return tuple(kind_cards(k) for k in range(1, kinds + 1))
 
 
-@mypyc_attr(native_class=False)  # its base is plain Python
-class PublicTracker(PublicFold[PublicInfo]):
-    """Folds a log's public events into `PublicInfo`, on demand and incrementally.
+class PublicTracker:
+    """Folds a log's public announcements into `PublicInfo`, on demand and incrementally.
 
-    The kinds' invariant holds only after a whole public step (a deal or an ask with the
-    laydowns it causes), so the ``n`` of `at` must end one.
+    Every seat observes the same public announcements in the same order, so one tracker
+    serves all seats of a state; private observations never reach it. The first public
+    announcement is the deal's (`DealDone`): its counts start the fold, with the kinds as
+    the invariant's groups; each later one applies its facts. The kinds' invariant holds
+    only after a whole public step (a deal or an ask with the laydowns it causes), so the
+    ``n`` of `at` must end one.
     """
 
-    __slots__ = ()
+    def __init__(self, layout: CardLayout) -> None:
+        self._layout = layout
+        self._done = 0
+        self._public: PublicInfo | None = None
 
-    def _start(self, event: Event) -> PublicInfo:
-        """The deal's counts, with the kinds as the invariant's groups."""
-        return start_from_counts(self._layout, event.facts, kinds_of(self._layout))
+    def __reduce__(self) -> tuple[type[PublicTracker], tuple[CardLayout]]:
+        # A cache of what the announcements say: a fresh tracker folds them again when
+        # asked. (The default would call the compiled class's `__init__` without its layout.)
+        return PublicTracker, (self._layout,)
 
-    def _step(self, folded: PublicInfo, event: Event) -> PublicInfo:
-        """The announcement's facts applied."""
-        return apply_facts(folded, event.facts)
+    def copy(self) -> PublicTracker:
+        """An independent tracker at the same point (the `PublicInfo` is immutable)."""
+        other = PublicTracker(self._layout)
+        other._done, other._public = self._done, self._public
+        return other
+
+    def at(self, events: Sequence[Event], n: int) -> PublicInfo:
+        """The public information after the first `n` public announcements.
+
+        Raises:
+            ValueError: before the deal is announced.
+        """
+        if n < self._done or self._public is None:
+            self._done, self._public = 0, None
+        folded = self._public
+        for i in range(self._done, n):
+            facts = events[i].facts
+            if folded is None:
+                folded = start_from_counts(self._layout, facts, kinds_of(self._layout))
+            else:
+                folded = apply_facts(folded, facts)
+        if folded is None:
+            raise ValueError("there is no card knowledge before the deal is over")
+        self._done, self._public = n, folded
+        return folded

@@ -61,6 +61,7 @@ class KwartetView(SharedLogView, RecordView[PublicTracker]):
         self.hand_mask = records.hand_masks[seat]
         self.askable_cards, self.targets = records.askable[seat], records.targets[seat]
         self.hand_sizes, self.scores, self.laid_down = records.sizes, records.scores, records.down
+        self._knowledge: CardKnowledge | None = None
 
     @property
     def game(self) -> KwartetGame:
@@ -69,15 +70,19 @@ class KwartetView(SharedLogView, RecordView[PublicTracker]):
         # and the rules module imports this one.
         return cast("KwartetGame", self._game)
 
-    @cached_property
+    @property
     def knowledge(self) -> CardKnowledge:
         """What this seat knows about where every card is: public announcements + own hand.
 
-        Exact (sound and complete) and computed lazily; holders are seat indices.
+        Exact (sound and complete) and computed lazily, once; holders are seat indices.
         """
-        public = self._tracker.at(self._announcements, self._announced)
-        # Card indices are the layout's indices (the layout is made from the deck in order).
-        return CardKnowledge.of_hand_mask(public, self._seat, self.hand_mask)
+        # Kept in an attribute, not by `cached_property`: its `__get__` is Python code.
+        known = self._knowledge
+        if known is None:
+            public = self._tracker.at(self._announcements, self._announced)
+            # Card indices are the layout's (the layout is made from the deck in order).
+            known = self._knowledge = CardKnowledge.of_hand_mask(public, self._seat, self.hand_mask)
+        return known
 
     @property
     def hand_indices(self) -> tuple[int, ...]:
