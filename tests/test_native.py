@@ -171,4 +171,22 @@ def test_a_benchmark_says_whether_the_compiled_modules_ran(
     monkeypatch.setattr(cards, "run", lambda console, quick: console.print("a table"))
     assert cli.run(["bench", "cards"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out == ["a table", f"card engine: {native.status()}"]
+    assert out == ["a table", f"card engine: {native.running()}"]
+
+
+def test_a_benchmark_names_what_ran_not_what_an_edit_meanwhile_makes_the_files_say(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from epigames import cli
+    from epigames.bench import cards
+
+    ran = native.running()
+    edited = "pure Python (the sources changed since they were compiled: reinstall)"
+
+    def run_while_edited(console: object, quick: bool) -> None:
+        monkeypatch.setattr(native, "status", lambda *args, **kwargs: edited)
+        assert native.status() == edited
+
+    monkeypatch.setattr(cards, "run", run_while_edited)
+    assert cli.run(["bench", "cards"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"card engine: {ran}"]

@@ -30,6 +30,7 @@ __all__ = [
     "RECORD",
     "c_module",
     "install",
+    "running",
     "sources_digest",
     "status",
 ]
@@ -125,12 +126,22 @@ def status(package: Path = _PACKAGE, environ: dict[str, str] | None = None) -> s
     return "compiled"
 
 
+def running() -> str:
+    """What this process runs: `status` as it was when the package was imported.
+
+    `status` reads the files now; after an edit made while a long command runs, it would
+    name the plain sources although the compiled modules are the ones loaded.
+    """
+    got = _STATUS[0]
+    if got is None:
+        got = _STATUS[0] = status()
+    return got
+
+
 def c_module(name: str) -> ModuleType | None:
     """The extension ``name`` of `C_MODULES` if the compiled modules run (`status`), else
     None: the caller then runs its Python equivalent."""
-    if _STATUS[0] is None:
-        _STATUS[0] = status()
-    if _STATUS[0] != "compiled":
+    if running() != "compiled":
         return None
     try:
         return importlib.import_module(name)

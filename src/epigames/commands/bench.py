@@ -70,7 +70,7 @@ def bench(
     tune_collector()
     module.run(console, **options)
     # Compiled or not moves every figure above by a factor: say which ran.
-    console.print(f"[dim]card engine: {native.status()}[/dim]")
+    console.print(f"[dim]card engine: {native.running()}[/dim]")
 
 
 def register(app: typer.Typer) -> None:

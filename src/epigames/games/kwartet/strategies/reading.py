@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from epigames.cards import CardKnowledge, Holds
-from epigames.cards.slots import rebuilt
+from epigames.cards.slots import rebuilt, slot_maker
 from epigames.games.core import View
 from epigames.games.kwartet.cards import ASKS, CARDS, MEMBERS, Card
 from epigames.games.kwartet.rules import KwartetGame
@@ -148,13 +148,12 @@ class Reading:
             if sure is None:
                 sure = _HOLDS[key] = (Holds(target, card),)
             concluded = sure
-        said = Thought(thought, concluded, args)
-        return Decision(ASKS[target][c], said)
+        return _new_decision(Decision, (ASKS[target][c], _thought(thought, concluded, args)))
 
     def why_known(self, card: Card, holder: int) -> KnownHolder:
         """Why the seat knows `holder` has `card`: a phrase, made into words when read."""
         seen = bool(self.knowledge.public.holding[holder] >> card.index & 1)
-        return KnownHolder(self.names[holder], card, seen)
+        return _known_holder(self.names[holder], card, seen)
 
     def ask_known(self, rng: random.Random, pairs: Sequence[tuple[Card, int]]) -> Decision:
         """Ask for a random one of `pairs`, cards whose holder is known."""
@@ -205,6 +204,13 @@ class KnownHolder:
             "(failed asks, hand sizes and my own hand rule them out)"
         )
 
+
+#: The values a decision is made of, made without their Python-level constructors (a
+#: frozen dataclass's `__init__`, a named tuple's `__new__`), which would cost as much as
+#: the rest of a simple decision.
+_thought: Final = slot_maker(Thought)
+_known_holder: Final = slot_maker(KnownHolder)
+_new_decision: Final = tuple.__new__
 
 T = TypeVar("T")
 
