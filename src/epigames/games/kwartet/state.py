@@ -2,22 +2,20 @@
 
 Its own module, apart from `KwartetGame`, so that mypyc compiles it with the hot modules
 (`epigames.native.COMPILED`): a compiled module's dataclass would turn the game's
-`ClassVar` declarations into fields, which `register_game` refuses. `KwartetState`
-inherits the framework's plain classes, so it is compiled as a plain Python class
-(`mypyc_attr(native_class=False)`), its methods in C. Cards are ints (`Card.index`)
-inside; values at the edges.
+`ClassVar` declarations into fields, which `register_game` refuses. `KwartetState` is a
+native class although its bases (`EventLog`, `State`, `HasPictures`) are plain Python, as
+Blufpoker's state is: its fields are C slots the rules reach directly, and it pickles by
+its fields (`__reduce__`). Cards are ints (`Card.index`) inside; values at the edges.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Final
-
-from mypy_extensions import mypyc_attr
+from typing import TYPE_CHECKING, Any, Final
 
 from epigames.games import core
-from epigames.games.core import CHANCE, TERMINAL, UniformOutcomes
+from epigames.games.core import CHANCE, TERMINAL, EventLog, UniformOutcomes
 from epigames.games.dealing import redeal
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import CARDS, MAX_KINDS, MAX_PLAYERS, MEMBERS, Ask, Card
@@ -26,7 +24,6 @@ from epigames.games.kwartet.knowledge import layout_for
 from epigames.games.kwartet.records import Records, legal_asks
 from epigames.games.kwartet.views import KwartetView
 from epigames.games.picture import HasPictures, KripkePicture
-from epigames.games.recorded import RecordedViews
 
 if TYPE_CHECKING:
     from epigames.games.kwartet.rules import KwartetGame
@@ -37,13 +34,21 @@ __all__ = ["KwartetState"]
 _ASKED: Final[dict[KwartetGame, dict[int, Asked]]] = {}
 
 
-@mypyc_attr(native_class=False)
-class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures):
+class KwartetState(EventLog, core.State, HasPictures):
     """A Kwartet position (`rules.py` has the rules)."""
+
+    # The log's lists, declared here as well as in `EventLog`: compiled, they are then
+    # slots of this class that the rules reach directly.
+    game: KwartetGame
+    _events: list[Event]
+    _audience: list[int]
+    _seen: list[list[Event]]
+    _read: list[int]
+    _history: list[Hashable]
 
     def __init__(self, game: KwartetGame) -> None:
         n, kinds = game.players, game.kinds
-        self.game: KwartetGame = game
+        self.game = game
         self._names = game.seat_names
         self._undealt: list[int] = list(range(kinds * MEMBERS))
         self._undealt_cards: list[Card] = list(CARDS[: kinds * MEMBERS])  # the same, as cards
@@ -131,8 +136,7 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
 
     def clone(self) -> KwartetState:
         """An independent copy; events, cards and actions are shared immutable values."""
-        other = KwartetState.__new__(KwartetState)
-        other.game, other._names = self.game, self._names
+        other = KwartetState(self.game)
         other._undealt = list(self._undealt)
         other._undealt_cards = list(self._undealt_cards)
         other._dealt = self._dealt
@@ -141,9 +145,14 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
         other._sizes, other._scores = list(self._sizes), list(self._scores)
         other._kinds_left, other._player = self._kinds_left, self._player
         other._moves = self._moves
-        self._clone_records(other)
-        other._asked = self._asked
+        self._clone_log(other)
+        other._records = self._records.copy()
         return other
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # By its fields (the adapters' serialisation pickles states): pickle's default
+        # would call the compiled class's `__init__` bare.
+        return _rebuilt, (self.game, tuple([getattr(self, name) for name in _FIELDS]))
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands of all seats, sorted: for referees and tests, never for strategies."""
@@ -272,3 +281,19 @@ class KwartetState(RecordedViews[Records, KwartetView], core.State, HasPictures)
                 self._player = seat
                 return
         raise AssertionError("cards left but no seat holds any")  # pragma: no cover
+
+
+#: Every field but the game and those it decides, in the order `__reduce__` gives them.
+_FIELDS: Final = (
+    *("_undealt", "_undealt_cards", "_dealt", "_hands", "_counts", "_sizes", "_scores"),
+    *("_kinds_left", "_moves", "_player", "_records"),
+    *("_events", "_audience", "_seen", "_read", "_history"),
+)
+
+
+def _rebuilt(game: KwartetGame, values: tuple[Any, ...]) -> KwartetState:
+    """The state with these values of `_FIELDS` (an unpickled one)."""
+    state = KwartetState(game)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    return state
