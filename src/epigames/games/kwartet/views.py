@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from mypy_extensions import mypyc_attr
-
 from epigames.cards import CardKnowledge
-from epigames.games.core import SharedLogView, cached_property
+from epigames.games.core import EventLog, SharedLogView, cached_property
+from epigames.games.events import Event
 from epigames.games.kwartet import observation
 from epigames.games.kwartet.cards import CARDS, Ask, Card
 from epigames.games.kwartet.knowledge import PublicTracker
@@ -19,14 +18,25 @@ from epigames.games.observation import Arrays
 from epigames.games.recorded import RecordView
 
 if TYPE_CHECKING:
-    from epigames.games.core import EventLog
     from epigames.games.kwartet.rules import KwartetGame
 
 
-@mypyc_attr(native_class=False)  # its bases are plain Python
 class KwartetView(SharedLogView, RecordView[PublicTracker]):
-    """A seat's view of Kwartet: own hand, public hand sizes, scores, laid-down kinds, log."""
+    """A seat's view of Kwartet: own hand, public hand sizes, scores, laid-down kinds, log.
 
+    Compiled with mypyc (`epigames.native`), a native class, as Blufpoker's view is: the
+    fields declared here are C slots (a `__dict__` remains, from `View`'s plain base,
+    for what `cached_property` keeps).
+    """
+
+    # Declared here as well as in the bases: compiled, they are then slots of this class.
+    _seat: int
+    _current_player: int
+    _source: EventLog
+    _stop: int
+    _announcements: list[Event]
+    _announced: int
+    _tracker: PublicTracker
     #: The seat's own cards as a bitmask over card indices (`hand_indices`).
     hand_mask: int
     #: The cards this seat may ask for: its kinds (minus its own cards unless `ask_own`).
@@ -66,8 +76,8 @@ class KwartetView(SharedLogView, RecordView[PublicTracker]):
     @property
     def game(self) -> KwartetGame:
         """The game being played (its parameters: `kinds`, `ask_own`, …)."""
-        # Not declared on the class: compiled, a class annotation is looked up at import,
-        # and the rules module imports this one.
+        # `_game` is not declared again here: its type is in the rules module, which
+        # imports this one.
         return cast("KwartetGame", self._game)
 
     @property
