@@ -165,6 +165,23 @@ def test_clone_is_independent_and_equal(spec: str) -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS)
+def test_a_pickled_state_plays_on_as_the_original(spec: str) -> None:
+    # OpenSpiel's serialisation pickles states; compiled ones pickle by their fields.
+    for state in sampled_states(spec, seed=13, count=4):
+        copy = pickle.loads(pickle.dumps(state))
+        assert type(copy) is type(state)
+        assert snapshot(copy) == snapshot(state)
+        rng_a, rng_b = random.Random(6), random.Random(6)
+        for _ in range(30):
+            if state.is_terminal():
+                break
+            random_step(state, rng_a)
+            random_step(copy, rng_b)
+        assert snapshot(copy) == snapshot(state)
+        assert copy.returns() == state.returns()
+
+
+@pytest.mark.parametrize("spec", SPECS)
 def test_json_round_trip_mid_game(spec: str) -> None:
     for state in sampled_states(spec, seed=12, count=4):
         copy = state_from_json(state.to_json())

@@ -67,6 +67,7 @@ __all__ = [
     "UnknownGameError",
     "UnknownParameterError",
     "View",
+    "by_fields",
     "cached_property",
     "game_class",
     "game_registered",
@@ -882,6 +883,27 @@ def replay(game: Game | str, history: Iterable[Hashable]) -> State:
     state = load_game(game).new_initial_state()
     for action in history:
         state.apply(action)
+    return state
+
+
+def by_fields(state: State, names: tuple[str, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """A compiled state's `__reduce__`: its class, its game and the values of `names`.
+
+    A compiled class's `__init__` needs its game, so pickle's default (the class made
+    bare, then its attributes set) cannot make one; this makes it with its game and then
+    sets the fields `names` (all the state keeps besides what its game decides).
+    """
+    values = tuple([getattr(state, name) for name in names])
+    return _restored, (type(state), state.game, names, values)
+
+
+def _restored(
+    cls: Callable[[Game], StateT], game: Game, names: tuple[str, ...], values: tuple[Any, ...]
+) -> StateT:
+    """The state `by_fields` describes (an unpickled one)."""
+    state = cls(game)
+    for name, value in zip(names, values, strict=True):
+        setattr(state, name, value)
     return state
 
 

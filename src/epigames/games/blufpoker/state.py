@@ -67,6 +67,7 @@ from epigames.games.core import (
     TERMINAL,
     EventLog,
     State,
+    by_fields,
     illegal_action,
     seat_error,
 )
@@ -377,9 +378,8 @@ class BlufpokerState(EventLog, State, HasPictures):
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # By its fields (OpenSpiel's serialisation pickles states): pickle's default would
-        # call the compiled class's `__init__` bare.
-        return _rebuilt, (self.game, tuple([getattr(self, name) for name in _FIELDS]))
+        # By its fields (OpenSpiel's serialisation pickles states; `core.by_fields`).
+        return by_fields(self, _FIELDS)
 
     def observation(self, seat: object) -> BlufpokerView:
         """The seat's view: the public record and the seat's own look under the cup.
@@ -691,14 +691,6 @@ _FIELDS: Final = (
     *("_before", "_before_look", "_loser"),
     *("_events", "_audience", "_seen", "_read", "_history"),
 )
-
-
-def _rebuilt(game: BlufpokerGame, values: tuple[Any, ...]) -> BlufpokerState:
-    """The state with these values of `_FIELDS` (an unpickled one)."""
-    state = BlufpokerState(game)
-    for name, value in zip(_FIELDS, values, strict=True):
-        setattr(state, name, value)
-    return state
 
 
 def _redrawn(

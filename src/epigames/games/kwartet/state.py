@@ -15,7 +15,7 @@ from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from epigames.games import core
-from epigames.games.core import CHANCE, TERMINAL, EventLog, UniformOutcomes
+from epigames.games.core import CHANCE, TERMINAL, EventLog, UniformOutcomes, by_fields
 from epigames.games.dealing import redeal
 from epigames.games.events import Event
 from epigames.games.kwartet.cards import CARDS, MAX_KINDS, MAX_PLAYERS, MEMBERS, Ask, Card
@@ -150,9 +150,8 @@ class KwartetState(EventLog, core.State, HasPictures):
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # By its fields (the adapters' serialisation pickles states): pickle's default
-        # would call the compiled class's `__init__` bare.
-        return _rebuilt, (self.game, tuple([getattr(self, name) for name in _FIELDS]))
+        # By its fields (OpenSpiel's serialisation pickles states; `core.by_fields`).
+        return by_fields(self, _FIELDS)
 
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """The true hands of all seats, sorted: for referees and tests, never for strategies."""
@@ -289,11 +288,3 @@ _FIELDS: Final = (
     *("_kinds_left", "_moves", "_player", "_records"),
     *("_events", "_audience", "_seen", "_read", "_history"),
 )
-
-
-def _rebuilt(game: KwartetGame, values: tuple[Any, ...]) -> KwartetState:
-    """The state with these values of `_FIELDS` (an unpickled one)."""
-    state = KwartetState(game)
-    for name, value in zip(_FIELDS, values, strict=True):
-        setattr(state, name, value)
-    return state
