@@ -49,15 +49,18 @@ class Expert(Strategy):
             if card.kind in complete:
                 return read.ask(holder, card, _COMPLETES, why, card.kind)
             return read.ask(holder, card, "{}; I ask for it.", why)
-        probs = read.marginals
         needed = read.needed
         scores = read.view.scores
+        targets = read.view.targets
+        knowledge, missing = read.knowledge, read.missing
+        # Each opponent's column alone, from the exact counts (`marginals` has the same).
+        indices = [c.index for c in missing]
+        chances = [knowledge.chances(target, indices) for target in targets]
         best: tuple[int, float, int] | None = None
         options = []
-        for card in read.missing:
-            row = probs[card.index]
-            for target in read.view.targets:
-                key = (-needed[card.kind], float(row[target]), scores[target])
+        for i, card in enumerate(missing):
+            for j, target in enumerate(targets):
+                key = (-needed[card.kind], chances[j][i], scores[target])
                 if best is None or key > best:
                     best, options = key, [(card, target)]
                 elif key == best:

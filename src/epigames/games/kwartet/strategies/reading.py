@@ -11,9 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-
 from epigames.cards import CardKnowledge, Holds
 from epigames.cards.slots import rebuilt, slot_maker
 from epigames.games.core import View
@@ -55,7 +52,6 @@ class Reading:
         self._known: tuple[tuple[Card, int], ...] | None = None
         self._missing_by_kind: dict[int, tuple[Card, ...]] | None = None
         self._complete_kinds: tuple[int, ...] | None = None
-        self._marginals: npt.NDArray[np.float64] | None = None
         self._needed: dict[int, int] | None = None
 
     @property
@@ -112,14 +108,6 @@ class Reading:
     def possible(self, card: Card) -> tuple[int, ...]:
         """The seats that may hold `card`, as far as this seat knows (ascending)."""
         return tuple(sorted(self.knowledge.possible_holders(card)))
-
-    @property
-    def marginals(self) -> npt.NDArray[np.float64]:
-        """Exact probabilities, `[card index, seat]`, every consistent deal equally likely."""
-        got = self._marginals
-        if got is None:
-            got = self._marginals = self.knowledge.marginals()
-        return got
 
     @property
     def needed(self) -> dict[int, int]:
