@@ -52,7 +52,7 @@ class KempsView(SharedLogView, RecordView[PublicTracker]):
     def __init__(
         self, game: KempsGame, seat: int, current: int, state: EventLog, records: Records
     ) -> None:
-        # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
+        # `View.__init__` written out: a view is made per move.
         self._game = self.kemps_game = game
         self._seat = self.seat = seat
         self._current_player = current

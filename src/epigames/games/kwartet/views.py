@@ -53,7 +53,8 @@ class KwartetView(SharedLogView, RecordView[PublicTracker]):
     def __init__(
         self, game: KwartetGame, seat: int, current: int, state: EventLog, records: Records
     ) -> None:
-        # `RecordView.__init__` and `View.__init__` written out: a view is made per move.
+        # `View.__init__` written out (and the fields `RecordView` declares): a view is
+        # made per move.
         self._game = game
         self._seat = seat
         self._current_player = current
